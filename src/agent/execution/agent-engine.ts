@@ -1,0 +1,177 @@
+import { type Logger, silentLogger } from "../../util/logger.js";
+import { AgentException } from "../agent-exception.js";
+import { AgentFailure } from "../agent-failure.js";
+import { AgentResult } from "../agent-result.js";
+import type { Failure } from "../failure.js";
+import type { ModelPort } from "../model/model-client.js";
+import type { AgentAction } from "../module/action-type.js";
+import type { AnyAgentModule } from "../module/agent-module.js";
+import { ModuleRegistry } from "../module/module-registry.js";
+import type { StepRunner } from "../storage/step-runner.js";
+import type { AnyTool } from "../tool/tool.js";
+import { ToolRegistry } from "../tool/tool-registry.js";
+import type { AgentConfig } from "./agent-config.js";
+import { type DeclaredTools, ExecutionContext } from "./execution-context.js";
+import type { ExecutionPolicy } from "./execution-policy.js";
+
+/** Who asks and under which standing; the executors build this for each request. */
+export interface ExecutionRequest {
+  readonly requestId: string;
+  readonly playerId: string;
+  readonly locale: string;
+  /** Features enabled for this player now (the permission snapshot). */
+  readonly features: ReadonlySet<string>;
+  readonly signal?: AbortSignal;
+  readonly event?: boolean;
+  readonly standing?: () => Failure | undefined;
+  /** A persisted policy (event recovery); otherwise the current config snapshot is taken. */
+  readonly policy?: ExecutionPolicy;
+  /** Called with the context once it exists (executors keep it for cancellation). */
+  readonly onContext?: (context: ExecutionContext) => void;
+}
+
+export interface AgentEngineOptions {
+  readonly config?: AgentConfig;
+  readonly model?: ModelPort;
+  readonly steps?: StepRunner;
+  readonly logger?: Logger;
+  readonly now?: () => number;
+}
+
+/** The engine: registration, start, and one entry point to run any workflow under its policy. */
+export class AgentEngine {
+  readonly tools = new ToolRegistry();
+  readonly #modules = new ModuleRegistry(this.tools);
+  readonly #eventTypes = new Set<string>();
+  readonly #logger: Logger;
+  #started = false;
+  #model: ModelPort | undefined;
+  #steps: StepRunner | undefined;
+
+  constructor(private readonly options: AgentEngineOptions = {}) {
+    this.#logger = options.logger ?? silentLogger;
+    this.#model = options.model;
+    this.#steps = options.steps;
+  }
+
+  modules(): ModuleRegistry {
+    return this.#modules;
+  }
+
+  get started(): boolean {
+    return this.#started;
+  }
+
+  /** Installs a tool that no workflow owns (a ToolModule export). */
+  registerTool(tool: AnyTool): void {
+    if (this.#started) throw new Error(`engine has started; cannot register tool ${tool.id}`);
+    this.tools.register(tool);
+  }
+
+  registerModule(module: AnyAgentModule): void {
+    if (this.#started) throw new Error(`engine has started; cannot register module ${module.id}`);
+    this.#modules.register(module);
+  }
+
+  registerEventType(id: string): void {
+    if (this.#started) throw new Error(`engine has started; cannot register event type ${id}`);
+    this.#eventTypes.add(id);
+  }
+
+  /** Injects the model gateway (before start). */
+  useModel(model: ModelPort | undefined): void {
+    this.#model = model;
+  }
+
+  /** Injects the durable write-step runner (before start). */
+  useSteps(steps: StepRunner | undefined): void {
+    this.#steps = steps;
+  }
+
+  /** Validates policies and event references, then freezes every registry. */
+  start(): void {
+    if (this.#started) return;
+    for (const module of this.#modules.values()) {
+      this.#policyFor(module);
+      for (const type of module.eventTypes)
+        if (!this.#eventTypes.has(type))
+          throw new Error(`module ${module.id} handles unknown event type ${type}`);
+      if (module.event && module.eventTypes.length === 0)
+        throw new Error(`event module ${module.id} declares no event types`);
+      for (const optional of module.optionalTools) {
+        const tool = this.tools.get(optional.id);
+        if (tool !== undefined && !tool.readOnly)
+          throw new Error(`module ${module.id}: optional ${optional.id} is a write tool`);
+      }
+    }
+    this.tools.freeze();
+    this.#modules.freeze();
+    this.#started = true;
+  }
+
+  /** The policy a new request of this workflow gets now (config override or module default). */
+  policyOf(module: AnyAgentModule): ExecutionPolicy {
+    return this.#policyFor(module);
+  }
+
+  /** The declared tools of a module as an ExecutionContext sees them. */
+  declaredTools(module: AnyAgentModule): DeclaredTools {
+    return {
+      required: new Map(module.tools.map((tool) => [tool.id.toString(), tool])),
+      optional: new Set(module.optionalTools.map((type) => type.id.toString())),
+      lookup: (id) => this.tools.get(id),
+    };
+  }
+
+  /** Creates the context of one request: permission and policy are selected once, here. */
+  createContext(module: AnyAgentModule, request: ExecutionRequest): ExecutionContext {
+    return new ExecutionContext({
+      requestId: request.requestId,
+      playerId: request.playerId,
+      locale: request.locale,
+      workflow: module.id.toString(),
+      owner: module.owner?.toString(),
+      features: request.features,
+      policy: request.policy ?? this.#policyFor(module),
+      tools: this.declaredTools(module),
+      model: this.#model,
+      steps: this.#steps,
+      signal: request.signal,
+      event: request.event ?? false,
+      standing: request.standing,
+      ...(this.options.now === undefined ? {} : { now: this.options.now }),
+    });
+  }
+
+  /** Runs an action's workflow. Never throws: every failure becomes a failed AgentResult. */
+  async execute(action: AgentAction, request: ExecutionRequest): Promise<AgentResult> {
+    if (!this.#started) return AgentResult.error(AgentFailure.MODULE_FAILED.with("engine not started"));
+    const module = this.#modules.forAction(action.type);
+    if (module === undefined)
+      return AgentResult.error(AgentFailure.MODULE_DISABLED.with(action.type.id.toString()));
+    if (module.owner !== undefined && !request.features.has(module.owner.toString()))
+      return AgentResult.error(AgentFailure.MODULE_DISABLED.with(module.owner.toString()));
+    if (request.event === true ? !module.event : !module.interactive)
+      return AgentResult.error(AgentFailure.PERMISSION_DENIED);
+    const decoded = module.action.codec.decode(action.input);
+    if (!decoded.success) return AgentResult.error(AgentFailure.INPUT_INVALID.with(decoded.error));
+    const context = this.createContext(module, request);
+    request.onContext?.(context);
+    try {
+      context.checkAlive();
+      const result = await module.run(decoded.value, context);
+      if (result.isPartial()) this.#logger.info(`${module.id} partially succeeded for ${request.playerId}`);
+      return result;
+    } catch (error) {
+      const failure = AgentException.failure(error);
+      if (failure.code === AgentFailure.MODULE_FAILED.code && !(error instanceof AgentException))
+        this.#logger.error(`${module.id} failed for ${request.playerId}`, error);
+      return AgentResult.error(failure);
+    }
+  }
+
+  #policyFor(module: AnyAgentModule): ExecutionPolicy {
+    const config = this.options.config;
+    return config === undefined ? module.policy : config.policyFor(module.id.toString(), module.policy);
+  }
+}

@@ -1,0 +1,270 @@
+import type { Json } from "../../util/codec.js";
+import { encodedBytes } from "../../util/codec.js";
+import { withDeadline } from "../../util/deadline.js";
+import { AgentException } from "../agent-exception.js";
+import { AgentFailure } from "../agent-failure.js";
+import type { BudgetDimension, Failure } from "../failure.js";
+import type { ModelPort, ModelResponse } from "../model/model-client.js";
+import type { StepRunner } from "../storage/step-runner.js";
+import type { AnyTool } from "../tool/tool.js";
+import { ToolContext } from "../tool/tool-context.js";
+import type { AnyToolType, ToolType } from "../tool/tool-type.js";
+import { BudgetCounters } from "./budget-counters.js";
+import { type ExecutionPolicy, tightenPolicy } from "./execution-policy.js";
+
+/** A model call as a workflow asks for it; the context adds timeout, signal and token caps. */
+export interface ModelCall {
+  readonly system: string;
+  readonly user: { readonly [key: string]: Json };
+  readonly maxOutputTokens?: number;
+  /** Routing calls count against modelCalls but are recorded separately. */
+  readonly routing?: boolean;
+}
+
+/** The tools a workflow declared: required instances and optional read-only types (by id). */
+export interface DeclaredTools {
+  readonly required: ReadonlyMap<string, AnyTool>;
+  /** Optional tools by type id; the instance is looked up when called (absent when its feature is not installed). */
+  readonly optional: ReadonlySet<string>;
+  readonly lookup: (id: string) => AnyTool | undefined;
+}
+
+export interface ExecutionContextOptions {
+  readonly requestId: string;
+  readonly playerId: string;
+  readonly locale: string;
+  readonly workflow: string;
+  /** The workflow's owning feature; undefined for infrastructure workflows. */
+  readonly owner: string | undefined;
+  /** The features enabled for this player at admission. */
+  readonly features: ReadonlySet<string>;
+  readonly policy: ExecutionPolicy;
+  readonly tools: DeclaredTools;
+  readonly model?: ModelPort | undefined;
+  readonly steps?: StepRunner | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** True for durable event tasks: only tools allowed in events may run. */
+  readonly event?: boolean;
+  /** Checked before and after every call: revocation, forgotten memory, lost permission. */
+  readonly standing?: (() => Failure | undefined) | undefined;
+  readonly now?: () => number;
+}
+
+/**
+ * One player request's lifetime, permissions and budget. Every tool and model call goes through here and is
+ * counted against the one policy; nested loops and child contexts share the counters and never add budget.
+ */
+export class ExecutionContext {
+  readonly counters: BudgetCounters;
+  readonly deadline: number;
+  readonly #controller: AbortController;
+  readonly #options: ExecutionContextOptions;
+  readonly #stepPrefix: string;
+  readonly #now: () => number;
+  #loops = 0;
+
+  constructor(
+    options: ExecutionContextOptions,
+    shared?: { counters: BudgetCounters; deadline: number; stepPrefix: string },
+  ) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.counters = shared?.counters ?? new BudgetCounters();
+    const ownDeadline = this.#now() + options.policy.ttlMillis;
+    this.deadline = shared === undefined ? ownDeadline : Math.min(shared.deadline, ownDeadline);
+    this.#stepPrefix = shared?.stepPrefix ?? "";
+    this.#controller = new AbortController();
+    const outer = options.signal;
+    if (outer !== undefined) {
+      if (outer.aborted) this.#controller.abort(outer.reason);
+      else outer.addEventListener("abort", () => this.#controller.abort(outer.reason), { once: true });
+    }
+  }
+
+  get requestId(): string {
+    return this.#options.requestId;
+  }
+  get playerId(): string {
+    return this.#options.playerId;
+  }
+  get locale(): string {
+    return this.#options.locale;
+  }
+  get workflow(): string {
+    return this.#options.workflow;
+  }
+  get features(): ReadonlySet<string> {
+    return this.#options.features;
+  }
+  /** The policy snapshot taken when the request started; config changes never reach it. */
+  get policy(): ExecutionPolicy {
+    return this.#options.policy;
+  }
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+  get event(): boolean {
+    return this.#options.event === true;
+  }
+  get stepPrefix(): string {
+    return this.#stepPrefix;
+  }
+
+  cancel(): void {
+    this.#controller.abort(new AgentException(AgentFailure.CANCELLED));
+  }
+
+  remainingMillis(): number {
+    return this.deadline - this.#now();
+  }
+
+  /** Throws when the request is cancelled, past its deadline, or the player lost standing. */
+  checkAlive(): void {
+    if (this.#controller.signal.aborted) throw new AgentException(AgentFailure.CANCELLED);
+    if (this.remainingMillis() <= 0) throw new AgentException(AgentFailure.TIMEOUT);
+    const lost = this.#options.standing?.();
+    if (lost !== undefined) throw new AgentException(lost);
+    if (this.#options.owner !== undefined && !this.#options.features.has(this.#options.owner))
+      throw new AgentException(AgentFailure.MODULE_DISABLED.with(this.#options.owner));
+  }
+
+  /** Refuses player input above the policy's inputBytes (UTF-8). */
+  checkInput(text: string): void {
+    const bytes = Buffer.byteLength(text, "utf8");
+    if (bytes > this.policy.inputBytes)
+      throw new AgentException(AgentFailure.INPUT_TOO_LARGE.with(bytes, this.policy.inputBytes));
+  }
+
+  /** Whether a tool type may be called here: declared, installed and its feature enabled for this player. */
+  canUse(type: ToolType<unknown, unknown> | string): boolean {
+    const id = type.toString();
+    const tool = this.#resolve(id);
+    return tool !== undefined && (tool.owner === undefined || this.features.has(tool.owner.toString()));
+  }
+
+  /** Calls one tool: declaration, permission, budget, cancellation and deadline checks, codec validation. */
+  async tool<I, O>(type: ToolType<I, O>, stepId: string, input: I): Promise<O> {
+    this.checkAlive();
+    const id = type.id.toString();
+    const tool = this.#resolve(id);
+    if (tool === undefined) throw new AgentException(AgentFailure.TOOL_NOT_ALLOWED.with(id));
+    if (tool.type !== (type as unknown)) throw new AgentException(AgentFailure.TOOL_NOT_ALLOWED.with(id));
+    if (tool.owner !== undefined && !this.features.has(tool.owner.toString()))
+      throw new AgentException(AgentFailure.MODULE_DISABLED.with(tool.owner.toString()));
+    if (this.event && !tool.allowedInEvents) throw new AgentException(AgentFailure.TOOL_NOT_ALLOWED.with(id));
+    const decoded = type.input.decode(input);
+    if (!decoded.success) throw new AgentException(AgentFailure.INPUT_INVALID.with(decoded.error));
+    this.#charge("toolCalls", this.counters.toolCalls, this.policy.toolCalls);
+    this.#charge("steps", this.counters.steps, this.policy.steps);
+    if (!tool.readOnly) this.#charge("writeSteps", this.counters.writeSteps, this.policy.writeSteps);
+    this.counters.toolCalls++;
+    this.counters.steps++;
+    if (!tool.readOnly) this.counters.writeSteps++;
+    const fullStepId = `${this.#stepPrefix}${stepId}`;
+    const scope = { playerId: this.playerId, locale: this.locale, stepId: fullStepId, event: this.event };
+    const run = (signal: AbortSignal): Promise<unknown> => tool.handler(decoded.value, { ...scope, signal });
+    const execute = (): Promise<unknown> =>
+      withDeadline({
+        millis: this.remainingMillis(),
+        signal: this.signal,
+        work: run,
+        onTimeout: () => new AgentException(AgentFailure.TIMEOUT),
+        onAbort: () => new AgentException(AgentFailure.CANCELLED),
+      });
+    const steps = this.#options.steps;
+    const raw =
+      tool.readOnly || steps === undefined
+        ? await execute()
+        : await steps.run(`${this.requestId}/${fullStepId}`, tool, decoded.value, execute);
+    const output = type.output.decode(raw);
+    if (!output.success) throw new AgentException(AgentFailure.MODULE_FAILED.with(id, output.error));
+    this.checkAlive();
+    return output.value;
+  }
+
+  /** Calls the model through the gateway, within modelCalls, input bytes, token budgets and the per-call timeout. */
+  async model(call: ModelCall): Promise<ModelResponse> {
+    this.checkAlive();
+    const port = this.#options.model;
+    if (port === undefined) throw new AgentException(AgentFailure.MODEL_UNAVAILABLE);
+    const policy = this.policy;
+    this.#charge("modelCalls", this.counters.modelCalls, policy.modelCalls);
+    this.#charge("steps", this.counters.steps, policy.steps);
+    const bytes = Buffer.byteLength(call.system, "utf8") + encodedBytes(call.user);
+    if (bytes > policy.inputBytes) throw new AgentException(AgentFailure.budgetExhausted("inputBytes"));
+    const outputLeft = policy.outputTokens - this.counters.outputTokens;
+    const totalLeft = policy.totalTokens - this.counters.totalTokens;
+    if (outputLeft <= 0) throw new AgentException(AgentFailure.budgetExhausted("outputTokens"));
+    if (totalLeft <= 0) throw new AgentException(AgentFailure.budgetExhausted("totalTokens"));
+    const maxOutputTokens = Math.max(1, Math.min(call.maxOutputTokens ?? outputLeft, outputLeft, totalLeft));
+    this.counters.modelCalls++;
+    this.counters.steps++;
+    if (call.routing === true) this.counters.routingCalls++;
+    const timeoutMillis = Math.min(policy.modelTimeoutMillis, this.remainingMillis());
+    const response = await port.call(
+      { system: call.system, user: call.user, maxOutputTokens, timeoutMillis, signal: this.signal },
+      { playerId: this.playerId, workflow: this.workflow, deadline: this.deadline },
+    );
+    this.counters.inputTokens += Math.max(0, response.usage.inputTokens);
+    this.counters.outputTokens += Math.max(0, response.usage.outputTokens);
+    this.checkAlive();
+    return response;
+  }
+
+  /**
+   * A ToolContext over a subset of this workflow's declared tools, for a custom loop; its calls use
+   * `tools.call(type, input)`. Undeclared types are refused; types the player cannot use now are left out.
+   */
+  tools(...types: readonly AnyToolType[]): ToolContext {
+    for (const type of types) {
+      const id = type.id.toString();
+      const declared = this.#options.tools;
+      if (!declared.required.has(id) && !declared.optional.has(id))
+        throw new AgentException(AgentFailure.TOOL_NOT_ALLOWED.with(id));
+    }
+    this.#loops++;
+    return ToolContext.create(this, types, `loop${this.#loops}`, (id) => this.#resolve(id));
+  }
+
+  /**
+   * A context for a nested workflow: shares counters, deadline and cancellation; may only tighten the policy;
+   * prefixes its write step ids so they never collide with the parent's.
+   */
+  child(options: {
+    readonly workflow: string;
+    readonly stepPrefix: string;
+    readonly policy?: Partial<ExecutionPolicy>;
+    readonly tools?: DeclaredTools;
+    readonly owner?: string | undefined;
+  }): ExecutionContext {
+    const policy = tightenPolicy(this.policy, options.policy ?? {});
+    return new ExecutionContext(
+      {
+        ...this.#options,
+        workflow: options.workflow,
+        owner: options.owner ?? this.#options.owner,
+        policy,
+        tools: options.tools ?? this.#options.tools,
+        signal: this.signal,
+      },
+      {
+        counters: this.counters,
+        deadline: this.deadline,
+        stepPrefix: `${this.#stepPrefix}${options.stepPrefix}/`,
+      },
+    );
+  }
+
+  #resolve(id: string): AnyTool | undefined {
+    const declared = this.#options.tools;
+    const required = declared.required.get(id);
+    if (required !== undefined) return required;
+    if (!declared.optional.has(id)) return undefined;
+    const optional = declared.lookup(id);
+    return optional?.readOnly === true ? optional : undefined;
+  }
+
+  #charge(dimension: BudgetDimension, used: number, limit: number): void {
+    if (used >= limit) throw new AgentException(AgentFailure.budgetExhausted(dimension));
+  }
+}

@@ -1,0 +1,50 @@
+import type { Identifier } from "../../util/identifier.js";
+import type { AgentResult } from "../agent-result.js";
+import type { ExecutionContext } from "../execution/execution-context.js";
+import type { ExecutionPolicy } from "../execution/execution-policy.js";
+import { defaultPolicyFor } from "../execution/policy-defaults.js";
+import type { AnyTool, Tool } from "../tool/tool.js";
+import type { AnyToolType, ToolType } from "../tool/tool-type.js";
+import type { ActionType } from "./action-type.js";
+import type { AgentModule } from "./agent-module.js";
+
+export interface AgentModuleOptions<I> {
+  readonly action: ActionType<I>;
+  readonly description: string;
+  readonly tools?: readonly Tool<never, unknown>[] | readonly AnyTool[];
+  readonly optionalTools?: readonly ToolType<never, unknown>[] | readonly AnyToolType[];
+  readonly policy?: ExecutionPolicy;
+  readonly interactive?: boolean;
+  readonly event?: boolean;
+  readonly eventTypes?: readonly string[];
+  readonly owner?: Identifier;
+}
+
+/** The shared part of a workflow: id, schema and tool whitelist; subclasses implement `run`. */
+export abstract class AbstractAgentModule<I> implements AgentModule<I> {
+  readonly id: Identifier;
+  readonly description: string;
+  readonly action: ActionType<I>;
+  readonly tools: readonly AnyTool[];
+  readonly optionalTools: readonly AnyToolType[];
+  readonly policy: ExecutionPolicy;
+  readonly interactive: boolean;
+  readonly event: boolean;
+  readonly eventTypes: readonly string[];
+  readonly owner: Identifier | undefined;
+
+  protected constructor(options: AgentModuleOptions<I>) {
+    this.id = options.action.id;
+    this.description = options.description;
+    this.action = options.action;
+    this.tools = (options.tools ?? []) as readonly AnyTool[];
+    this.optionalTools = (options.optionalTools ?? []) as readonly AnyToolType[];
+    this.policy = options.policy ?? defaultPolicyFor(options.action.id.toString());
+    this.interactive = options.interactive ?? true;
+    this.event = options.event ?? false;
+    this.eventTypes = options.eventTypes ?? [];
+    this.owner = options.owner;
+  }
+
+  abstract run(input: I, context: ExecutionContext): Promise<AgentResult>;
+}

@@ -1,0 +1,32 @@
+import type { Identifier } from "../../util/identifier.js";
+import type { AgentResult } from "../agent-result.js";
+import type { ExecutionContext } from "../execution/execution-context.js";
+import type { ExecutionPolicy } from "../execution/execution-policy.js";
+import type { AnyTool } from "../tool/tool.js";
+import type { AnyToolType } from "../tool/tool-type.js";
+import type { ActionType } from "./action-type.js";
+
+/** A workflow: one capability with an input codec, a policy and a tool whitelist. */
+export interface AgentModule<I> {
+  readonly id: Identifier;
+  /** English, one line; shown to the model router and in help. */
+  readonly description: string;
+  readonly action: ActionType<I>;
+  /** Required tools: registered with the module and always callable by it. */
+  readonly tools: readonly AnyTool[];
+  /** Optional read-only tool types exported by other features; callable only while that feature is enabled. */
+  readonly optionalTools: readonly AnyToolType[];
+  /** The module default policy (config may override it with a full object). */
+  readonly policy: ExecutionPolicy;
+  /** Runs for players' interactive requests. */
+  readonly interactive: boolean;
+  /** Runs as durable event tasks. */
+  readonly event: boolean;
+  /** Event types this module handles (validated at engine start). */
+  readonly eventTypes: readonly string[];
+  /** The owning feature (ServerModule) id; undefined for infrastructure workflows. */
+  readonly owner: Identifier | undefined;
+  run(input: I, context: ExecutionContext): Promise<AgentResult>;
+}
+
+export type AnyAgentModule = AgentModule<unknown>;

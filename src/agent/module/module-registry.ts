@@ -1,0 +1,80 @@
+import type { Identifier } from "../../util/identifier.js";
+import { Registry } from "../../util/registry.js";
+import type { ToolRegistry } from "../tool/tool-registry.js";
+import type { AnyActionType } from "./action-type.js";
+import type { AnyAgentModule } from "./agent-module.js";
+
+/** The capabilities of this server: workflows by id and their action types. Frozen by engine start. */
+export class ModuleRegistry {
+  readonly actions = new Registry<AnyActionType>("action types");
+  readonly #modules = new Registry<AnyAgentModule>("modules");
+
+  constructor(private readonly tools: ToolRegistry) {}
+
+  /** Registers a shared action type (the codec every entry point of that action uses). */
+  registerAction(type: AnyActionType): void {
+    const existing = this.actions.get(type.id);
+    if (existing === type) return;
+    if (existing !== undefined)
+      throw new Error(`action type ${type.id} is already registered with another codec`);
+    this.actions.register(type.id, type);
+  }
+
+  register(module: AnyAgentModule): void {
+    const id = module.id.toString();
+    if (this.#modules.frozen) throw new Error(`engine has started; cannot register module ${id}`);
+    if (this.#modules.has(id)) throw new Error(`module ${id} is already registered`);
+    if (!module.action.id.equals(module.id))
+      throw new Error(`module ${id} must use the action type with its own id`);
+    const registered = this.actions.get(module.action.id);
+    if (
+      registered !== undefined &&
+      (registered !== module.action || registered.codec !== module.action.codec)
+    )
+      throw new Error(
+        `module ${id}: input codec differs from the registered action type ${module.action.id}`,
+      );
+    const required = new Set<string>();
+    for (const tool of module.tools) {
+      const existing = this.tools.get(tool.id);
+      if (existing !== undefined && existing !== tool)
+        throw new Error(`module ${id}: tool ${tool.id} conflicts with another registered instance`);
+      required.add(tool.id.toString());
+    }
+    for (const type of module.optionalTools) {
+      if (required.has(type.id.toString()))
+        throw new Error(`module ${id}: tool ${type.id} is both required and optional`);
+      const existing = this.tools.get(type.id);
+      if (existing !== undefined && existing.type !== type)
+        throw new Error(`module ${id}: optional tool ${type.id} does not match the registered type`);
+      if (existing !== undefined && !existing.readOnly)
+        throw new Error(`module ${id}: optional tool ${type.id} must be read-only`);
+    }
+    for (const tool of module.tools) this.tools.register(tool);
+    if (registered === undefined) this.actions.register(module.action.id, module.action);
+    this.#modules.register(module.id, module);
+  }
+
+  get(id: Identifier | string): AnyAgentModule | undefined {
+    return this.#modules.get(id);
+  }
+
+  /** The module that runs an action type. */
+  forAction(type: AnyActionType): AnyAgentModule | undefined {
+    const module = this.#modules.get(type.id);
+    return module?.action === type ? module : undefined;
+  }
+
+  values(): AnyAgentModule[] {
+    return this.#modules.values();
+  }
+
+  freeze(): void {
+    this.#modules.freeze();
+    this.actions.freeze();
+  }
+
+  get frozen(): boolean {
+    return this.#modules.frozen;
+  }
+}

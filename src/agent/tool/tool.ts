@@ -1,0 +1,93 @@
+import type { Identifier } from "../../util/identifier.js";
+import type { ToolType } from "./tool-type.js";
+
+/** What a handler knows about the call it serves. Services come from the tool's constructor, not from here. */
+export interface ToolScope {
+  readonly playerId: string;
+  readonly locale: string;
+  readonly stepId: string;
+  readonly signal: AbortSignal;
+  /** True when the call runs inside a durable event task rather than a player request. */
+  readonly event: boolean;
+}
+
+export type ToolHandler<I, O> = (input: I, scope: ToolScope) => Promise<O>;
+
+interface ToolFlags {
+  readonly readOnly: boolean;
+  readonly idempotent: boolean;
+  readonly allowedInEvents: boolean;
+  readonly owner: Identifier | undefined;
+  readonly reasoning: string | undefined;
+}
+
+/**
+ * One tool: one type, one handler, one behaviour. Immutable; each flag method returns a new tool.
+ * Write tools are the default; mark read-only tools explicitly.
+ */
+export class Tool<I, O> {
+  private constructor(
+    readonly type: ToolType<I, O>,
+    readonly handler: ToolHandler<I, O>,
+    private readonly flags: ToolFlags,
+  ) {}
+
+  static of<I, O>(type: ToolType<I, O>, handler: ToolHandler<I, O>): Tool<I, O> {
+    return new Tool(type, handler, {
+      readOnly: false,
+      idempotent: false,
+      allowedInEvents: false,
+      owner: undefined,
+      reasoning: undefined,
+    });
+  }
+
+  get id(): Identifier {
+    return this.type.id;
+  }
+  get readOnly(): boolean {
+    return this.flags.readOnly;
+  }
+  /** Read-only tools are idempotent by nature. */
+  get idempotent(): boolean {
+    return this.flags.idempotent || this.flags.readOnly;
+  }
+  get allowedInEvents(): boolean {
+    return this.flags.allowedInEvents;
+  }
+  /** The feature (ServerModule) that owns this tool; undefined for infrastructure. */
+  get owner(): Identifier | undefined {
+    return this.flags.owner;
+  }
+  /** The English description offered to reasoning, when declared with `forReasoning`. */
+  get reasoningDescription(): string | undefined {
+    return this.flags.reasoning;
+  }
+
+  asReadOnly(): Tool<I, O> {
+    return this.#with({ readOnly: true });
+  }
+  asIdempotent(): Tool<I, O> {
+    return this.#with({ idempotent: true });
+  }
+  allowInEvents(): Tool<I, O> {
+    return this.#with({ allowedInEvents: true });
+  }
+  ownedBy(owner: Identifier): Tool<I, O> {
+    return this.#with({ owner });
+  }
+  /** Declares the tool for the reasoning catalog; refused at registration unless read-only with a schema codec. */
+  forReasoning(description: string): Tool<I, O> {
+    return this.#with({ reasoning: description });
+  }
+
+  #with(change: Partial<ToolFlags>): Tool<I, O> {
+    return new Tool(this.type, this.handler, { ...this.flags, ...change });
+  }
+
+  toString(): string {
+    return `tool ${this.type.id}`;
+  }
+}
+
+export type AnyTool = Tool<unknown, unknown>;
