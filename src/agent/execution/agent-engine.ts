@@ -11,6 +11,7 @@ import type { StepRunner } from "../storage/step-runner.js";
 import type { AnyTool } from "../tool/tool.js";
 import { ToolRegistry } from "../tool/tool-registry.js";
 import type { AgentConfig } from "./agent-config.js";
+import type { BudgetCounters } from "./budget-counters.js";
 import { type DeclaredTools, ExecutionContext } from "./execution-context.js";
 import type { ExecutionPolicy } from "./execution-policy.js";
 
@@ -26,6 +27,8 @@ export interface ExecutionRequest {
   readonly standing?: () => Failure | undefined;
   /** A persisted policy (event recovery); otherwise the current config snapshot is taken. */
   readonly policy?: ExecutionPolicy;
+  /** Counters already charged for this request (by routing); the workflow continues on them. */
+  readonly counters?: BudgetCounters;
   /** Called with the context once it exists (executors keep it for cancellation). */
   readonly onContext?: (context: ExecutionContext) => void;
 }
@@ -125,22 +128,34 @@ export class AgentEngine {
 
   /** Creates the context of one request: permission and policy are selected once, here. */
   createContext(module: AnyAgentModule, request: ExecutionRequest): ExecutionContext {
-    return new ExecutionContext({
-      requestId: request.requestId,
-      playerId: request.playerId,
-      locale: request.locale,
-      workflow: module.id.toString(),
-      owner: module.owner?.toString(),
-      features: request.features,
-      policy: request.policy ?? this.#policyFor(module),
-      tools: this.declaredTools(module),
-      model: this.#model,
-      steps: this.#steps,
-      signal: request.signal,
-      event: request.event ?? false,
-      standing: request.standing,
-      ...(this.options.now === undefined ? {} : { now: this.options.now }),
-    });
+    const policy = request.policy ?? this.#policyFor(module);
+    const shared =
+      request.counters === undefined
+        ? undefined
+        : {
+            counters: request.counters,
+            deadline: (this.options.now ?? Date.now)() + policy.ttlMillis,
+            stepPrefix: "",
+          };
+    return new ExecutionContext(
+      {
+        requestId: request.requestId,
+        playerId: request.playerId,
+        locale: request.locale,
+        workflow: module.id.toString(),
+        owner: module.owner?.toString(),
+        features: request.features,
+        policy,
+        tools: this.declaredTools(module),
+        model: this.#model,
+        steps: this.#steps,
+        signal: request.signal,
+        event: request.event ?? false,
+        standing: request.standing,
+        ...(this.options.now === undefined ? {} : { now: this.options.now }),
+      },
+      shared,
+    );
   }
 
   /** Runs an action's workflow. Never throws: every failure becomes a failed AgentResult. */
