@@ -20,13 +20,19 @@ class ZodCodec<T> implements Codec<T> {
   constructor(readonly schema: z.ZodType<T>) {}
 
   decode(data: unknown): Validation<T> {
-    const parsed = this.schema.safeParse(data);
-    if (parsed.success) return valid(parsed.data);
-    return invalid(formatIssues(parsed.error));
+    try {
+      const parsed = this.schema.safeParse(data);
+      if (parsed.success) return valid(parsed.data);
+      return invalid(formatIssues(parsed.error));
+    } catch (error) {
+      // Hostile data (cyclic objects, throwing getters, absurd nesting) must still come back as a value.
+      return invalid(`(root): unreadable data (${error instanceof Error ? error.name : "error"})`);
+    }
   }
 
   encode(value: T): Json {
-    return JSON.parse(JSON.stringify(value)) as Json;
+    const text = JSON.stringify(value);
+    return text === undefined ? null : (JSON.parse(text) as Json);
   }
 
   jsonSchema(): Record<string, unknown> {

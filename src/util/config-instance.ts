@@ -12,6 +12,7 @@ import type { Logger } from "./logger.js";
 export class ConfigInstance<T> {
   #value: T;
   readonly #listeners: ((value: T) => void)[] = [];
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly options: {
@@ -29,7 +30,26 @@ export class ConfigInstance<T> {
     return this.#value;
   }
 
-  async set(next: T): Promise<void> {
+  /** Persists `next` and makes it current. Writes and reloads run one at a time, so file and value agree. */
+  set(next: T): Promise<void> {
+    return this.#serial(() => this.#write(next));
+  }
+
+  /** Re-reads the file; returns false (keeping the previous value) when it is invalid. */
+  reload(): Promise<boolean> {
+    return this.#serial(() => this.#read());
+  }
+
+  #serial<R>(work: () => Promise<R>): Promise<R> {
+    const run = this.#queue.then(work);
+    this.#queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  async #write(next: T): Promise<void> {
     const encoded = this.options.codec.encode(next);
     if (this.options.path !== undefined) {
       await mkdir(dirname(this.options.path), { recursive: true });
@@ -39,8 +59,7 @@ export class ConfigInstance<T> {
     this.#notify();
   }
 
-  /** Re-reads the file; returns false (keeping the previous value) when it is invalid. */
-  async reload(): Promise<boolean> {
+  async #read(): Promise<boolean> {
     const path = this.options.path;
     if (path === undefined) return true;
     let text: string;
@@ -51,7 +70,7 @@ export class ConfigInstance<T> {
         this.options.logger.error(`${this.options.name}: cannot read ${path}`, error);
         return false;
       }
-      await this.set(this.options.defaults);
+      await this.#write(this.options.defaults);
       return true;
     }
     let data: unknown;
@@ -81,6 +100,13 @@ export class ConfigInstance<T> {
   }
 
   #notify(): void {
-    for (const listener of this.#listeners) listener(this.#value);
+    // A broken listener must not make a successful write or reload look failed, nor starve the others.
+    for (const listener of this.#listeners) {
+      try {
+        listener(this.#value);
+      } catch (error) {
+        this.options.logger.error(`${this.options.name}: a change listener failed`, error);
+      }
+    }
   }
 }

@@ -12,4 +12,20 @@ describe("Identifier", () => {
       expect(Identifier.tryParse(text)).toBeUndefined();
     expect(() => Identifier.parse("Bad Id")).toThrow(/invalid identifier/);
   });
+
+  it("builds, compares and serializes ids", () => {
+    const id = Identifier.of("ftbquests", "quest.find");
+    expect(id.namespace).toBe("ftbquests");
+    expect(id.path).toBe("quest.find");
+    expect(id.equals("ftbquests:quest.find")).toBe(true);
+    expect(id.equals(Identifier.parse("ftbquests:quest.detail"))).toBe(false);
+    expect(JSON.stringify({ id })).toBe('{"id":"ftbquests:quest.find"}');
+    expect(Identifier.isValid("system:a/b-c_d.e")).toBe(true);
+    expect(() => Identifier.of("Bad", "x")).toThrow(/invalid identifier/);
+  });
+
+  it("refuses over-long and non-string input without throwing", () => {
+    expect(Identifier.tryParse(`system:${"a".repeat(300)}`)).toBeUndefined();
+    expect(Identifier.tryParse(42 as unknown as string)).toBeUndefined();
+  });
 });

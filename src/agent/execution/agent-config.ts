@@ -28,10 +28,26 @@ export class AgentConfig extends ConfigInstance<AgentSettings> {
     });
   }
 
+  /** Overrides already read, per settings snapshot, so a bad entry is logged once per config version. */
+  readonly #read = new WeakMap<
+    AgentSettings,
+    Map<string, { fallback: ExecutionPolicy; policy: ExecutionPolicy }>
+  >();
+
   /** The policy for a workflow: the override if valid, else the module default. A snapshot: frozen. */
   policyFor(workflowId: string, moduleDefault: ExecutionPolicy): ExecutionPolicy {
-    const raw = this.get().policies[workflowId];
+    const settings = this.get();
+    const raw = settings.policies[workflowId];
     if (raw === undefined) return moduleDefault;
-    return readPolicyOverride(workflowId, raw, moduleDefault, this.logger);
+    let read = this.#read.get(settings);
+    if (read === undefined) {
+      read = new Map();
+      this.#read.set(settings, read);
+    }
+    const known = read.get(workflowId);
+    if (known !== undefined && known.fallback === moduleDefault) return known.policy;
+    const policy = readPolicyOverride(workflowId, raw, moduleDefault, this.logger);
+    read.set(workflowId, { fallback: moduleDefault, policy });
+    return policy;
   }
 }

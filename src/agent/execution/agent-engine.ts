@@ -13,7 +13,7 @@ import { ToolRegistry } from "../tool/tool-registry.js";
 import type { AgentConfig } from "./agent-config.js";
 import type { BudgetCounters } from "./budget-counters.js";
 import { type DeclaredTools, ExecutionContext } from "./execution-context.js";
-import type { ExecutionPolicy } from "./execution-policy.js";
+import { EXECUTION_POLICY_CODEC, type ExecutionPolicy } from "./execution-policy.js";
 
 /** Who asks and under which standing; the executors build this for each request. */
 export interface ExecutionRequest {
@@ -95,6 +95,8 @@ export class AgentEngine {
   start(): void {
     if (this.#started) return;
     for (const module of this.#modules.values()) {
+      const own = EXECUTION_POLICY_CODEC.decode(module.policy);
+      if (!own.success) throw new Error(`module ${module.id}: invalid default policy (${own.error})`);
       this.#policyFor(module);
       for (const type of module.eventTypes)
         if (!this.#eventTypes.has(type))
@@ -105,6 +107,10 @@ export class AgentEngine {
         const tool = this.tools.get(optional.id);
         if (tool !== undefined && !tool.readOnly)
           throw new Error(`module ${module.id}: optional ${optional.id} is a write tool`);
+        if (tool !== undefined && tool.type !== optional)
+          throw new Error(
+            `module ${module.id}: optional ${optional.id} does not match the installed tool type`,
+          );
       }
     }
     this.tools.freeze();
@@ -170,9 +176,10 @@ export class AgentEngine {
       return AgentResult.error(AgentFailure.PERMISSION_DENIED);
     const decoded = module.action.codec.decode(action.input);
     if (!decoded.success) return AgentResult.error(AgentFailure.INPUT_INVALID.with(decoded.error));
-    const context = this.createContext(module, request);
-    request.onContext?.(context);
+    let context: ExecutionContext | undefined;
     try {
+      context = this.createContext(module, request);
+      request.onContext?.(context);
       context.checkAlive();
       const result = await module.run(decoded.value, context);
       if (result.isPartial()) this.#logger.info(`${module.id} partially succeeded for ${request.playerId}`);
@@ -182,6 +189,8 @@ export class AgentEngine {
       if (failure.code === AgentFailure.MODULE_FAILED.code && !(error instanceof AgentException))
         this.#logger.error(`${module.id} failed for ${request.playerId}`, error);
       return AgentResult.error(failure);
+    } finally {
+      context?.close();
     }
   }
 

@@ -1,5 +1,4 @@
 import type { Json } from "../../util/codec.js";
-import { encodedBytes } from "../../util/codec.js";
 import { withDeadline } from "../../util/deadline.js";
 import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
@@ -9,7 +8,7 @@ import type { StepRunner } from "../storage/step-runner.js";
 import type { AnyTool } from "../tool/tool.js";
 import { ToolContext } from "../tool/tool-context.js";
 import type { AnyToolType, ToolType } from "../tool/tool-type.js";
-import { BudgetCounters } from "./budget-counters.js";
+import { BudgetCounters, modelInputBytes, worstCaseInputTokens } from "./budget-counters.js";
 import { type ExecutionPolicy, tightenPolicy } from "./execution-policy.js";
 
 /** A model call as a workflow asks for it; the context adds timeout, signal and token caps. */
@@ -62,6 +61,7 @@ export class ExecutionContext {
   readonly #stepPrefix: string;
   readonly #now: () => number;
   #loops = 0;
+  #detach: (() => void) | undefined;
 
   constructor(
     options: ExecutionContextOptions,
@@ -77,8 +77,21 @@ export class ExecutionContext {
     const outer = options.signal;
     if (outer !== undefined) {
       if (outer.aborted) this.#controller.abort(outer.reason);
-      else outer.addEventListener("abort", () => this.#controller.abort(outer.reason), { once: true });
+      else {
+        const forward = (): void => this.#controller.abort(outer.reason);
+        outer.addEventListener("abort", forward, { once: true });
+        this.#detach = () => outer.removeEventListener("abort", forward);
+      }
     }
+  }
+
+  /**
+   * Ends the request: stops listening to the outer signal, so a long-lived signal (an executor's shutdown
+   * signal) does not collect one listener per finished request. `cancel()` still works afterwards.
+   */
+  close(): void {
+    this.#detach?.();
+    this.#detach = undefined;
   }
 
   get requestId(): string {
@@ -121,7 +134,7 @@ export class ExecutionContext {
   /** Throws when the request is cancelled, past its deadline, or the player lost standing. */
   checkAlive(): void {
     if (this.#controller.signal.aborted) throw new AgentException(AgentFailure.CANCELLED);
-    if (this.remainingMillis() <= 0) throw new AgentException(AgentFailure.TIMEOUT);
+    if (!(this.remainingMillis() > 0)) throw new AgentException(AgentFailure.TIMEOUT);
     const lost = this.#options.standing?.();
     if (lost !== undefined) throw new AgentException(lost);
     if (this.#options.owner !== undefined && !this.#options.features.has(this.#options.owner))
@@ -131,7 +144,7 @@ export class ExecutionContext {
   /** Refuses player input above the policy's inputBytes (UTF-8). */
   checkInput(text: string): void {
     const bytes = Buffer.byteLength(text, "utf8");
-    if (bytes > this.policy.inputBytes)
+    if (!(bytes <= this.policy.inputBytes))
       throw new AgentException(AgentFailure.INPUT_TOO_LARGE.with(bytes, this.policy.inputBytes));
   }
 
@@ -161,7 +174,13 @@ export class ExecutionContext {
     this.counters.steps++;
     if (!tool.readOnly) this.counters.writeSteps++;
     const fullStepId = `${this.#stepPrefix}${stepId}`;
-    const scope = { playerId: this.playerId, locale: this.locale, stepId: fullStepId, event: this.event };
+    const scope = {
+      playerId: this.playerId,
+      locale: this.locale,
+      stepId: fullStepId,
+      event: this.event,
+      requestId: this.requestId,
+    };
     const run = (signal: AbortSignal): Promise<unknown> => tool.handler(decoded.value, { ...scope, signal });
     const execute = (): Promise<unknown> =>
       withDeadline({
@@ -190,23 +209,44 @@ export class ExecutionContext {
     const policy = this.policy;
     this.#charge("modelCalls", this.counters.modelCalls, policy.modelCalls);
     this.#charge("steps", this.counters.steps, policy.steps);
-    const bytes = Buffer.byteLength(call.system, "utf8") + encodedBytes(call.user);
-    if (bytes > policy.inputBytes) throw new AgentException(AgentFailure.budgetExhausted("inputBytes"));
-    const outputLeft = policy.outputTokens - this.counters.outputTokens;
-    const totalLeft = policy.totalTokens - this.counters.totalTokens;
-    if (outputLeft <= 0) throw new AgentException(AgentFailure.budgetExhausted("outputTokens"));
-    if (totalLeft <= 0) throw new AgentException(AgentFailure.budgetExhausted("totalTokens"));
-    const maxOutputTokens = Math.max(1, Math.min(call.maxOutputTokens ?? outputLeft, outputLeft, totalLeft));
-    this.counters.modelCalls++;
-    this.counters.steps++;
-    if (call.routing === true) this.counters.routingCalls++;
+    const bytes = modelInputBytes(call);
+    if (!(bytes <= policy.inputBytes)) throw new AgentException(AgentFailure.budgetExhausted("inputBytes"));
+    const counters = this.counters;
+    // Calls still running hold a reservation, so parallel calls cannot overrun the budget together.
+    const outputLeft = policy.outputTokens - counters.outputTokens - counters.pendingOutputTokens;
+    // The input is reserved at its worst case before the call, so honest usage never passes totalTokens.
+    const inputReserve = worstCaseInputTokens(bytes);
+    const totalLeft = policy.totalTokens - counters.totalTokens - counters.pendingTokens - inputReserve;
+    if (!(outputLeft > 0)) throw new AgentException(AgentFailure.budgetExhausted("outputTokens"));
+    if (!(totalLeft > 0)) throw new AgentException(AgentFailure.budgetExhausted("totalTokens"));
+    const asked = call.maxOutputTokens;
+    const requested =
+      asked !== undefined && Number.isFinite(asked) ? Math.max(1, Math.floor(asked)) : outputLeft;
+    const maxOutputTokens = Math.min(requested, outputLeft, totalLeft);
+    counters.modelCalls++;
+    counters.steps++;
+    if (call.routing === true) counters.routingCalls++;
     const timeoutMillis = Math.min(policy.modelTimeoutMillis, this.remainingMillis());
-    const response = await port.call(
-      { system: call.system, user: call.user, maxOutputTokens, timeoutMillis, signal: this.signal },
-      { playerId: this.playerId, workflow: this.workflow, deadline: this.deadline },
-    );
-    this.counters.inputTokens += Math.max(0, response.usage.inputTokens);
-    this.counters.outputTokens += Math.max(0, response.usage.outputTokens);
+    const meta = { playerId: this.playerId, workflow: this.workflow, deadline: this.deadline };
+    counters.pendingTokens += inputReserve + maxOutputTokens;
+    counters.pendingOutputTokens += maxOutputTokens;
+    let response: ModelResponse;
+    try {
+      response = await withDeadline({
+        millis: timeoutMillis,
+        signal: this.signal,
+        work: (signal) =>
+          port.call({ system: call.system, user: call.user, maxOutputTokens, timeoutMillis, signal }, meta),
+        onTimeout: () => new AgentException(AgentFailure.TIMEOUT),
+        onAbort: () => new AgentException(AgentFailure.CANCELLED),
+      });
+    } finally {
+      counters.pendingTokens -= inputReserve + maxOutputTokens;
+      counters.pendingOutputTokens -= maxOutputTokens;
+    }
+    // A usage figure that is not a number is charged at the reservation, never as 0 or NaN.
+    counters.inputTokens += tokenCount(response.usage.inputTokens, inputReserve);
+    counters.outputTokens += tokenCount(response.usage.outputTokens, maxOutputTokens);
     this.checkAlive();
     return response;
   }
@@ -265,6 +305,10 @@ export class ExecutionContext {
   }
 
   #charge(dimension: BudgetDimension, used: number, limit: number): void {
-    if (used >= limit) throw new AgentException(AgentFailure.budgetExhausted(dimension));
+    // Written to fail closed: a NaN limit (an unchecked policy) refuses instead of allowing everything.
+    if (!(used < limit)) throw new AgentException(AgentFailure.budgetExhausted(dimension));
   }
 }
+
+const tokenCount = (reported: number, unknown: number): number =>
+  Number.isFinite(reported) ? Math.max(0, Math.ceil(reported)) : unknown;

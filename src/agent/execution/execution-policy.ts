@@ -102,7 +102,8 @@ export const readPolicyOverride = (
 export const tightenPolicy = (base: ExecutionPolicy, change: Partial<ExecutionPolicy>): ExecutionPolicy => {
   const result: Record<string, number> = { ...base };
   for (const [field, value] of Object.entries(change)) {
-    if (typeof value !== "number") continue;
+    // NaN would make every `used >= limit` check false: an unlimited budget. Unknown fields are ignored.
+    if (typeof value !== "number" || Number.isNaN(value) || !(field in base)) continue;
     const current = base[field as keyof ExecutionPolicy];
     result[field] = Math.min(current, value);
   }

@@ -6,6 +6,9 @@ import type { ExecutionPolicy } from "./execution-policy.js";
  */
 const policy = (fields: ExecutionPolicy): ExecutionPolicy => Object.freeze(fields);
 
+/** Tokens a chat template adds around one request (role markers, separators); reserved with its input bytes. */
+export const INPUT_TOKEN_OVERHEAD = 16;
+
 /** A single-shot workflow: no loop, one model call, a few tools. */
 export const SIMPLE_POLICY = policy({
   modelCalls: 1,

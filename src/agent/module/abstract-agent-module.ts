@@ -3,21 +3,24 @@ import type { AgentResult } from "../agent-result.js";
 import type { ExecutionContext } from "../execution/execution-context.js";
 import type { ExecutionPolicy } from "../execution/execution-policy.js";
 import { defaultPolicyFor } from "../execution/policy-defaults.js";
-import type { AnyTool, Tool } from "../tool/tool.js";
-import type { AnyToolType, ToolType } from "../tool/tool-type.js";
+import type { AnyTool } from "../tool/tool.js";
+import type { AnyToolType } from "../tool/tool-type.js";
 import type { ActionType } from "./action-type.js";
 import type { AgentModule } from "./agent-module.js";
+import { ModuleRouting } from "./module-routing.js";
 
 export interface AgentModuleOptions<I> {
   readonly action: ActionType<I>;
   readonly description: string;
-  readonly tools?: readonly Tool<never, unknown>[] | readonly AnyTool[];
-  readonly optionalTools?: readonly ToolType<never, unknown>[] | readonly AnyToolType[];
+  readonly tools?: readonly AnyTool[];
+  readonly optionalTools?: readonly AnyToolType[];
   readonly policy?: ExecutionPolicy;
   readonly interactive?: boolean;
   readonly event?: boolean;
   readonly eventTypes?: readonly string[];
   readonly owner?: Identifier;
+  /** Entry points; subclasses may override `routing()` instead. */
+  readonly routing?: ModuleRouting<I>;
 }
 
 /** The shared part of a workflow: id, schema and tool whitelist; subclasses implement `run`. */
@@ -32,6 +35,7 @@ export abstract class AbstractAgentModule<I> implements AgentModule<I> {
   readonly event: boolean;
   readonly eventTypes: readonly string[];
   readonly owner: Identifier | undefined;
+  readonly #routing: ModuleRouting<I>;
 
   protected constructor(options: AgentModuleOptions<I>) {
     this.id = options.action.id;
@@ -44,6 +48,12 @@ export abstract class AbstractAgentModule<I> implements AgentModule<I> {
     this.event = options.event ?? false;
     this.eventTypes = options.eventTypes ?? [];
     this.owner = options.owner;
+    this.#routing = options.routing ?? ModuleRouting.defaults<I>();
+  }
+
+  /** The declared entry points (ModuleRouting); read once at registration. */
+  routing(): ModuleRouting<I> {
+    return this.#routing;
   }
 
   abstract run(input: I, context: ExecutionContext): Promise<AgentResult>;

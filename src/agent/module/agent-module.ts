@@ -5,6 +5,7 @@ import type { ExecutionPolicy } from "../execution/execution-policy.js";
 import type { AnyTool } from "../tool/tool.js";
 import type { AnyToolType } from "../tool/tool-type.js";
 import type { ActionType } from "./action-type.js";
+import type { ModuleRouting } from "./module-routing.js";
 
 /** A workflow: one capability with an input codec, a policy and a tool whitelist. */
 export interface AgentModule<I> {
@@ -27,6 +28,8 @@ export interface AgentModule<I> {
   /** The owning feature (ServerModule) id; undefined for infrastructure workflows. */
   readonly owner: Identifier | undefined;
   run(input: I, context: ExecutionContext): Promise<AgentResult>;
+  /** Entry points (commands, semantic samples, shortcuts, model selection); absent means `defaults()` with none. */
+  routing?(): ModuleRouting<I>;
 }
 
 export type AnyAgentModule = AgentModule<unknown>;

@@ -1,13 +1,21 @@
-import type { Identifier } from "../../util/identifier.js";
+import { Identifier } from "../../util/identifier.js";
 import { Registry } from "../../util/registry.js";
+import type { SelectionCandidate } from "../card/selection-card.js";
+import type { CommandRegistry } from "../command/command-registry.js";
+import { RoutingTable } from "../routing/routing-table.js";
+import { buildSuggestions } from "../routing/suggestions.js";
 import type { ToolRegistry } from "../tool/tool-registry.js";
 import type { AnyActionType } from "./action-type.js";
 import type { AnyAgentModule } from "./agent-module.js";
+import type { AnyModuleRouting } from "./module-routing.js";
+import type { RoutingProfile } from "./routing-profile.js";
 
 /** The capabilities of this server: workflows by id and their action types. Frozen by engine start. */
 export class ModuleRegistry {
   readonly actions = new Registry<AnyActionType>("action types");
   readonly #modules = new Registry<AnyAgentModule>("modules");
+  /** Commands, profiles and reject samples of the registered modules (one Brigadier tree per engine). */
+  readonly routes = new RoutingTable();
 
   constructor(private readonly tools: ToolRegistry) {}
 
@@ -34,12 +42,13 @@ export class ModuleRegistry {
       throw new Error(
         `module ${id}: input codec differs from the registered action type ${module.action.id}`,
       );
-    const required = new Set<string>();
+    const required = new Map<string, AnyAgentModule["tools"][number]>();
     for (const tool of module.tools) {
-      const existing = this.tools.get(tool.id);
+      const existing = this.tools.get(tool.id) ?? required.get(tool.id.toString());
       if (existing !== undefined && existing !== tool)
         throw new Error(`module ${id}: tool ${tool.id} conflicts with another registered instance`);
-      required.add(tool.id.toString());
+      this.tools.check(tool);
+      required.set(tool.id.toString(), tool);
     }
     for (const type of module.optionalTools) {
       if (required.has(type.id.toString()))
@@ -50,6 +59,7 @@ export class ModuleRegistry {
       if (existing !== undefined && !existing.readOnly)
         throw new Error(`module ${id}: optional tool ${type.id} must be read-only`);
     }
+    this.routes.add(module);
     for (const tool of module.tools) this.tools.register(tool);
     if (registered === undefined) this.actions.register(module.action.id, module.action);
     this.#modules.register(module.id, module);
@@ -70,11 +80,52 @@ export class ModuleRegistry {
   }
 
   freeze(): void {
+    this.routes.freeze();
     this.#modules.freeze();
     this.actions.freeze();
   }
 
   get frozen(): boolean {
     return this.#modules.frozen;
+  }
+
+  /** Registers reject samples (RoutingProfile.hints): no entry point; they only take part in margins and fallback. */
+  reject(id: Identifier | string, profile: RoutingProfile<unknown>): void {
+    const key = typeof id === "string" ? Identifier.parse(id) : id;
+    this.routes.reject(key, profile, (text) => this.#modules.has(text));
+  }
+
+  /** The one command tree of this engine. */
+  commands(): CommandRegistry {
+    return this.routes.commands;
+  }
+
+  /** A module's declared entry points. */
+  routing(id: Identifier | string): AnyModuleRouting {
+    return this.routes.routing(id);
+  }
+
+  /**
+   * Read-only candidate actions for a text (fallback and clarify cards): extractor candidates parsed from this
+   * text only, else generic shortcuts. `player.features` filters modules by owner; `scores` orders them.
+   */
+  suggestions(
+    text: string,
+    player: { readonly features: ReadonlySet<string> },
+    options: { readonly scores?: ReadonlyMap<string, number>; readonly limit?: number } = {},
+  ): SelectionCandidate[] {
+    const scores =
+      options.scores ??
+      (this.routes.frozen
+        ? new Map(this.routes.index().search(text, 16).map((score) => [score.target, score.similarity]))
+        : undefined);
+    return buildSuggestions({
+      text,
+      modules: this.values(),
+      routingOf: (module) => this.routing(module.id),
+      available: (module) => module.owner === undefined || player.features.has(module.owner.toString()),
+      limit: options.limit ?? 4,
+      ...(scores === undefined ? {} : { scores }),
+    });
   }
 }

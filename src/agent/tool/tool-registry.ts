@@ -12,10 +12,18 @@ export class ToolRegistry {
 
   /** Registers a tool; registering the very same instance again is a no-op (shared tools). */
   register<I, O>(tool: Tool<I, O>): void {
+    if (this.check(tool)) this.#tools.set(tool.id.toString(), tool as unknown as AnyTool);
+  }
+
+  /**
+   * Throws what `register` would refuse, without registering; returns false when this very instance is already
+   * registered. Lets a module validate all its tools before it registers any of them.
+   */
+  check<I, O>(tool: Tool<I, O>): boolean {
     const key = tool.id.toString();
     const existing = this.#tools.get(key);
     const entry = tool as unknown as AnyTool;
-    if (existing === entry) return;
+    if (existing === entry) return false;
     if (this.#frozen) throw new Error(`tool registry is frozen; cannot register ${key}`);
     if (existing !== undefined)
       throw new Error(`tool type ${key} is already registered with another instance`);
@@ -26,7 +34,7 @@ export class ToolRegistry {
       if (tool.reasoningDescription.trim().length === 0)
         throw new Error(`tool ${key}: forReasoning needs a description`);
     }
-    this.#tools.set(key, entry);
+    return true;
   }
 
   get(id: Identifier | string): AnyTool | undefined {

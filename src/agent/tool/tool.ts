@@ -9,9 +9,15 @@ export interface ToolScope {
   readonly signal: AbortSignal;
   /** True when the call runs inside a durable event task rather than a player request. */
   readonly event: boolean;
+  /** The player request this call belongs to (per-request state such as a search session is keyed on it). */
+  readonly requestId?: string;
 }
 
-export type ToolHandler<I, O> = (input: I, scope: ToolScope) => Promise<O>;
+/**
+ * A tool's behaviour. Declared with method syntax so that a typed tool is assignable to `AnyTool`
+ * (collections of tools of different types); the codec still validates every input before the call.
+ */
+export type ToolHandler<I, O> = { handle(input: I, scope: ToolScope): Promise<O> }["handle"];
 
 interface ToolFlags {
   readonly readOnly: boolean;

@@ -1,0 +1,88 @@
+import type { Text } from "../text.js";
+
+/** Spoken narration of a card; `voice` names a voice the client may know, else its default. */
+export interface SpeechContent {
+  readonly text: Text;
+  readonly voice?: string;
+}
+
+/** A clickable button: the label is a translation key; a click sends a CardActionRequest with `action` and `args`. */
+export interface CardButton {
+  readonly labelKey: string;
+  /** Arguments of the label translation (data, never concatenated into the key). */
+  readonly labelArgs?: readonly string[];
+  readonly action: string;
+  readonly args: readonly string[];
+}
+
+/** What a client shows: template key, its arguments, buttons and optional speech. Plain data, safe to send. */
+export interface CardView {
+  readonly template: string;
+  readonly arguments: readonly Text[];
+  readonly buttons: readonly CardButton[];
+  readonly speech?: SpeechContent;
+}
+
+/**
+ * Collects a card's presentation without knowing any client: game chat, the web panel and speech each render
+ * the built CardView their own way.
+ */
+export class CardBuilder {
+  readonly #arguments: Text[] = [];
+  readonly #buttons: CardButton[] = [];
+  #speech: SpeechContent | undefined;
+
+  private constructor(readonly template: string) {}
+
+  /** A card whose body is the translation `template` formatted with `args`. */
+  static of(template: string, ...args: readonly Text[]): CardBuilder {
+    const builder = new CardBuilder(template);
+    builder.#arguments.push(...args);
+    return builder;
+  }
+
+  get arguments(): readonly Text[] {
+    return [...this.#arguments];
+  }
+  get buttons(): readonly CardButton[] {
+    return this.#buttons.map((button) => ({ ...button, args: [...button.args] }));
+  }
+  get speech(): SpeechContent | undefined {
+    return this.#speech;
+  }
+
+  /** Appends template arguments. */
+  argument(...args: readonly Text[]): this {
+    this.#arguments.push(...args);
+    return this;
+  }
+
+  /** Adds a button that runs `action` (a registered action id) with string arguments. */
+  button(labelKey: string, action: string, ...args: readonly string[]): this {
+    this.#buttons.push({ labelKey, action, args: [...args] });
+    return this;
+  }
+
+  /** Adds a button whose label translation takes arguments. */
+  labelledButton(button: CardButton): this {
+    const { labelArgs, ...rest } = button;
+    this.#buttons.push(
+      labelArgs === undefined || labelArgs.length === 0
+        ? { ...rest, args: [...rest.args] }
+        : { ...rest, labelArgs: [...labelArgs], args: [...rest.args] },
+    );
+    return this;
+  }
+
+  /** Sets what a client with speech reads aloud. */
+  withSpeech(text: Text, voice?: string): this {
+    this.#speech = voice === undefined ? { text } : { text, voice };
+    return this;
+  }
+
+  /** An immutable snapshot for sending or rendering. */
+  build(): CardView {
+    const view: CardView = { template: this.template, arguments: this.arguments, buttons: this.buttons };
+    return this.#speech === undefined ? view : { ...view, speech: this.#speech };
+  }
+}

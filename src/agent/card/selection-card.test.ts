@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { Languages } from "../../util/language.js";
+import { CardRegistry } from "./card-registry.js";
+import { buildCard } from "./card-type.js";
+import { SELECTION_CARD, type SelectionCardData } from "./selection-card.js";
+
+const data: SelectionCardData = {
+  promptKey: "system.selection.fallback",
+  candidates: [
+    {
+      labelKey: "system.selection.item",
+      labelArgs: ["system:item_query"],
+      action: "system:item_query",
+      input: { query: "minecraft:diamond", page: 0 },
+    },
+    { labelKey: "system.selection.me", labelArgs: [], action: "system:player_query", input: {} },
+  ],
+};
+
+describe("SelectionCardData", () => {
+  it("round-trips through the card registry and builds one button per candidate", () => {
+    const cards = new CardRegistry();
+    cards.register(SELECTION_CARD);
+    cards.freeze();
+    const presentation = cards.encode(SELECTION_CARD.card(data));
+    expect(presentation.type).toBe("system:selection");
+    const decoded = cards.decode(JSON.parse(JSON.stringify(presentation)));
+    expect(decoded.success && decoded.value.data).toEqual(data);
+    const view = buildCard(SELECTION_CARD.card(data)).build();
+    expect(view.template).toBe("system.selection.fallback");
+    expect(view.buttons).toEqual([
+      {
+        labelKey: "system.selection.item",
+        action: "system:item_query",
+        args: ['{"query":"minecraft:diamond","page":0}'],
+      },
+      { labelKey: "system.selection.me", action: "system:player_query", args: ["{}"] },
+    ]);
+  });
+
+  it("refuses malformed card data", () => {
+    expect(SELECTION_CARD.codec.decode({ promptKey: "", candidates: [] }).success).toBe(false);
+    expect(
+      SELECTION_CARD.codec.decode({ promptKey: "k", candidates: [{ labelKey: "k", action: "a" }] }).success,
+    ).toBe(false);
+  });
+
+  it("has every routing key in both languages", () => {
+    const languages = Languages.load("resources");
+    for (const key of [
+      "system.command.usage",
+      "system.selection.fallback",
+      "system.selection.clarify",
+      "system.selection.choice",
+      "system.selection.item",
+      "system.selection.me",
+      "system.selection.help",
+    ])
+      for (const locale of ["en_us", "zh_cn"])
+        expect(languages.has(locale, key), `${locale} ${key}`).toBe(true);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { literal } from "../text.js";
+import { CardBuilder } from "./card-builder.js";
+import { ClientCards } from "./client-cards.js";
+import { ServerCards } from "./server-cards.js";
+
+const page = (next: number) =>
+  CardBuilder.of("system.card.message", literal(`page ${next - 1}`))
+    .button("system.card.message", "system:item_query", "minecraft:diamond", String(next))
+    .build();
+
+describe("ServerCards", () => {
+  it("honours a click only on the current page and one of its own buttons", () => {
+    const server = new ServerCards();
+    const shown = server.show(page(1));
+    expect(shown.op).toBe("SHOW");
+    const click = { card: shown.ref, action: "system:item_query", args: ["minecraft:diamond", "1"] };
+    expect(server.resolve(click)).toEqual({ success: true, value: page(1).buttons[0] });
+    expect(server.resolve({ ...click, action: "system:grant" })).toEqual({
+      success: false,
+      error: "no such button on this card",
+    });
+    expect(server.resolve({ ...click, args: ["minecraft:bedrock", "1"] }).success).toBe(false);
+
+    const replaced = server.replace(shown.ref.id, page(2));
+    expect(replaced).toMatchObject({ op: "REPLACE", ref: { id: shown.ref.id, version: 1 } });
+    expect(server.resolve(click)).toEqual({ success: false, error: "the card has a newer page" });
+    expect(
+      server.resolve({ card: replaced!.ref, action: "system:item_query", args: ["minecraft:diamond", "2"] })
+        .success,
+    ).toBe(true);
+  });
+
+  it("refuses unknown, removed and forgotten cards", () => {
+    const server = new ServerCards(1);
+    const first = server.show(page(1));
+    const second = server.show(page(1));
+    const click = { action: "system:item_query", args: ["minecraft:diamond", "1"] };
+    expect(server.resolve({ ...click, card: first.ref })).toEqual({ success: false, error: "unknown card" });
+    expect(server.replace(first.ref.id, page(2))).toBeUndefined();
+    expect(server.remove(second.ref.id)).toEqual({ op: "REMOVE", ref: second.ref });
+    expect(server.resolve({ ...click, card: second.ref }).success).toBe(false);
+  });
+
+  it("produces updates a ClientCards applies in order", () => {
+    const server = new ServerCards();
+    const client = new ClientCards();
+    const shown = server.show(page(1));
+    const replaced = server.replace(shown.ref.id, page(2))!;
+    expect(client.apply(replaced)).toBe("shown");
+    expect(client.apply(shown)).toBe("stale");
+    expect(client.apply(server.remove(shown.ref.id)!)).toBe("removed");
+  });
+});

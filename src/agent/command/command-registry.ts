@@ -1,0 +1,216 @@
+import { CommandDispatcher, type RootCommandNode, SuggestionsBuilder } from "@jsprismarine/brigadier";
+import type CommandNode from "@jsprismarine/brigadier/tree/CommandNode";
+import { AgentFailure } from "../agent-failure.js";
+import type { Failure } from "../failure.js";
+import { ActionType, type AgentAction } from "../module/action-type.js";
+import type { AnyAgentModule } from "../module/agent-module.js";
+import type { AgentCommand } from "./agent-command.js";
+import { type CommandIdentity, type CommandSource, RecordingCommandSource } from "./command-source.js";
+import { type CommandText, splitCommandText } from "./command-text.js";
+import { isSyntaxException } from "./identifier-argument.js";
+
+/** What the command step of routing concluded about one text. */
+export type CommandOutcome =
+  | { readonly kind: "none" }
+  | {
+      readonly kind: "action";
+      readonly module: AnyAgentModule;
+      readonly action: AgentAction;
+      readonly alias: string;
+    }
+  | { readonly kind: "failure"; readonly failure: Failure; readonly module?: AnyAgentModule };
+
+/** A node of the command tree as one player may see it (the shape sent to clients and shown in help). */
+export interface CommandTreeNode {
+  readonly name: string;
+  readonly kind: "literal" | "argument";
+  readonly executable: boolean;
+  readonly children: readonly CommandTreeNode[];
+}
+
+interface AliasEntry {
+  readonly module: AnyAgentModule;
+  readonly command: AgentCommand<unknown>;
+}
+
+const NONE: CommandOutcome = { kind: "none" };
+
+/** INPUT_INVALID carrying the usage of the command that was mistyped. */
+export const usageFailure = (usage: string): Failure => ({
+  code: AgentFailure.INPUT_INVALID.code,
+  key: "system.command.usage",
+  args: [usage],
+});
+
+/**
+ * The one Brigadier tree of an engine: parsing, help, completions and the client tree all read it. Literal
+ * heads are matched without case (aliases are stored lower-case); argument text is kept as typed.
+ */
+export class CommandRegistry {
+  readonly dispatcher = new CommandDispatcher<CommandSource>();
+  readonly #aliases = new Map<string, AliasEntry>();
+  readonly #roots: readonly string[];
+  #frozen = false;
+
+  /** `roots`: literals that may prefix any command (`/system item …` and `/item …` are the same command). */
+  constructor(options: { readonly roots?: readonly string[] } = {}) {
+    this.#roots = (options.roots ?? ["system"]).map((root) => root.toLowerCase());
+  }
+
+  /** Adds a module's commands; every alias is checked before any is added, so a conflict changes nothing. */
+  register(module: AnyAgentModule, commands: readonly AgentCommand<unknown>[]): void {
+    if (this.#frozen) throw new Error(`command tree is frozen; cannot add commands of ${module.id}`);
+    const incoming = new Set<string>();
+    for (const command of commands)
+      for (const alias of command.aliases) {
+        const owner = this.#aliases.get(alias)?.module.id.toString();
+        if (owner !== undefined || incoming.has(alias))
+          throw new Error(
+            `module ${module.id}: command alias "${alias}" is already used by ${owner ?? module.id}`,
+          );
+        if (this.#roots.includes(alias))
+          throw new Error(`module ${module.id}: "${alias}" is a reserved root`);
+        incoming.add(alias);
+      }
+    const owner = module.owner?.toString();
+    for (const command of commands)
+      for (const alias of command.aliases) {
+        const builder = command.build(alias);
+        const custom = builder.getRequirement() as ((source: CommandSource) => boolean) | undefined;
+        builder.requires(
+          (source) =>
+            (owner === undefined || source.features.has(owner)) &&
+            (typeof custom !== "function" || custom(source)),
+        );
+        this.dispatcher.register(builder);
+        this.#aliases.set(alias, { module, command });
+      }
+  }
+
+  freeze(): void {
+    this.#frozen = true;
+  }
+
+  /** The shared root node (the host mounts it under `/system` when it sends the tree to game clients). */
+  root(): RootCommandNode<CommandSource> {
+    return this.dispatcher.getRoot();
+  }
+
+  /** The module that owns an alias (any case). */
+  moduleOf(alias: string): AnyAgentModule | undefined {
+    return this.#aliases.get(alias.toLowerCase())?.module;
+  }
+
+  /** Aliases by module, in registration order. */
+  aliases(): ReadonlyMap<string, AnyAgentModule> {
+    return new Map([...this.#aliases].map(([alias, entry]) => [alias, entry.module]));
+  }
+
+  /** `alias [<query>]`-style usage of one alias for this identity; undefined when it may not use it. */
+  usage(alias: string, identity: CommandIdentity): string | undefined {
+    const source = new RecordingCommandSource(identity);
+    const node = this.root().getChild(alias.toLowerCase());
+    if (node === undefined || !node.canUse(source)) return undefined;
+    return this.dispatcher.getSmartUsage(this.root(), source).get(node) ?? alias;
+  }
+
+  /**
+   * Parses one line of player text. A slash line is explicit: a known head with bad arguments is INPUT_INVALID
+   * with the usage, an unknown head is UNKNOWN_COMMAND. Plain text that is not a complete command is `none`.
+   */
+  async parse(text: string, identity: CommandIdentity): Promise<CommandOutcome> {
+    const line = splitCommandText(text, this.#roots);
+    if (line.head.length === 0)
+      return line.explicit ? { kind: "failure", failure: usageFailure(this.#rootUsage()) } : NONE;
+    const source = new RecordingCommandSource(identity);
+    const node = this.root().getChild(line.head);
+    const entry = this.#aliases.get(line.head);
+    if (node === undefined || entry === undefined || !node.canUse(source))
+      return line.explicit
+        ? { kind: "failure", failure: AgentFailure.UNKNOWN_COMMAND.with(line.head) }
+        : NONE;
+    const invalid = (): CommandOutcome =>
+      line.explicit
+        ? { kind: "failure", failure: usageFailure(this.#usageText(line, identity)), module: entry.module }
+        : NONE;
+    try {
+      const results: unknown = this.dispatcher.execute(this.dispatcher.parse(line.normalized, source));
+      if (Array.isArray(results)) await Promise.all(results);
+    } catch (error) {
+      if (isSyntaxException(error)) return invalid();
+      throw error;
+    }
+    return this.#validate(entry.module, source.emitted, line.head, invalid);
+  }
+
+  /** Completions for the token at the end of the text, filtered by this identity's `requires`. */
+  async completions(text: string, identity: CommandIdentity): Promise<string[]> {
+    const line = splitCommandText(text, this.#roots, true);
+    const source = new RecordingCommandSource(identity);
+    const parse = this.dispatcher.parse(line.normalized, source);
+    const context = parse.getContext();
+    const cursor = line.normalized.length;
+    const suggestionContext = context.findSuggestionContext(cursor);
+    const found = new Set<string>();
+    for (const child of suggestionContext.parent.getChildren() as Iterable<CommandNode<CommandSource>>) {
+      if (!child.canUse(source)) continue;
+      try {
+        const builder = new SuggestionsBuilder(line.normalized, Math.min(suggestionContext.startPos, cursor));
+        const suggestions = await child.listSuggestions(context.build(line.normalized), builder);
+        for (const suggestion of suggestions.getList()) found.add(suggestion.getText());
+      } catch {
+        // A provider that fails offers nothing; completion must never break typing.
+      }
+    }
+    return [...found].sort();
+  }
+
+  /** The part of the tree this identity may use. */
+  tree(identity: CommandIdentity): CommandTreeNode[] {
+    const source = new RecordingCommandSource(identity);
+    const visit = (node: CommandNode<CommandSource>): CommandTreeNode => ({
+      name: node.getName(),
+      kind: node.getNodeType() === "literal" ? "literal" : "argument",
+      executable: node.getCommand() !== null && node.getCommand() !== undefined,
+      children: [...node.getChildren()].filter((child) => child.canUse(source)).map(visit),
+    });
+    return [...this.root().getChildren()].filter((node) => node.canUse(source)).map(visit);
+  }
+
+  #validate(
+    module: AnyAgentModule,
+    emitted: readonly unknown[],
+    alias: string,
+    invalid: () => CommandOutcome,
+  ): CommandOutcome {
+    if (emitted.length !== 1) return invalid();
+    const value = emitted[0];
+    let input = value;
+    if (value instanceof Object && "type" in value && value.type instanceof ActionType) {
+      if (value.type !== module.action)
+        return {
+          kind: "failure",
+          failure: AgentFailure.MODULE_FAILED.with(
+            `command ${alias} of ${module.id} emitted ${value.type.id}`,
+          ),
+          module,
+        };
+      input = (value as AgentAction).input;
+    }
+    if (input === undefined) return invalid();
+    const decoded = module.action.codec.decode(input);
+    if (!decoded.success) return invalid();
+    return { kind: "action", module, action: module.action.action(decoded.value), alias };
+  }
+
+  #usageText(line: CommandText, identity: CommandIdentity): string {
+    return `/${line.root ?? this.#roots[0] ?? ""} ${this.usage(line.head, identity) ?? line.head}`.replace(
+      /^\/ /,
+      "/",
+    );
+  }
+
+  #rootUsage(): string {
+    return `/${this.#roots[0] ?? ""} <command>`;
+  }
+}

@@ -1,0 +1,241 @@
+import type { Json } from "../../util/codec.js";
+import { type Logger, silentLogger } from "../../util/logger.js";
+import { AgentException } from "../agent-exception.js";
+import { AgentFailure } from "../agent-failure.js";
+import { AgentResult, Status } from "../agent-result.js";
+import type { Failure } from "../failure.js";
+import type { AgentAction } from "../module/action-type.js";
+import type { AgentJournal, EventTask } from "../storage/agent-journal.js";
+import { State } from "../storage/state.js";
+import type { AgentEngine } from "./agent-engine.js";
+import type { BoundedPool } from "./bounded-pool.js";
+import type { EventRules } from "./event-rules.js";
+import { EXECUTION_POLICY_CODEC } from "./execution-policy.js";
+
+/** An event offered by the host: its stable id (dedupe key), its type, the action to run and the player. */
+export interface EventSubmission {
+  readonly id: string;
+  readonly eventType: string;
+  readonly action: AgentAction;
+  readonly playerId: string;
+}
+
+/** Accepted (a durable QUEUED task exists), a duplicate of a known id, or refused before anything was stored. */
+export type EventAdmission =
+  | { readonly accepted: true; readonly task: EventTask }
+  | { readonly accepted: false; readonly duplicate: true; readonly existing: EventTask | undefined }
+  | { readonly accepted: false; readonly duplicate: false; readonly failure: Failure };
+
+export interface EventExecutorOptions {
+  readonly engine: AgentEngine;
+  readonly journal: AgentJournal;
+  /** The event pool of the TaskExecutor. */
+  readonly pool: BoundedPool;
+  readonly rules: EventRules;
+  readonly isOnline: (playerId: string) => boolean;
+  /** The player's enabled features now (the permission snapshot taken when a run starts). */
+  readonly features: (playerId: string) => ReadonlySet<string>;
+  readonly locale?: (playerId: string) => string;
+  /** Checked before and after every call: revocation, lost permission. */
+  readonly standing?: (playerId: string) => Failure | undefined;
+  /** Told of every terminal task (to notify the player). Errors are logged. */
+  readonly onSettled?: (task: EventTask, result: AgentResult) => void;
+  readonly logger?: Logger;
+}
+
+const TERMINAL: Readonly<Record<Status, State>> = {
+  [Status.SUCCEEDED]: State.SUCCEEDED,
+  [Status.FAILED]: State.FAILED,
+  [Status.PARTIALLY_SUCCEEDED]: State.PARTIALLY_SUCCEEDED,
+};
+
+/** The request id of an event's runs; stable across resumes so write-step keys find their receipts. */
+export const eventRequestId = (eventId: string): string => `event:${eventId}`;
+
+/**
+ * Runs durable event tasks: QUEUED → RUNNING → SUCCEEDED | FAILED | PARTIALLY_SUCCEEDED, WAITING while the
+ * player is offline. Refuses events no rule authorizes, stores each event id once, runs one task per player at
+ * a time in arrival order, and at start resumes unfinished tasks with their persisted policy.
+ */
+export class EventExecutor {
+  readonly #options: EventExecutorOptions;
+  readonly #logger: Logger;
+  /** Per player, tasks waiting for a pool slot or the player's previous task, in arrival order. */
+  readonly #queues = new Map<string, EventTask[]>();
+  /** Ids of tasks in #queues. */
+  readonly #pending = new Set<string>();
+  readonly #busyPlayers = new Set<string>();
+  /** Ids of tasks handed to the pool and not yet finished. */
+  readonly #active = new Set<string>();
+  readonly #running = new Set<Promise<void>>();
+  readonly #idle: (() => void)[] = [];
+
+  constructor(options: EventExecutorOptions) {
+    this.#options = options;
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  /** Resumes every QUEUED, RUNNING and WAITING task of the journal (call once the engine has started). */
+  async start(): Promise<void> {
+    for (const entry of this.#options.journal.unreadable())
+      if (entry.table === "events")
+        this.#logger.warn(
+          `event task ${entry.key} is unreadable (${entry.reason}); it is kept and never run`,
+        );
+    // Scheduled together, so that the journal can group their WAITING writes into few commits.
+    await Promise.all(this.#options.journal.unfinishedEvents().map((task) => this.#schedule(task)));
+  }
+
+  /** Authorizes and durably queues an event, then schedules it. Never throws. */
+  async submit(event: EventSubmission): Promise<EventAdmission> {
+    const refused = (failure: Failure): EventAdmission => ({ accepted: false, duplicate: false, failure });
+    const module = this.#options.engine.modules().forAction(event.action.type);
+    if (module === undefined) return refused(AgentFailure.MODULE_DISABLED.with(event.action.type.toString()));
+    if (!this.#options.rules.permits(event.eventType, module))
+      return refused(AgentFailure.PERMISSION_DENIED.with(event.eventType, module.id.toString()));
+    const decoded = module.action.codec.decode(event.action.input);
+    if (!decoded.success) return refused(AgentFailure.INPUT_INVALID.with(decoded.error));
+    const policy = EXECUTION_POLICY_CODEC.encode(this.#options.engine.policyOf(module));
+    try {
+      const put = await this.#options.journal.putEvent({
+        id: event.id,
+        type: module.id.toString(),
+        input: module.action.codec.encode(decoded.value),
+        playerId: event.playerId,
+        policy,
+        state: State.QUEUED,
+        attempts: 0,
+      });
+      if (!put.created) return { accepted: false, duplicate: true, existing: put.existing };
+      await this.#schedule(put.task);
+      return { accepted: true, task: put.task };
+    } catch (error) {
+      return refused(AgentException.failure(error));
+    }
+  }
+
+  /** The player joined: their WAITING tasks resume. */
+  async playerJoined(playerId: string): Promise<void> {
+    for (const task of this.#options.journal.unfinishedEvents())
+      if (task.playerId === playerId && task.state === State.WAITING) await this.#schedule(task);
+  }
+
+  /** Settles when no task is pending or running (tests, orderly shutdown). */
+  whenIdle(): Promise<void> {
+    if (this.#idleNow()) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Nothing runs and nothing can start (a closed pool starts nothing; the journal keeps those tasks). */
+  #idleNow(): boolean {
+    return this.#running.size === 0 && (this.#pending.size === 0 || this.#options.pool.closed);
+  }
+
+  async #schedule(task: EventTask): Promise<void> {
+    if (this.#pending.has(task.id) || this.#active.has(task.id)) return;
+    if (!this.#options.isOnline(task.playerId)) {
+      await this.#wait(task);
+      return;
+    }
+    this.#pending.add(task.id);
+    const queue = this.#queues.get(task.playerId);
+    if (queue === undefined) this.#queues.set(task.playerId, [task]);
+    else queue.push(task);
+    this.#pump();
+  }
+
+  async #wait(task: EventTask): Promise<void> {
+    if (task.state !== State.WAITING) await this.#update(task.id, { state: State.WAITING });
+  }
+
+  /** Starts the next task of each player with none running, while the pool has room. */
+  #pump(): void {
+    const pool = this.#options.pool;
+    for (const [playerId, queue] of this.#queues) {
+      if (this.#busyPlayers.has(playerId)) continue;
+      if (pool.closed || pool.running + pool.queued >= pool.limits.running + pool.limits.queued) break;
+      const task = queue.shift();
+      if (queue.length === 0) this.#queues.delete(playerId);
+      if (task === undefined) continue;
+      this.#pending.delete(task.id);
+      this.#start(task);
+    }
+  }
+
+  #start(task: EventTask): void {
+    this.#busyPlayers.add(task.playerId);
+    this.#active.add(task.id);
+    const run = this.#options.pool
+      .submit((signal) => this.#run(task, signal))
+      .catch((error: unknown) => {
+        // Refused by the pool (shutdown): the task stays durable and resumes at the next start.
+        this.#logger.info(`event ${task.id} not started: ${AgentException.failure(error).code}`);
+      })
+      .finally(() => {
+        this.#busyPlayers.delete(task.playerId);
+        this.#active.delete(task.id);
+        this.#running.delete(run);
+        this.#pump();
+        if (this.#idleNow()) for (const wake of this.#idle.splice(0)) wake();
+      });
+    this.#running.add(run);
+  }
+
+  async #run(task: EventTask, signal: AbortSignal): Promise<void> {
+    const current = this.#options.journal.event(task.id) ?? task;
+    if (current.state !== State.QUEUED && current.state !== State.RUNNING && current.state !== State.WAITING)
+      return;
+    if (!this.#options.isOnline(task.playerId)) return this.#wait(current);
+    const module = this.#options.engine.modules().get(task.type);
+    const policy = EXECUTION_POLICY_CODEC.decode(task.policy);
+    if (module === undefined || !this.#options.rules.permitsAny(module))
+      return this.#finish(task, AgentResult.error(AgentFailure.PERMISSION_DENIED.with(task.type)));
+    if (!policy.success)
+      return this.#finish(task, AgentResult.error(AgentFailure.INPUT_INVALID.with(policy.error)));
+    const input = module.action.codec.decode(task.input);
+    if (!input.success)
+      return this.#finish(task, AgentResult.error(AgentFailure.INPUT_INVALID.with(input.error)));
+    // Nothing runs unless RUNNING is durable: otherwise the next start could not tell it was tried.
+    if ((await this.#update(task.id, { state: State.RUNNING, attempts: current.attempts + 1 })) === undefined)
+      return;
+    const standing = this.#options.standing;
+    const result = await this.#options.engine.execute(module.action.action(input.value), {
+      requestId: eventRequestId(task.id),
+      playerId: task.playerId,
+      locale: this.#options.locale?.(task.playerId) ?? "en_us",
+      features: this.#options.features(task.playerId),
+      signal,
+      event: true,
+      policy: policy.value,
+      ...(standing === undefined ? {} : { standing: () => standing(task.playerId) }),
+    });
+    // Stopped by shutdown: leave it RUNNING so the next start resumes it with its receipts.
+    if (signal.aborted) return;
+    await this.#finish(task, result);
+  }
+
+  async #finish(task: EventTask, result: AgentResult): Promise<void> {
+    const settled = await this.#update(task.id, {
+      state: TERMINAL[result.status],
+      result: AgentResult.CODEC.encode(result),
+    });
+    if (settled === undefined) return;
+    try {
+      this.#options.onSettled?.(settled, result);
+    } catch (error) {
+      this.#logger.error(`event ${task.id} settle listener failed`, error);
+    }
+  }
+
+  async #update(
+    id: string,
+    change: { state: State; attempts?: number; result?: Json },
+  ): Promise<EventTask | undefined> {
+    try {
+      return await this.#options.journal.updateEvent(id, change);
+    } catch (error) {
+      this.#logger.error(`event ${id}: could not record ${change.state}`, error);
+      return undefined;
+    }
+  }
+}

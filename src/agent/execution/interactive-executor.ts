@@ -1,0 +1,174 @@
+import { type Logger, silentLogger } from "../../util/logger.js";
+import { AgentException } from "../agent-exception.js";
+import { AgentFailure } from "../agent-failure.js";
+import { AgentResult } from "../agent-result.js";
+import type { BoundedPool } from "./bounded-pool.js";
+import { BudgetCounters } from "./budget-counters.js";
+import type { ConversationService } from "./conversation-service.js";
+import type { MemoryGenerations } from "./memory-generations.js";
+import { RecentResults } from "./recent-results.js";
+
+/** One player request as the host hands it over. */
+export interface InteractiveRequest {
+  readonly requestId: string;
+  readonly playerId: string;
+  readonly locale: string;
+  /** The request text (chat, command line, or a readable form of a button action). */
+  readonly text: string;
+  /** Identity for dedupe; defaults to the normalised text. Structured actions pass their id and input. */
+  readonly fingerprint?: string;
+  /** Whether the exchange may be written to history (default true; replays and controls pass false). */
+  readonly record?: boolean;
+}
+
+/** A request once admitted: it carries the memory generation it started under, for cache writes downstream. */
+export interface AdmittedRequest extends InteractiveRequest {
+  readonly generation: number;
+}
+
+/** Runs one admitted request: routing and the workflow, wired by the assembly. Should honour the signal. */
+export type InteractiveHandler = (
+  request: AdmittedRequest,
+  signal: AbortSignal,
+  counters: BudgetCounters,
+) => Promise<AgentResult>;
+
+export interface InteractiveExecutorOptions {
+  readonly pool: BoundedPool;
+  readonly handler: InteractiveHandler;
+  readonly generations: MemoryGenerations;
+  readonly conversation?: ConversationService;
+  /** UTF-8 bytes of request text accepted before anything runs (default 16 KiB). */
+  readonly maxInputBytes?: number;
+  /** How long a request's answer is shared with an identical request of the same player (default 3 s). */
+  readonly dedupeMillis?: number;
+  readonly now?: () => number;
+  readonly logger?: Logger;
+}
+
+interface Outcome {
+  readonly admitted: boolean;
+  readonly result: AgentResult;
+}
+
+const CANCELLED = AgentResult.error(AgentFailure.CANCELLED);
+
+interface Active {
+  readonly controller: AbortController;
+}
+
+/** Collapses whitespace and Unicode forms so that a resent line has the same fingerprint. */
+export const fingerprintOf = (text: string): string => text.normalize("NFKC").trim().replace(/\s+/gu, " ");
+
+/**
+ * Admits players' requests: input size, fingerprint dedupe, per-player exclusivity (a distinct second request
+ * while one is active is refused BUSY), the bounded interactive pool, cancellation and history write-back.
+ * `submit` never throws: every refusal is a failed AgentResult.
+ */
+export class InteractiveExecutor {
+  readonly #options: InteractiveExecutorOptions;
+  readonly #active = new Map<string, Active>();
+  readonly #recent: RecentResults<AgentResult>;
+  readonly #now: () => number;
+  readonly #logger: Logger;
+
+  constructor(options: InteractiveExecutorOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#logger = options.logger ?? silentLogger;
+    this.#recent = new RecentResults(options.dedupeMillis ?? 3_000, this.#now);
+  }
+
+  /** Whether the player has a request admitted and not yet finished. */
+  isActive(playerId: string): boolean {
+    return this.#active.has(playerId);
+  }
+
+  submit(request: InteractiveRequest): Promise<AgentResult> {
+    const bytes = Buffer.byteLength(request.text, "utf8");
+    const limit = this.#options.maxInputBytes ?? 16_384;
+    if (bytes > limit)
+      return Promise.resolve(AgentResult.error(AgentFailure.INPUT_TOO_LARGE.with(bytes, limit)));
+    const key = `${request.playerId}\u0000${request.fingerprint ?? fingerprintOf(request.text)}`;
+    const shared = this.#recent.get(key);
+    if (shared !== undefined) return shared;
+    if (this.#active.has(request.playerId)) return Promise.resolve(AgentResult.error(AgentFailure.BUSY));
+    const controller = new AbortController();
+    this.#active.set(request.playerId, { controller });
+    const generation = this.#options.generations.generation(request.playerId);
+    const admitted: AdmittedRequest = { ...request, generation };
+    const running = this.#run(admitted, controller);
+    const cancelled = new Promise<Outcome>((resolve) =>
+      controller.signal.addEventListener("abort", () => resolve({ admitted: true, result: CANCELLED }), {
+        once: true,
+      }),
+    );
+    // The caller hears CANCELLED at once; the player's slot is freed only when the handler has really stopped.
+    const outcome = Promise.race([running, cancelled]);
+    const answer = outcome.then((settled) => settled.result);
+    this.#recent.put(key, answer);
+    void outcome.then((settled) => {
+      if (!settled.admitted || settled.result.failure?.code === AgentFailure.CANCELLED.code)
+        this.#recent.delete(key, answer);
+      else this.#recent.settle(key, answer);
+    });
+    void running.then(() => {
+      if (this.#active.get(request.playerId)?.controller === controller)
+        this.#active.delete(request.playerId);
+    });
+    return answer;
+  }
+
+  /** Cancels the player's active request; its callers get CANCELLED. Returns whether there was one. */
+  cancel(playerId: string): boolean {
+    const active = this.#active.get(playerId);
+    if (active === undefined || active.controller.signal.aborted) return false;
+    active.controller.abort(new AgentException(AgentFailure.CANCELLED));
+    return true;
+  }
+
+  async #run(request: AdmittedRequest, player: AbortController): Promise<Outcome> {
+    try {
+      const result = await this.#options.pool.submit((poolSignal) =>
+        this.#work(request, player.signal, poolSignal),
+      );
+      return { admitted: true, result };
+    } catch (error) {
+      const failure = AgentException.failure(error);
+      if (!(error instanceof AgentException))
+        this.#logger.error(`request of ${request.playerId} failed`, error);
+      // A full pool never admitted the request: it must not be shared with a later identical one.
+      return { admitted: failure.code !== AgentFailure.BUSY.code, result: AgentResult.error(failure) };
+    }
+  }
+
+  async #work(
+    request: AdmittedRequest,
+    playerSignal: AbortSignal,
+    poolSignal: AbortSignal,
+  ): Promise<AgentResult> {
+    const signal = AbortSignal.any([playerSignal, poolSignal]);
+    if (signal.aborted) return CANCELLED;
+    let result: AgentResult;
+    try {
+      result = await this.#options.handler(request, signal, new BudgetCounters());
+    } catch (error) {
+      if (!(error instanceof AgentException))
+        this.#logger.error(`request of ${request.playerId} failed`, error);
+      result = AgentResult.error(AgentException.failure(error));
+    }
+    if (signal.aborted || result.failure?.code === AgentFailure.CANCELLED.code) return CANCELLED;
+    if (request.record !== false) await this.#writeBack(request, result);
+    return result;
+  }
+
+  async #writeBack(request: AdmittedRequest, result: AgentResult): Promise<void> {
+    const conversation = this.#options.conversation;
+    if (conversation === undefined) return;
+    const at = this.#now();
+    await conversation.record(request.playerId, request.generation, [
+      { role: "user", requestId: request.requestId, at, text: request.text },
+      { role: "assistant", requestId: request.requestId, at, result },
+    ]);
+  }
+}

@@ -1,0 +1,153 @@
+import type { Logger } from "../../util/logger.js";
+import { silentLogger } from "../../util/logger.js";
+import { AgentException } from "../agent-exception.js";
+import { AgentFailure } from "../agent-failure.js";
+import {
+  type DailyUsage,
+  localDay,
+  MemoryUsageStore,
+  type UsageQuery,
+  type UsageRecord,
+  type UsageStore,
+} from "../storage/usage-store.js";
+import type { ModelCallMeta, ModelClient, ModelPort, ModelRequest, ModelResponse } from "./model-client.js";
+import { ModelSemaphore } from "./model-semaphore.js";
+
+/** A player's daily model allowance; 0 in a field means no limit on that field. */
+export interface DailyQuota {
+  readonly calls: number;
+  readonly tokens: number;
+}
+
+export interface ModelGatewayOptions {
+  /** The protocol client; undefined when no model is configured (every call is MODEL_UNAVAILABLE). */
+  readonly client: ModelClient | undefined;
+  /** Model calls in flight across the whole server. */
+  readonly concurrency: number;
+  /** Default daily calls per player (0 = unlimited). */
+  readonly dailyCalls: number;
+  /** Default daily tokens (input + output) per player (0 = unlimited). */
+  readonly dailyTokens: number;
+  /** Persists usage and daily counters; defaults to memory only. */
+  readonly store: UsageStore;
+  /** A per-player allowance (admin AI permissions); defaults to dailyCalls/dailyTokens. */
+  readonly quotaFor?: (playerId: string) => DailyQuota;
+  readonly now?: () => number;
+  readonly logger?: Logger;
+}
+
+/**
+ * The only way to a model (ModelPort). Applies the per-player daily quota (reset at the server's local
+ * midnight, persisted through the UsageStore), the server-wide concurrency limit (waiting within the request's
+ * deadline, else BUSY), records usage per player, day and workflow, and never retries.
+ */
+export class ModelGateway implements ModelPort {
+  #options: ModelGatewayOptions;
+  readonly #semaphore: ModelSemaphore;
+  readonly #now: () => number;
+  /** Calls admitted but not yet recorded, per player and day, so parallel calls cannot overrun the quota. */
+  readonly #pending = new Map<string, number>();
+
+  constructor(options: Partial<ModelGatewayOptions> & Pick<ModelGatewayOptions, "client">) {
+    this.#options = {
+      concurrency: 4,
+      dailyCalls: 0,
+      dailyTokens: 0,
+      store: new MemoryUsageStore(),
+      ...options,
+    };
+    this.#now = options.now ?? Date.now;
+    this.#semaphore = new ModelSemaphore(this.#options.concurrency);
+  }
+
+  /** Applies reloaded settings; calls already running keep what they started with. */
+  reconfigure(
+    options: Partial<Pick<ModelGatewayOptions, "client" | "concurrency" | "dailyCalls" | "dailyTokens">>,
+  ): void {
+    this.#options = { ...this.#options, ...options };
+    this.#semaphore.resize(this.#options.concurrency);
+  }
+
+  /** Whether a model client is configured. */
+  get available(): boolean {
+    return this.#options.client !== undefined;
+  }
+
+  async call(request: ModelRequest, meta: ModelCallMeta): Promise<ModelResponse> {
+    const client = this.#options.client;
+    if (client === undefined) throw new AgentException(AgentFailure.MODEL_UNAVAILABLE);
+    if (request.signal.aborted) throw new AgentException(AgentFailure.CANCELLED);
+    if (meta.deadline - this.#now() <= 0) throw new AgentException(AgentFailure.TIMEOUT);
+    const day = localDay(this.#now());
+    const pendingKey = JSON.stringify([meta.playerId, day]);
+    this.#checkQuota(meta.playerId, day, this.#pending.get(pendingKey) ?? 0);
+    this.#pending.set(pendingKey, (this.#pending.get(pendingKey) ?? 0) + 1);
+    let reached = false;
+    let response: ModelResponse | undefined;
+    let started = 0;
+    try {
+      const release = await this.#semaphore.acquire(meta.deadline - this.#now(), request.signal);
+      try {
+        const timeoutMillis = Math.min(request.timeoutMillis, meta.deadline - this.#now());
+        // The slot came just as the deadline passed: the wait for concurrency used it up.
+        if (timeoutMillis <= 0) throw new AgentException(AgentFailure.BUSY);
+        started = this.#now();
+        reached = true;
+        response = await client.complete({ ...request, timeoutMillis });
+        return response;
+      } finally {
+        release();
+      }
+    } catch (error) {
+      throw AgentException.wrap(error);
+    } finally {
+      if (reached) await this.#record(meta, day, started, response);
+      const left = (this.#pending.get(pendingKey) ?? 1) - 1;
+      if (left <= 0) this.#pending.delete(pendingKey);
+      else this.#pending.set(pendingKey, left);
+    }
+  }
+
+  /** Today's usage of a player (for quota displays). */
+  today(playerId: string): DailyUsage {
+    return this.#options.store.daily(playerId, localDay(this.#now()));
+  }
+
+  /** Usage records for the admin `usage` command. */
+  usage(query?: UsageQuery): UsageRecord[] {
+    return this.#options.store.query(query);
+  }
+
+  #checkQuota(playerId: string, day: string, pending: number): void {
+    const quota = this.#options.quotaFor?.(playerId) ?? {
+      calls: this.#options.dailyCalls,
+      tokens: this.#options.dailyTokens,
+    };
+    const used = this.#options.store.daily(playerId, day);
+    if (quota.calls > 0 && used.calls + pending >= quota.calls)
+      throw new AgentException(AgentFailure.QUOTA_EXCEEDED.with("calls"));
+    if (quota.tokens > 0 && used.tokens >= quota.tokens)
+      throw new AgentException(AgentFailure.QUOTA_EXCEEDED.with("tokens"));
+  }
+
+  async #record(
+    meta: ModelCallMeta,
+    day: string,
+    started: number,
+    response: ModelResponse | undefined,
+  ): Promise<void> {
+    try {
+      await this.#options.store.add({
+        playerId: meta.playerId,
+        day,
+        workflow: meta.workflow,
+        failed: response === undefined,
+        inputTokens: response?.usage.inputTokens ?? 0,
+        outputTokens: response?.usage.outputTokens ?? 0,
+        latencyMillis: Math.max(0, this.#now() - started),
+      });
+    } catch (error) {
+      (this.#options.logger ?? silentLogger).error("model usage could not be saved", error);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/** Reads a module input from this request's text; undefined when the text does not carry the arguments. */
+export type ProfileExtractor<I> = (text: string) => I | undefined;
+
+/**
+ * Semantic samples of a module (zh_cn and en_us). `read` asks for local direct routing: the registry still
+ * requires a read-only interactive module and the thresholds. `hints` only helps the model, margins and
+ * fallback candidates; it never executes anything by itself.
+ */
+export class RoutingProfile<I> {
+  private constructor(
+    readonly kind: "read" | "hints",
+    readonly zh: readonly string[],
+    readonly en: readonly string[],
+    readonly extractor: ProfileExtractor<I> | undefined,
+  ) {
+    if (zh.length + en.length === 0) throw new Error("a routing profile needs at least one sample");
+  }
+
+  /** A local direct-route request whose extractor parses the input from the player's text. */
+  static read<I>(
+    extractor: ProfileExtractor<I>,
+    zh: readonly string[],
+    en: readonly string[],
+  ): RoutingProfile<I> {
+    return new RoutingProfile("read", [...zh], [...en], extractor);
+  }
+
+  /** Samples that describe a module (or a reject class) without asking for direct routing. */
+  static hints<I = never>(zh: readonly string[], en: readonly string[]): RoutingProfile<I> {
+    return new RoutingProfile<I>("hints", [...zh], [...en], undefined);
+  }
+
+  /** Every sample, both languages. */
+  samples(): string[] {
+    return [...this.zh, ...this.en];
+  }
+}

@@ -1,0 +1,27 @@
+import type { ExecutionPolicy } from "../execution/execution-policy.js";
+import type { AnyAgentModule } from "../module/agent-module.js";
+import type { AnyModuleRouting } from "../module/module-routing.js";
+
+/** Why a module may not be reached without the model or an explicit entry (undefined: it may). */
+export type DirectRefusal = "not_interactive" | "not_defaults" | "no_read_profile" | "writes" | "write_tool";
+
+/**
+ * The registry's side of a direct route (local semantic match, intent cache, fallback candidate): an interactive
+ * `defaults()` module declared with `RoutingProfile.read`, a policy without write steps and only read-only tools.
+ */
+export const directRefusal = (
+  module: AnyAgentModule,
+  routing: AnyModuleRouting,
+  policy: ExecutionPolicy,
+): DirectRefusal | undefined => {
+  if (!module.interactive) return "not_interactive";
+  if (routing.selection !== "defaults") return "not_defaults";
+  if (routing.profile?.kind !== "read") return "no_read_profile";
+  if (policy.writeSteps !== 0) return "writes";
+  if (module.tools.some((tool) => !tool.readOnly)) return "write_tool";
+  return undefined;
+};
+
+/** Whether a module is read-only (candidate cards may offer it): interactive, no write steps, read-only tools. */
+export const isReadOnlyModule = (module: AnyAgentModule, policy: ExecutionPolicy): boolean =>
+  module.interactive && policy.writeSteps === 0 && module.tools.every((tool) => tool.readOnly);

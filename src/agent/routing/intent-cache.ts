@@ -1,0 +1,72 @@
+import type { Json } from "../../util/codec.js";
+import type { RoutingPlayer } from "./routing-player.js";
+import { normalizeText } from "./text-analyzer.js";
+
+/** A remembered direct route: the module and its encoded input. */
+export interface CachedRoute {
+  readonly moduleId: string;
+  readonly input: Json;
+}
+
+interface PlayerEntries {
+  readonly stamp: string;
+  readonly routes: Map<string, CachedRoute>;
+}
+
+/**
+ * Per-player memory of successful direct routes, keyed by normalised text. Players never share entries; a
+ * change of permission level, enabled features or memory generation drops the player's entries.
+ */
+export class IntentCache {
+  readonly #players = new Map<string, PlayerEntries>();
+
+  constructor(private readonly capacity: () => number) {}
+
+  get(player: RoutingPlayer, text: string): CachedRoute | undefined {
+    const entries = this.#current(player);
+    const key = normalizeText(text);
+    const route = entries?.routes.get(key);
+    if (entries === undefined || route === undefined) return undefined;
+    entries.routes.delete(key);
+    entries.routes.set(key, route);
+    return { moduleId: route.moduleId, input: structuredClone(route.input) };
+  }
+
+  put(player: RoutingPlayer, text: string, route: CachedRoute): void {
+    const capacity = this.capacity();
+    if (capacity <= 0) return;
+    let entries = this.#current(player);
+    if (entries === undefined) {
+      entries = { stamp: stampOf(player), routes: new Map() };
+      this.#players.set(player.playerId, entries);
+    }
+    const key = normalizeText(text);
+    entries.routes.delete(key);
+    entries.routes.set(key, { moduleId: route.moduleId, input: structuredClone(route.input) });
+    while (entries.routes.size > capacity) {
+      const oldest = entries.routes.keys().next().value;
+      if (oldest === undefined) break;
+      entries.routes.delete(oldest);
+    }
+  }
+
+  /** Drops a player's entries (permission change, revoke, forget). */
+  invalidate(playerId: string): void {
+    this.#players.delete(playerId);
+  }
+
+  size(playerId: string): number {
+    return this.#players.get(playerId)?.routes.size ?? 0;
+  }
+
+  #current(player: RoutingPlayer): PlayerEntries | undefined {
+    const entries = this.#players.get(player.playerId);
+    if (entries === undefined) return undefined;
+    if (entries.stamp === stampOf(player)) return entries;
+    this.#players.delete(player.playerId);
+    return undefined;
+  }
+}
+
+const stampOf = (player: RoutingPlayer): string =>
+  `${player.generation}|${player.permissionLevel}|${[...player.features].sort().join(",")}`;

@@ -1,0 +1,82 @@
+import type { Identifier } from "../../util/identifier.js";
+import type { AgentCommand } from "../command/agent-command.js";
+import { CommandRegistry } from "../command/command-registry.js";
+import type { AnyAgentModule } from "../module/agent-module.js";
+import { type AnyModuleRouting, ModuleRouting } from "../module/module-routing.js";
+import type { RoutingProfile } from "../module/routing-profile.js";
+import { type IndexEntry, SemanticIndex } from "./semantic-index.js";
+
+/**
+ * The routing declarations of every registered module plus the reject samples: the one command tree and, once
+ * frozen, the one semantic index. Lives inside ModuleRegistry so registration validates everything at once.
+ */
+export class RoutingTable {
+  readonly commands = new CommandRegistry();
+  readonly #routings = new Map<string, AnyModuleRouting>();
+  readonly #rejects = new Map<string, RoutingProfile<unknown>>();
+  #index: SemanticIndex | undefined;
+  #frozen = false;
+
+  /** Validates and records a module's routing; throws (changing nothing) on alias or id conflicts. */
+  add(module: AnyAgentModule): void {
+    const id = module.id.toString();
+    if (this.#frozen) throw new Error(`routing is frozen; cannot add ${id}`);
+    if (this.#rejects.has(id)) throw new Error(`module ${id} conflicts with a reject sample set`);
+    const routing = module.routing?.() ?? ModuleRouting.defaults<unknown>();
+    const profile = routing.profile;
+    if (profile?.kind === "read" && routing.selection !== "defaults")
+      throw new Error(`module ${id}: RoutingProfile.read needs ModuleRouting.defaults()`);
+    for (const shortcut of routing.shortcuts) {
+      const decoded = module.action.codec.decode(shortcut.input);
+      if (!decoded.success) throw new Error(`module ${id}: shortcut ${shortcut.labelKey}: ${decoded.error}`);
+    }
+    this.commands.register(module, routing.commands as readonly AgentCommand<unknown>[]);
+    this.#routings.set(id, routing);
+  }
+
+  /** Registers reject samples: no entry point; they only widen margins and feed the fallback. */
+  reject(id: Identifier, profile: RoutingProfile<unknown>, isModule: (id: string) => boolean): void {
+    const key = id.toString();
+    if (this.#frozen) throw new Error(`routing is frozen; cannot add reject samples ${key}`);
+    if (profile.kind !== "hints") throw new Error(`reject samples ${key} must be RoutingProfile.hints`);
+    if (isModule(key) || this.#rejects.has(key))
+      throw new Error(`reject samples ${key} conflict with an existing id`);
+    this.#rejects.set(key, profile);
+  }
+
+  /** A module's routing (`defaults()` without entries when it declared none or is unknown). */
+  routing(id: Identifier | string): AnyModuleRouting {
+    return this.#routings.get(id.toString()) ?? ModuleRouting.defaults<unknown>();
+  }
+
+  rejects(): ReadonlyMap<string, RoutingProfile<unknown>> {
+    return this.#rejects;
+  }
+
+  freeze(): void {
+    this.#frozen = true;
+    this.commands.freeze();
+  }
+
+  get frozen(): boolean {
+    return this.#frozen;
+  }
+
+  /** The semantic index over every profile and reject set; built on first use after freeze. */
+  index(): SemanticIndex {
+    if (!this.#frozen) throw new Error("the semantic index is built after engine start");
+    if (this.#index === undefined) this.#index = new SemanticIndex(this.entries());
+    return this.#index;
+  }
+
+  /** The index entries (for an embedding index that replaces the local vectors). */
+  entries(): IndexEntry[] {
+    const entries: IndexEntry[] = [];
+    for (const [target, routing] of this.#routings)
+      if (routing.profile !== undefined)
+        entries.push({ target, reject: false, samples: routing.profile.samples() });
+    for (const [target, profile] of this.#rejects)
+      entries.push({ target, reject: true, samples: profile.samples() });
+    return entries;
+  }
+}

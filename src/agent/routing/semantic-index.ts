@@ -1,0 +1,159 @@
+import { TextAnalyzer } from "./text-analyzer.js";
+
+/** A set of samples for one target: a module, or a reject class (which never routes anywhere). */
+export interface IndexEntry {
+  readonly target: string;
+  readonly reject: boolean;
+  readonly samples: readonly string[];
+}
+
+/** The similarity of a query to one target: cosine to its closest sample (0..1; not a probability). */
+export interface TargetScore {
+  readonly target: string;
+  readonly reject: boolean;
+  readonly similarity: number;
+  /** Share of the query's words found in the target's samples (0..1). */
+  readonly coverage: number;
+}
+
+interface Posting {
+  readonly samples: number[];
+  readonly weights: number[];
+}
+
+/**
+ * A local TF-IDF cosine index with an inverted file: a query scores only the samples that share a selective
+ * feature with it, so its cost follows those postings (bounded by ~4·√n each), not the number of samples.
+ */
+export class SemanticIndex {
+  readonly #analyzer = new TextAnalyzer();
+  readonly #postings = new Map<string, Posting>();
+  readonly #idf = new Map<string, number>();
+  readonly #sampleTarget: number[] = [];
+  readonly #targets: IndexEntry[] = [];
+  readonly #vocabulary: Set<string>[] = [];
+  readonly #vectors: Map<string, number>[] = [];
+  /** Postings longer than this only add candidates when no more selective feature matched. */
+  readonly #selective: number;
+  #maxIdf = 1;
+  #accumulator = new Float64Array(0);
+
+  constructor(entries: readonly IndexEntry[]) {
+    const analysed: { target: number; features: readonly string[] }[] = [];
+    for (const entry of entries) {
+      const target = this.#targets.push(entry) - 1;
+      const vocabulary = new Set<string>();
+      this.#vocabulary.push(vocabulary);
+      for (const sample of entry.samples) {
+        const { words, features } = this.#analyzer.learn(sample);
+        for (const word of words) vocabulary.add(word);
+        analysed.push({ target, features });
+      }
+    }
+    const documentFrequency = new Map<string, number>();
+    for (const { features } of analysed)
+      for (const feature of new Set(features))
+        documentFrequency.set(feature, (documentFrequency.get(feature) ?? 0) + 1);
+    const count = analysed.length;
+    for (const [feature, frequency] of documentFrequency)
+      this.#idf.set(feature, Math.log(1 + count / frequency));
+    this.#maxIdf = Math.log(1 + Math.max(1, count));
+    analysed.forEach(({ target, features }, sample) => {
+      this.#sampleTarget.push(target);
+      const vector = this.#vector(features);
+      this.#vectors.push(vector);
+      for (const [feature, weight] of vector) {
+        const posting = this.#postings.get(feature);
+        if (posting === undefined) this.#postings.set(feature, { samples: [sample], weights: [weight] });
+        else {
+          posting.samples.push(sample);
+          posting.weights.push(weight);
+        }
+      }
+    });
+    this.#accumulator = new Float64Array(count);
+    this.#selective = Math.max(128, Math.ceil(4 * Math.sqrt(count)));
+  }
+
+  get size(): number {
+    return this.#sampleTarget.length;
+  }
+
+  /**
+   * Targets by similarity, best first (at most `limit`). Candidates come from the postings of the query's
+   * selective features (document frequency within `#selective`, or the rarest one when none is); each candidate
+   * is then scored exactly against its whole vector. A sample that shares only very common features with the
+   * query is not scored: its cosine is bounded by those features' small idf weights.
+   */
+  search(text: string, limit = 5): TargetScore[] {
+    const query = this.#analyzer.analyze(text);
+    const terms: { posting: Posting; weight: number; feature: string }[] = [];
+    for (const [feature, weight] of this.#vector(query.features)) {
+      const posting = this.#postings.get(feature);
+      if (posting !== undefined) terms.push({ posting, weight, feature });
+    }
+    terms.sort((left, right) => left.posting.samples.length - right.posting.samples.length);
+    const scores = this.#accumulator;
+    const candidates: number[] = [];
+    let selective = 0;
+    for (const { posting, weight } of terms) {
+      if (candidates.length > 0 && posting.samples.length > this.#selective) break;
+      selective++;
+      const { samples, weights } = posting;
+      for (let index = 0; index < samples.length; index++) {
+        const sample = samples[index]!;
+        if (scores[sample] === 0) candidates.push(sample);
+        scores[sample] = scores[sample]! + weight * weights[index]!;
+      }
+    }
+    // Common features only add to samples already found, through each sample's own vector.
+    for (let term = selective; term < terms.length; term++) {
+      const { feature, weight } = terms[term]!;
+      for (const sample of candidates)
+        scores[sample] = scores[sample]! + weight * (this.#vectors[sample]!.get(feature) ?? 0);
+    }
+    const best = new Map<number, number>();
+    for (const sample of candidates) {
+      const score = scores[sample]!;
+      scores[sample] = 0;
+      const target = this.#sampleTarget[sample]!;
+      if (score > (best.get(target) ?? 0)) best.set(target, score);
+    }
+    return [...best]
+      .sort((left, right) => right[1] - left[1])
+      .slice(0, limit)
+      .map(([target, similarity]) => {
+        const entry = this.#targets[target]!;
+        return {
+          target: entry.target,
+          reject: entry.reject,
+          similarity: Math.min(1, similarity),
+          coverage: this.#coverage(query.words, target),
+        };
+      });
+  }
+
+  #coverage(words: readonly string[], target: number): number {
+    if (words.length === 0) return 0;
+    const vocabulary = this.#vocabulary[target]!;
+    let covered = 0;
+    for (const word of words) if (vocabulary.has(word)) covered++;
+    return covered / words.length;
+  }
+
+  /** L2-normalised log-tf × idf; features unseen in the samples get the highest idf (they dilute the match). */
+  #vector(features: readonly string[]): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const feature of features) counts.set(feature, (counts.get(feature) ?? 0) + 1);
+    const vector = new Map<string, number>();
+    let norm = 0;
+    for (const [feature, count] of counts) {
+      const weight = (1 + Math.log(count)) * (this.#idf.get(feature) ?? this.#maxIdf);
+      vector.set(feature, weight);
+      norm += weight * weight;
+    }
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (const [feature, weight] of vector) vector.set(feature, weight / norm);
+    return vector;
+  }
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import {
+  FixtureModule,
+  ITEM_QUERY,
+  type ItemQueryInput,
+  routingModules,
+  SHOP,
+} from "../../../test/support/routing-modules.js";
+import { CommandArguments } from "../command/command-arguments.js";
+import { AgentEngine } from "../execution/agent-engine.js";
+import { SIMPLE_POLICY } from "../execution/policy-defaults.js";
+import { ActionType } from "../module/action-type.js";
+import { ModuleRouting } from "../module/module-routing.js";
+import { RoutingProfile } from "../module/routing-profile.js";
+import { DEFAULT_SEMANTIC_SETTINGS, type SemanticSettings } from "./semantic-config.js";
+import { SemanticRouter } from "./semantic-router.js";
+
+const GIFT = ActionType.of("system:gift_claim", ITEM_QUERY.codec);
+const idExtractor = (text: string): ItemQueryInput | undefined => {
+  const id = CommandArguments.singleItemId(text);
+  return id === undefined ? undefined : { query: id, page: 0 };
+};
+
+const setup = (settings: Partial<SemanticSettings> = {}) => {
+  const engine = new AgentEngine();
+  for (const module of Object.values(routingModules())) engine.registerModule(module);
+  // A misdeclared write workflow that asks for direct routing: the registry must still refuse it.
+  engine.registerModule(
+    new FixtureModule<ItemQueryInput>({
+      action: GIFT,
+      description: "Claim a gift item.",
+      policy: { ...SIMPLE_POLICY, writeSteps: 1 },
+      routing: ModuleRouting.defaults<ItemQueryInput>().semantic(
+        RoutingProfile.read(idExtractor, ["领取礼包 minecraft:chest"], ["claim gift minecraft:chest"]),
+      ),
+    }),
+  );
+  engine
+    .modules()
+    .reject(
+      "system:chitchat",
+      RoutingProfile.hints(["你好", "今天天气怎么样"], ["hello there", "how are you"]),
+    );
+  engine.start();
+  const router = new SemanticRouter({
+    modules: engine.modules(),
+    settings: () => ({ ...DEFAULT_SEMANTIC_SETTINGS, ...settings }),
+    policyOf: (module) => engine.policyOf(module),
+  });
+  const features = new Set([SHOP.toString(), "system:ftbq"]);
+  const all = (module: { owner: { toString(): string } | undefined }) =>
+    module.owner === undefined || features.has(module.owner.toString());
+  return { engine, router, all };
+};
+
+describe("SemanticRouter", () => {
+  it("routes a close Chinese or English request to a read-only module with the argument from the text", async () => {
+    const { router, all } = setup();
+    const zh = await router.match("查询物品 minecraft:gold_ingot", all);
+    expect(zh.refusal).toBeUndefined();
+    expect(zh.direct?.module.id.toString()).toBe("system:item_query");
+    expect(zh.direct?.action.input).toEqual({ query: "minecraft:gold_ingot", page: 0 });
+    expect(zh.candidates[0]).toMatchObject({ moduleId: "system:item_query" });
+    expect(zh.margin).toBeGreaterThanOrEqual(DEFAULT_SEMANTIC_SETTINGS.minMargin);
+    const en = await router.match("Look up item MINECRAFT:STICK", all);
+    expect(en.direct?.action.input).toEqual({ query: "minecraft:stick", page: 0 });
+    expect((await router.match("我的状态", all)).direct?.module.id.toString()).toBe("system:player_query");
+    // Full-width text is normalised before matching.
+    expect(
+      (await router.match("ｓｈｏｗ ｍｙ ｐｌａｙｅｒ ｉｎｆｏ", all)).direct?.module.id.toString(),
+    ).toBe("system:player_query");
+  });
+
+  it("never routes a negated request directly", async () => {
+    const { router, all } = setup();
+    for (const text of [
+      "不要查询物品 minecraft:diamond",
+      "别查询物品 minecraft:diamond",
+      "don't look up item minecraft:diamond",
+    ]) {
+      const match = await router.match(text, all);
+      expect(match.direct, text).toBeUndefined();
+      expect(match.guards, text).toContain("negation");
+      expect(match.refusal, text).toBe("guard");
+    }
+    // 区别 contains 别 but is not a negation.
+    expect((await router.match("物品信息 minecraft:stone 区别", all)).guards).toEqual([]);
+  });
+
+  it("never routes several intents or a capability question directly", async () => {
+    const { router, all } = setup();
+    const multi = await router.match("查询物品 minecraft:diamond 然后购买", all);
+    expect(multi.direct).toBeUndefined();
+    expect(multi.guards).toContain("multi_intent");
+    expect((await router.match("look up item minecraft:diamond and then buy it", all)).guards).toContain(
+      "multi_intent",
+    );
+    const capability = await router.match("你能查询物品 minecraft:diamond 吗？", all);
+    expect(capability.direct).toBeUndefined();
+    expect(capability.guards).toContain("capability_question");
+    expect((await router.match("can you look up item minecraft:diamond?", all)).guards).toContain(
+      "capability_question",
+    );
+  });
+
+  it("never routes a write module directly, even one that declared RoutingProfile.read", async () => {
+    const { router, all } = setup();
+    const gift = await router.match("领取礼包 minecraft:chest", all);
+    expect(gift.candidates[0]?.moduleId).toBe("system:gift_claim");
+    expect(gift.direct).toBeUndefined();
+    expect(gift.refusal).toBe("writes");
+    const shop = await router.match("购买物品 minecraft:diamond", all);
+    expect(shop.candidates[0]?.moduleId).toBe("system:shop_buy");
+    expect(shop.direct).toBeUndefined();
+    expect(shop.refusal).toBe("no_read_profile");
+  });
+
+  it("does not route when the extractor finds no argument in this text", async () => {
+    const { router, all } = setup({ minSimilarity: 0.3, minCoverage: 0.3 });
+    const match = await router.match("查询物品", all);
+    expect(match.candidates[0]?.moduleId).toBe("system:item_query");
+    expect(match.direct).toBeUndefined();
+    expect(match.refusal).toBe("no_arguments");
+  });
+
+  it("lets reject samples win and keeps unavailable modules out", async () => {
+    const { router, all } = setup();
+    const hello = await router.match("你好", all);
+    expect(hello.candidates[0]).toMatchObject({ moduleId: "system:chitchat", reject: true });
+    expect(hello.direct).toBeUndefined();
+    expect(hello.refusal).toBe("reject");
+    const none = await router.match("查询物品 minecraft:diamond", () => false);
+    expect(none.refusal).toBe("unavailable");
+  });
+
+  it("applies the configured thresholds", async () => {
+    const strict = setup({ minSimilarity: 1.01 });
+    expect((await strict.router.match("查询物品 minecraft:diamond", strict.all)).refusal).toBe("similarity");
+    const margin = setup({ minMargin: 1 });
+    expect((await margin.router.match("查询物品 minecraft:diamond", margin.all)).refusal).toBe("margin");
+    const coverage = setup({ minCoverage: 1 });
+    const partial = await coverage.router.match("查询物品 minecraft:diamond 谢谢", coverage.all);
+    expect(partial.coverage).toBeLessThan(1);
+    expect(partial.refusal).toBe("coverage");
+  });
+});

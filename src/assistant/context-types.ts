@@ -1,0 +1,51 @@
+import type { CardRegistry } from "../agent/card/card-registry.js";
+import type { EventAdmission, EventSubmission } from "../agent/execution/event-executor.js";
+import { ContextType } from "../agent/module/context-type.js";
+import type { AgentStore } from "../agent/storage/agent-store.js";
+import type { Languages } from "../util/language.js";
+import type { GameBridge } from "./game-bridge.js";
+import type { ItemCatalog } from "./game-data/item-catalog.js";
+import type { ItemSources } from "./game-data/item-sources.js";
+
+/** Where durable events are offered (the EventExecutor satisfies it); a feature never holds the executor itself. */
+export interface EventSink {
+  submit(event: EventSubmission): Promise<EventAdmission>;
+}
+
+/** The server clock and its time zone: "today" of a daily feature is the local day of this zone. */
+export interface GameClock {
+  now(): number;
+  /** An IANA zone such as `Asia/Shanghai`; the process zone when the host has no setting. */
+  readonly timeZone: string;
+}
+
+/** The process clock in the process time zone. */
+export const systemClock = (): GameClock => ({
+  now: () => Date.now(),
+  timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+});
+
+/**
+ * The services the AssistantServer injects into game features through ModuleContext. Each feature states
+ * which it needs (`get`, installation fails without it) and which it only uses when present (`find`).
+ */
+export const AssistantContextTypes = {
+  /** Snapshots of the running game and item delivery (main-thread bridge). */
+  GAME_BRIDGE: ContextType.of<GameBridge>("system:game_bridge"),
+  /** Item ids and names (en_us, zh_cn) of the game version. */
+  ITEM_CATALOG: ContextType.of<ItemCatalog>("system:item_catalog"),
+  /** Crafting recipes, block loot and entity loot by item. */
+  ITEM_SOURCES: ContextType.of<ItemSources>("system:item_sources"),
+  /** Player files (module storages) with transactions. */
+  AGENT_STORE: ContextType.of<AgentStore>("system:agent_store"),
+  /** Durable event tasks (the EventExecutor). */
+  EVENTS: ContextType.of<EventSink>("system:events"),
+  /** The card types the server decodes; features register theirs while installing. */
+  CARDS: ContextType.of<CardRegistry>("system:cards"),
+  /** Translation tables: help shows a module's translated description when one exists. */
+  LANGUAGES: ContextType.of<Languages>("system:languages"),
+  /** The clock of daily features; the system clock when absent. */
+  CLOCK: ContextType.of<GameClock>("system:clock"),
+  /** A player's operator level (0–4), for help of commands guarded by `requires`; 0 when absent. */
+  PERMISSION_LEVEL: ContextType.of<(playerId: string) => number>("system:permission_level"),
+} as const;

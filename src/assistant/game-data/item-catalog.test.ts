@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { gameData, ItemCatalog } from "./item-catalog.js";
+import { loadItemNames } from "./zh-item-names.js";
+
+const catalog = ItemCatalog.forVersion("1.21.4");
+
+describe("ItemCatalog", () => {
+  it("finds an item by namespaced id, bare id, English name and Chinese name", () => {
+    for (const query of ["minecraft:diamond", "diamond", "Diamond", " DIAMOND ", "钻石"]) {
+      expect(catalog.lookup(query)?.id).toBe("minecraft:diamond");
+    }
+    expect(catalog.lookup("diamond pickaxe")?.id).toBe("minecraft:diamond_pickaxe");
+    expect(catalog.lookup("下界合金锭")?.id).toBe("minecraft:netherite_ingot");
+  });
+
+  it("reports both names and the stack size", () => {
+    expect(catalog.lookup("minecraft:ender_pearl")).toMatchObject({
+      names: { en_us: "Ender Pearl", zh_cn: "末影珍珠" },
+      stackSize: 16,
+    });
+    expect(catalog.lookup("diamond_sword")?.stackSize).toBe(1);
+  });
+
+  it("answers undefined for unknown items and searches by prefix in either language", () => {
+    expect(catalog.lookup("minecraft:unobtainium")).toBeUndefined();
+    expect(catalog.lookup("")).toBeUndefined();
+    const ids = catalog.search("钻石", 20).map((info) => info.id);
+    expect(ids).toContain("minecraft:diamond_ore");
+    expect(ids[0]).toBe("minecraft:diamond");
+    expect(catalog.search("iron ing").map((info) => info.id)).toContain("minecraft:iron_ingot");
+  });
+
+  it("ships a zh_cn table of at least 150 real 1.21.4 items with distinct names", () => {
+    const names = loadItemNames();
+    expect(names.size).toBeGreaterThanOrEqual(150);
+    const data = gameData("1.21.4");
+    const unknown = [...names.keys()].filter(
+      (id) => data.itemsByName[id.slice("minecraft:".length)] === undefined,
+    );
+    expect(unknown).toEqual([]);
+    expect(new Set(names.values()).size).toBe(names.size);
+    for (const id of [
+      "minecraft:coal",
+      "minecraft:iron_ingot",
+      "minecraft:bread",
+      "minecraft:iron_chestplate",
+    ]) {
+      expect(names.has(id)).toBe(true);
+    }
+  });
+});

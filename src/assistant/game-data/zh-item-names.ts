@@ -1,0 +1,18 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** Our zh_cn item name table (minecraft-data ships English only), keyed by namespaced id. */
+export const ZH_CN_ITEM_NAMES_PATH = fileURLToPath(
+  new URL("../../../resources/data/system/lang-items/zh_cn.json", import.meta.url),
+);
+
+/** Reads a `lang-items/<locale>.json` table; a data pack may ship its own to extend or override ours. */
+export const loadItemNames = (path: string = ZH_CN_ITEM_NAMES_PATH): ReadonlyMap<string, string> => {
+  const table = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  const names = new Map<string, string>();
+  for (const [id, name] of Object.entries(table)) {
+    if (typeof name === "string" && name.trim() !== "")
+      names.set(id.includes(":") ? id : `minecraft:${id}`, name);
+  }
+  return names;
+};

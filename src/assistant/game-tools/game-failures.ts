@@ -1,0 +1,10 @@
+import { customFailure, type Failure } from "../../agent/failure.js";
+
+/** Failures of game tools; each key is in both language files. */
+export const GameFailures = {
+  /** The player is not in the game now, so nothing can be read from or given to them. */
+  playerOffline: (): Failure => customFailure("PLAYER_OFFLINE", "system.game.player_offline"),
+  /** The game refused to give an item (unknown item or no room); the step may run again later. */
+  giveFailed: (item: string, count: number): Failure =>
+    customFailure("GIVE_FAILED", "system.game.give_failed", item, String(count)),
+} as const;

@@ -1,0 +1,110 @@
+import type { GameBridge } from "../game-bridge.js";
+import {
+  type InventorySnapshot,
+  inventoryTotals,
+  type ItemStackSnapshot,
+  type PlayerStatsSnapshot,
+} from "../game-snapshots.js";
+
+/** One player of the in-process game: stats without the inventory summary, which is derived from the stacks. */
+export interface MemoryPlayer {
+  name: string;
+  online: boolean;
+  stats: Omit<PlayerStatsSnapshot, "inventory">;
+  stacks: ItemStackSnapshot[];
+}
+
+const INVENTORY_SLOTS = 36;
+
+/**
+ * An in-process GameBridge for tests and tools without a server: same contract as the real bridge (snapshots
+ * are copies; giving fails offline, for unknown items and when the inventory is full). Counts every give.
+ */
+export class MemoryGameBridge implements GameBridge {
+  readonly players = new Map<string, MemoryPlayer>();
+  /** Every successful give, in order. */
+  readonly gives: { playerId: string; item: string; count: number }[] = [];
+
+  constructor(private readonly knownItem: (id: string) => boolean = () => true) {}
+
+  join(playerId: string, name: string, stats: Partial<MemoryPlayer["stats"]> = {}): MemoryPlayer {
+    const existing = this.players.get(playerId);
+    if (existing !== undefined) {
+      existing.online = true;
+      return existing;
+    }
+    const player: MemoryPlayer = {
+      name,
+      online: true,
+      stats: {
+        health: 20,
+        food: 20,
+        xpLevel: 0,
+        xpTotal: 0,
+        position: { x: 0, y: 64, z: 0 },
+        dimension: "minecraft:overworld",
+        gameMode: "survival",
+        ...stats,
+      },
+      stacks: [],
+    };
+    this.players.set(playerId, player);
+    return player;
+  }
+
+  leave(playerId: string): void {
+    const player = this.players.get(playerId);
+    if (player !== undefined) player.online = false;
+  }
+
+  /** How many of an item the player holds. */
+  count(playerId: string, item: string): number {
+    return (this.players.get(playerId)?.stacks ?? [])
+      .filter((stack) => stack.item === item)
+      .reduce((sum, stack) => sum + stack.count, 0);
+  }
+
+  isOnline(playerId: string): boolean {
+    return this.players.get(playerId)?.online === true;
+  }
+
+  playerName(playerId: string): string | undefined {
+    return this.players.get(playerId)?.name;
+  }
+
+  inventory(playerId: string): InventorySnapshot | undefined {
+    const player = this.#online(playerId);
+    if (player === undefined) return undefined;
+    return structuredClone({
+      stacks: player.stacks,
+      freeSlots: INVENTORY_SLOTS - player.stacks.length,
+      heldSlot: 0,
+    });
+  }
+
+  stats(playerId: string): PlayerStatsSnapshot | undefined {
+    const player = this.#online(playerId);
+    if (player === undefined) return undefined;
+    return structuredClone({
+      ...player.stats,
+      inventory: {
+        usedSlots: player.stacks.length,
+        freeSlots: INVENTORY_SLOTS - player.stacks.length,
+        totals: inventoryTotals(player.stacks),
+      },
+    });
+  }
+
+  async giveItem(playerId: string, item: string, count: number): Promise<boolean> {
+    const player = this.#online(playerId);
+    if (player === undefined || !this.knownItem(item) || player.stacks.length >= INVENTORY_SLOTS) return false;
+    player.stacks.push({ slot: 9 + player.stacks.length, item, count });
+    this.gives.push({ playerId, item, count });
+    return true;
+  }
+
+  #online(playerId: string): MemoryPlayer | undefined {
+    const player = this.players.get(playerId);
+    return player?.online === true ? player : undefined;
+  }
+}

@@ -1,0 +1,267 @@
+import { type FileHandle, mkdir, open, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { AgentException } from "../../agent/agent-exception.js";
+import { AgentFailure } from "../../agent/agent-failure.js";
+import type {
+  AgentJournal,
+  EventTask,
+  EventTaskChange,
+  PutEventResult,
+  StepReceipt,
+  StoredFailure,
+  UnreadableEntry,
+} from "../../agent/storage/agent-journal.js";
+import { isUnfinished, State } from "../../agent/storage/state.js";
+import { syncDirectory, writeFileAtomic } from "../../util/atomic-file.js";
+import type { Json } from "../../util/codec.js";
+import { type Logger, silentLogger } from "../../util/logger.js";
+import { BoundedTable, type TableLimits } from "./bounded-table.js";
+import { GroupCommitLog } from "./group-commit-log.js";
+import { JournalTables, LOG_FORMAT, readLog, readSnapshot, SNAPSHOT_FORMAT } from "./journal-files.js";
+import { eventPayload, headerPayload, stepPayload } from "./journal-records.js";
+import { encodeFrame } from "./record-frame.js";
+
+/** Options of {@link FileAgentJournal.open}. */
+export interface FileAgentJournalOptions {
+  /** The journal folder of one world save, normally `<world>/system/journal`. */
+  readonly folder: string;
+  readonly steps?: TableLimits;
+  readonly events?: TableLimits;
+  /** The log is compacted into a new snapshot once it grows past this many bytes. */
+  readonly compactBytes?: number;
+  readonly logger?: Logger;
+  readonly now?: () => number;
+}
+
+/** Default limits: generous for receipts, tighter for event tasks. */
+export const DEFAULT_STEP_LIMITS: TableLimits = { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 };
+export const DEFAULT_EVENT_LIMITS: TableLimits = { maxEntries: 10_000, maxBytes: 16 * 1024 * 1024 };
+const DEFAULT_COMPACT_BYTES = 8 * 1024 * 1024;
+
+const logName = (generation: number): string => `journal-${generation}.log`;
+const clone = <T>(value: T): T => structuredClone(value);
+
+/**
+ * The file journal: a snapshot (`snapshot.bin`, replaced atomically) plus an append-only log of checksummed
+ * frames (`journal-<generation>.log`) written with group commit. A write resolves after its fdatasync; a torn
+ * tail is detected by length and CRC, ignored and truncated at open; nothing acknowledged is lost.
+ */
+export class FileAgentJournal implements AgentJournal {
+  readonly #tables: JournalTables;
+  readonly #log: GroupCommitLog;
+  #handle: FileHandle;
+  #generation: number;
+  #closed = false;
+
+  private constructor(
+    private readonly options: FileAgentJournalOptions,
+    tables: JournalTables,
+    handle: FileHandle,
+    size: number,
+    generation: number,
+  ) {
+    this.#tables = tables;
+    this.#handle = handle;
+    this.#generation = generation;
+    this.#log = new GroupCommitLog(handle, size, () => this.#compactIfLarge());
+  }
+
+  /** Opens (recovering) or creates the journal of a folder. Throws loudly on an unknown version or damage. */
+  static async open(options: FileAgentJournalOptions): Promise<FileAgentJournal> {
+    const logger = options.logger ?? silentLogger;
+    await mkdir(options.folder, { recursive: true });
+    const tables = new JournalTables(
+      new BoundedTable<StepReceipt>("steps", options.steps ?? DEFAULT_STEP_LIMITS),
+      new BoundedTable<EventTask>("events", options.events ?? DEFAULT_EVENT_LIMITS),
+    );
+    const generation = await readSnapshot(join(options.folder, "snapshot.bin"), tables);
+    for (const name of await readdir(options.folder)) {
+      const match = /^journal-(\d+)\.log$/.exec(name);
+      if (match === null) continue;
+      const logGeneration = Number(match[1]);
+      if (logGeneration > generation)
+        throw new Error(`journal ${join(options.folder, name)} is newer than its snapshot; refusing to open`);
+      if (logGeneration < generation) await rm(join(options.folder, name), { force: true });
+    }
+    const path = join(options.folder, logName(generation));
+    const read = await readLog(path, generation, tables, logger);
+    let handle: FileHandle;
+    let size: number;
+    if (read === undefined) {
+      handle = await open(path, "w+", 0o644);
+      const header = encodeFrame(headerPayload(LOG_FORMAT, generation));
+      await handle.write(header, 0, header.length, 0);
+      await handle.sync();
+      await syncDirectory(options.folder);
+      size = header.length;
+    } else {
+      handle = await open(path, "r+");
+      if (read.tornBytes > 0) {
+        await handle.truncate(read.validBytes);
+        await handle.sync();
+      }
+      size = read.validBytes;
+    }
+    const evicted = tables.steps.trim().length + tables.events.trim().length;
+    if (evicted > 0) logger.info(`journal: evicted ${evicted} old finished entries over the limits`);
+    return new FileAgentJournal(options, tables, handle, size, generation);
+  }
+
+  step(key: string): StepReceipt | undefined {
+    const receipt = this.#tables.steps.get(key);
+    return receipt === undefined ? undefined : clone(receipt);
+  }
+
+  async beginStep(key: string, tool: string): Promise<void> {
+    const previous = this.#tables.steps.get(key);
+    const now = this.#now();
+    await this.#writeStep({
+      key,
+      tool,
+      state: State.RUNNING,
+      createdAt: previous?.createdAt ?? now,
+      updatedAt: now,
+    });
+  }
+
+  async completeStep(key: string, result: Json): Promise<void> {
+    await this.#finishStep(key, { state: State.DONE, result: clone(result) });
+  }
+
+  async failStep(key: string, failure: StoredFailure): Promise<void> {
+    await this.#finishStep(key, { state: State.FAILED, failure: { ...failure, args: [...failure.args] } });
+  }
+
+  async putEvent(task: Omit<EventTask, "createdAt" | "updatedAt">): Promise<PutEventResult> {
+    this.#checkOpen();
+    const existing = this.#tables.events.get(task.id);
+    if (existing !== undefined) return { created: false, existing: clone(existing) };
+    if (this.#tables.isUnreadable("events", task.id)) return { created: false, existing: undefined };
+    const now = this.#now();
+    const stored: EventTask = { ...clone(task), createdAt: now, updatedAt: now };
+    await this.#write("events", stored.id, stored, eventPayload(stored), false);
+    return { created: true, task: clone(stored) };
+  }
+
+  event(id: string): EventTask | undefined {
+    const task = this.#tables.events.get(id);
+    return task === undefined ? undefined : clone(task);
+  }
+
+  async updateEvent(id: string, change: EventTaskChange): Promise<EventTask> {
+    this.#checkOpen();
+    const previous = this.#tables.events.get(id);
+    if (previous === undefined) throw new AgentException(AgentFailure.NOT_FOUND.with(id));
+    const next: EventTask = {
+      ...previous,
+      ...(change.state === undefined ? {} : { state: change.state }),
+      ...(change.attempts === undefined ? {} : { attempts: change.attempts }),
+      ...(change.result === undefined ? {} : { result: clone(change.result) }),
+      updatedAt: this.#now(),
+    };
+    await this.#write("events", id, next, eventPayload(next), true);
+    return clone(next);
+  }
+
+  unfinishedEvents(): EventTask[] {
+    const tasks: EventTask[] = [];
+    for (const [, task] of this.#tables.events.entries())
+      if (isUnfinished(task.state)) tasks.push(clone(task));
+    return tasks;
+  }
+
+  unreadable(): readonly UnreadableEntry[] {
+    return this.#tables.unreadableEntries();
+  }
+
+  /** Entry counts and encoded bytes per table, for diagnostics and tests. */
+  stats(): { steps: number; events: number; stepBytes: number; eventBytes: number; logBytes: number } {
+    const { steps, events } = this.#tables;
+    return {
+      steps: steps.size,
+      events: events.size,
+      stepBytes: steps.bytes,
+      eventBytes: events.bytes,
+      logBytes: this.#log.size,
+    };
+  }
+
+  /** Writes a new snapshot and starts an empty log now. */
+  compact(): Promise<void> {
+    return this.#log.exclusive(() => this.#compact());
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#log.exclusive(async () => {
+      await this.#handle.close();
+    });
+  }
+
+  #finishStep(key: string, change: Pick<StepReceipt, "state" | "result" | "failure">): Promise<void> {
+    const previous = this.#tables.steps.get(key);
+    const now = this.#now();
+    const receipt: StepReceipt = {
+      key,
+      tool: previous?.tool ?? "",
+      createdAt: previous?.createdAt ?? now,
+      updatedAt: now,
+      ...Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)),
+    } as StepReceipt;
+    return this.#writeStep(receipt, true);
+  }
+
+  #writeStep(receipt: StepReceipt, force = this.#tables.steps.has(receipt.key)): Promise<void> {
+    this.#checkOpen();
+    return this.#write("steps", receipt.key, receipt, stepPayload(receipt), force);
+  }
+
+  /** Applies to memory first (STORAGE_FULL leaves it untouched), then waits until the frame is durable. */
+  #write<V extends StepReceipt | EventTask>(
+    table: "steps" | "events",
+    key: string,
+    value: V,
+    payload: Buffer,
+    force: boolean,
+  ): Promise<void> {
+    const broken = this.#log.broken;
+    if (broken !== undefined) return Promise.reject(broken);
+    const frame = encodeFrame(payload);
+    if (table === "steps") this.#tables.steps.set(key, value as StepReceipt, payload.length, force);
+    else this.#tables.events.set(key, value as EventTask, payload.length, force);
+    this.#tables.clearUnreadable(table, key);
+    return this.#log.append(frame);
+  }
+
+  async #compactIfLarge(): Promise<void> {
+    if (this.#log.size >= (this.options.compactBytes ?? DEFAULT_COMPACT_BYTES)) await this.#compact();
+  }
+
+  /** Snapshot first (atomic), then a fresh log; a crash between the two leaves a complete snapshot. */
+  async #compact(): Promise<void> {
+    const generation = this.#generation + 1;
+    const folder = this.options.folder;
+    const frames = [encodeFrame(headerPayload(SNAPSHOT_FORMAT, generation)), ...this.#tables.frames()];
+    await writeFileAtomic(join(folder, "snapshot.bin"), Buffer.concat(frames));
+    const handle = await open(join(folder, logName(generation)), "w+", 0o644);
+    const header = encodeFrame(headerPayload(LOG_FORMAT, generation));
+    await handle.write(header, 0, header.length, 0);
+    await handle.sync();
+    await syncDirectory(folder);
+    const old = this.#handle;
+    this.#handle = handle;
+    this.#log.replace(handle, header.length);
+    this.#generation = generation;
+    await old.close();
+    await rm(join(folder, logName(generation - 1)), { force: true });
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new Error("journal is closed");
+  }
+
+  #now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+}

@@ -1,0 +1,247 @@
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { AgentStore, ChatRecord, TickOutcome } from "../../agent/storage/agent-store.js";
+import { emptyChatRecord } from "../../agent/storage/agent-store.js";
+import { emptyPlayerRecord, PlayerData, type PlayerRecord } from "../../agent/storage/player-data.js";
+import { AgentException } from "../../agent/agent-exception.js";
+import { AgentFailure } from "../../agent/agent-failure.js";
+import { type Logger, silentLogger } from "../../util/logger.js";
+import { CHAT_FILE_VERSION, decodeChat, encodeChat } from "./chat-file.js";
+import { type NbtFileKind, quarantine, readNbtFile, writeNbtFile } from "./nbt-file.js";
+import { decodePlayer, encodePlayer, PLAYER_FILE_VERSION } from "./player-file.js";
+import { KeyedLock } from "./keyed-lock.js";
+
+/** Options of {@link FileAgentStore}. */
+export interface FileAgentStoreOptions {
+  /** The world save folder; files go to `<world>/system/players/` and `<world>/system/chat/`. */
+  readonly world: string;
+  readonly playerMaxBytes?: number;
+  readonly chatMaxBytes?: number;
+  /** Runs coalesced tick writes on the maintenance pool; defaults to the next macrotask. */
+  readonly schedule?: (task: () => Promise<void>) => void;
+  readonly logger?: Logger;
+  readonly now?: () => number;
+}
+
+interface Entry {
+  /** The committed record; replaced, never mutated. */
+  record: PlayerRecord;
+  /** Kept in memory for tick transactions (the player is online). */
+  pinned: boolean;
+  /** A business transaction is between its copy and its commit. */
+  busy: boolean;
+  /** Memory holds tick changes not yet in the file. */
+  dirty: boolean;
+  scheduled: boolean;
+}
+
+const PLAYER_ID = /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/;
+
+/**
+ * Player files and chat caches as gzip NBT, each atomically replaced and size-limited. Player transactions
+ * and chat writes use separate locks, so a slow or failing cache write never holds up a business write.
+ */
+export class FileAgentStore implements AgentStore {
+  readonly #entries = new Map<string, Entry>();
+  readonly #players = new KeyedLock();
+  readonly #chats = new KeyedLock();
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  readonly #playerKind: NbtFileKind;
+  readonly #chatKind: NbtFileKind;
+
+  constructor(private readonly options: FileAgentStoreOptions) {
+    this.#logger = options.logger ?? silentLogger;
+    this.#now = options.now ?? Date.now;
+    this.#playerKind = { label: "player file", version: PLAYER_FILE_VERSION, maxBytes: options.playerMaxBytes ?? 1024 * 1024 };
+    this.#chatKind = { label: "chat cache", version: CHAT_FILE_VERSION, maxBytes: options.chatMaxBytes ?? 256 * 1024 };
+  }
+
+  async read<T>(playerId: string, reader: (data: PlayerData) => T): Promise<T> {
+    const record = await this.#players.run(playerId, async () => (await this.#entry(playerId)).record);
+    this.#release(playerId);
+    return reader(new PlayerData(structuredClone(record)));
+  }
+
+  async record(playerId: string): Promise<PlayerRecord> {
+    return this.read(playerId, (data) => data.toRecord());
+  }
+
+  transaction<T>(playerId: string, work: (data: PlayerData) => T | Promise<T>): Promise<T> {
+    return this.#players
+      .run(playerId, async () => {
+        const entry = await this.#entry(playerId);
+        entry.busy = true;
+        try {
+          const data = new PlayerData(structuredClone(entry.record));
+          const value = await work(data);
+          if (!data.changed && !entry.dirty) return value;
+          const next = data.changed ? data.toRecord() : entry.record;
+          await writeNbtFile(this.#playerPath(playerId), encodePlayer(next), this.#playerKind);
+          entry.record = next;
+          entry.dirty = false;
+          return value;
+        } finally {
+          entry.busy = false;
+        }
+      })
+      .finally(() => this.#release(playerId));
+  }
+
+  tickTransaction<T>(playerId: string, work: (data: PlayerData) => T): TickOutcome<T> {
+    const entry = this.#entries.get(playerId);
+    if (entry === undefined || !entry.pinned || entry.busy) return { ran: false };
+    const data = new PlayerData(structuredClone(entry.record));
+    const value = work(data);
+    if (data.changed) {
+      entry.record = data.toRecord();
+      entry.dirty = true;
+      this.#scheduleWrite(playerId, entry);
+    }
+    return { ran: true, value };
+  }
+
+  async load(playerId: string): Promise<void> {
+    await this.#players.run(playerId, async () => {
+      (await this.#entry(playerId)).pinned = true;
+    });
+  }
+
+  async unload(playerId: string): Promise<void> {
+    await this.#writeIfDirty(playerId);
+    const entry = this.#entries.get(playerId);
+    if (entry !== undefined) entry.pinned = false;
+    this.#release(playerId);
+  }
+
+  async readChat(playerId: string): Promise<ChatRecord> {
+    return this.#chats.run(playerId, async () => {
+      try {
+        return await this.#readChatFile(playerId);
+      } catch (error) {
+        this.#logger.error(`chat cache of ${playerId} could not be read`, error);
+        return emptyChatRecord(playerId, 0);
+      }
+    });
+  }
+
+  async writeChat(playerId: string, update: (chat: ChatRecord) => ChatRecord): Promise<boolean> {
+    return this.#chats.run(playerId, async () => {
+      try {
+        let next = update(await this.#readChatFile(playerId));
+        // A cache: drop the oldest history entries until the file fits its limit.
+        for (;;) {
+          try {
+            await writeNbtFile(this.#chatPath(playerId), encodeChat(next), this.#chatKind);
+            return true;
+          } catch (error) {
+            if (next.history.length === 0 || AgentException.failure(error).code !== AgentFailure.STORAGE_FULL.code)
+              throw error;
+            next = { ...next, history: next.history.slice(Math.ceil(next.history.length / 4)) };
+          }
+        }
+      } catch (error) {
+        this.#logger.error(`chat cache of ${playerId} was not written`, error);
+        return false;
+      }
+    });
+  }
+
+  async reset(playerId: string): Promise<void> {
+    this.#checkId(playerId);
+    await this.#players.run(playerId, () =>
+      this.#chats.run(playerId, async () => {
+        this.#entries.delete(playerId);
+        for (const folder of [this.#folder("players"), this.#folder("chat")]) {
+          const names = await readdir(folder).catch(() => [] as string[]);
+          for (const name of names)
+            if (name === `${playerId}.dat` || name.startsWith(`${playerId}.dat.corrupt-`))
+              await rm(join(folder, name), { force: true });
+        }
+      }),
+    );
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all([...this.#entries.keys()].map((playerId) => this.#writeIfDirty(playerId)));
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+
+  #scheduleWrite(playerId: string, entry: Entry): void {
+    if (entry.scheduled) return;
+    entry.scheduled = true;
+    const schedule = this.options.schedule ?? ((task) => void setTimeout(() => void task(), 0));
+    schedule(async () => {
+      entry.scheduled = false;
+      await this.#writeIfDirty(playerId);
+    });
+  }
+
+  /** Writes coalesced tick changes; a failure is logged and retried on the next change or flush. */
+  async #writeIfDirty(playerId: string): Promise<void> {
+    await this.#players.run(playerId, async () => {
+      const entry = this.#entries.get(playerId);
+      if (entry === undefined || !entry.dirty) return;
+      const record = entry.record;
+      try {
+        await writeNbtFile(this.#playerPath(playerId), encodePlayer(record), this.#playerKind);
+        if (entry.record === record) entry.dirty = false;
+      } catch (error) {
+        this.#logger.error(`player file of ${playerId} was not written; will retry`, error);
+      }
+    });
+  }
+
+  /** The cached entry, loading the file first (call under the player lock). */
+  async #entry(playerId: string): Promise<Entry> {
+    this.#checkId(playerId);
+    const cached = this.#entries.get(playerId);
+    if (cached !== undefined) return cached;
+    const path = this.#playerPath(playerId);
+    const fields = await readNbtFile(path, this.#playerKind, this.#logger, this.#now);
+    let record = emptyPlayerRecord(playerId);
+    if (fields !== undefined) {
+      const decoded = decodePlayer(fields, playerId);
+      if (decoded.success) record = decoded.value;
+      else await quarantine(path, this.#playerKind, this.#logger, this.#now, decoded.error);
+    }
+    const entry: Entry = { record, pinned: false, busy: false, dirty: false, scheduled: false };
+    this.#entries.set(playerId, entry);
+    return entry;
+  }
+
+  /** Drops an offline player's clean entry: memory holds only online players and pending writes. */
+  #release(playerId: string): void {
+    const entry = this.#entries.get(playerId);
+    if (entry !== undefined && !entry.pinned && !entry.dirty && !entry.busy)
+      this.#entries.delete(playerId);
+  }
+
+  async #readChatFile(playerId: string): Promise<ChatRecord> {
+    this.#checkId(playerId);
+    const path = this.#chatPath(playerId);
+    const fields = await readNbtFile(path, this.#chatKind, this.#logger, this.#now);
+    if (fields === undefined) return emptyChatRecord(playerId, 0);
+    const decoded = decodeChat(fields, playerId);
+    if (decoded.success) return decoded.value;
+    await quarantine(path, this.#chatKind, this.#logger, this.#now, decoded.error);
+    return emptyChatRecord(playerId, 0);
+  }
+
+  #checkId(playerId: string): void {
+    if (!PLAYER_ID.test(playerId)) throw new TypeError(`not a player UUID: ${JSON.stringify(playerId)}`);
+  }
+
+  #folder(kind: "players" | "chat"): string {
+    return join(this.options.world, "system", kind);
+  }
+  #playerPath(playerId: string): string {
+    return join(this.#folder("players"), `${playerId}.dat`);
+  }
+  #chatPath(playerId: string): string {
+    return join(this.#folder("chat"), `${playerId}.dat`);
+  }
+}

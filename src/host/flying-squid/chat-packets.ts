@@ -1,0 +1,46 @@
+import { type ChatComponent, componentToJson, componentToNbt } from "./chat-component.js";
+
+/** How a protocol version wants chat written; derived from minecraft-data features, never from names. */
+export interface ChatDialect {
+  /** 1.20.3+: `system_chat.content` is an NBT compound. */
+  readonly nbtComponents: boolean;
+  /** 1.19+: server messages go through `system_chat`; before, through `chat`. */
+  readonly systemChatPacket: boolean;
+  /** 1.8–1.15: `hoverEvent.value` instead of `contents`. */
+  readonly legacyHover: boolean;
+}
+
+/** A packet ready for `client.write(name, params)`. */
+export interface ChatPacket {
+  readonly name: "system_chat" | "chat";
+  readonly params: Record<string, unknown>;
+}
+
+const ZERO_UUID = "00000000-0000-0000-0000-000000000000";
+
+/** Reads the dialect from a registry's feature table (flying-squid's `serv.supportFeature`). */
+export const chatDialect = (
+  supportFeature: (feature: string) => boolean,
+  protocolVersion: number,
+): ChatDialect => ({
+  nbtComponents: supportFeature("chatPacketsUseNbtComponents"),
+  systemChatPacket: supportFeature("signedChat"),
+  // 735 is 1.16: the first protocol that reads hoverEvent.contents
+  legacyHover: protocolVersion < 735,
+});
+
+/**
+ * Builds the packet that shows a component as a system message: NBT `system_chat` on 1.20.3+, JSON
+ * `system_chat` on 1.19–1.20.2, `chat` position 1 (system) on ≤1.18. Both `type` and `isActionBar` are set
+ * because 1.19.0 reads the first and 1.19.1+ the second; the serializer ignores the other.
+ */
+export const chatPacket = (dialect: ChatDialect, component: ChatComponent): ChatPacket => {
+  if (dialect.nbtComponents) {
+    return { name: "system_chat", params: { content: componentToNbt(component), isActionBar: false } };
+  }
+  const json = JSON.stringify(componentToJson(component, { legacyHover: dialect.legacyHover }));
+  if (dialect.systemChatPacket) {
+    return { name: "system_chat", params: { content: json, type: 1, isActionBar: false } };
+  }
+  return { name: "chat", params: { message: json, position: 1, sender: ZERO_UUID } };
+};

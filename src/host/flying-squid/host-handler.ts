@@ -1,0 +1,41 @@
+import type { ChatComponent } from "./chat-component.js";
+import type { DeclareCommandsPacket } from "./declare-commands.js";
+import type { InventorySnapshot, PlayerStatsSnapshot } from "./snapshots.js";
+
+/**
+ * A connected player as the assistant sees it. Reads return codec'd snapshots, never live game objects;
+ * sends are fire-and-forget and silently ignored once the player has left.
+ */
+export interface HostPlayer {
+  readonly uuid: string;
+  readonly name: string;
+  /** 4 for server operators, 0 otherwise (flying-squid has no finer levels). */
+  opLevel(): number;
+  readonly protocolVersion: number;
+  /** The client's language from its settings packet (`en_us` until the client sends one). */
+  locale(): string;
+  isOnline(): boolean;
+  sendCard(component: ChatComponent): void;
+  sendText(text: string): void;
+  inventory(): InventorySnapshot;
+  stats(): PlayerStatsSnapshot;
+  /** Puts items into the inventory; false (and nothing given) when the item is unknown or there is no room. */
+  giveItem(itemName: string, count: number): Promise<boolean>;
+}
+
+/** The declare_commands tree a player may see; build one with `brigadierTree`. */
+export interface HostCommandTree {
+  toPacket(): DeclareCommandsPacket;
+}
+
+/** What the host calls into; the AssistantServer implements it. Every method may throw without harm. */
+export interface HostHandler {
+  /** A registered command line without the slash, base included (`system hello`, `reason why`). */
+  onCommand(player: HostPlayer, line: string): Promise<void>;
+  /** Replacements for the last space-separated word of `line` (without the slash). */
+  completions(player: HostPlayer, line: string): Promise<readonly string[]>;
+  /** The command tree for this player, or undefined to send only flying-squid's own commands. */
+  commandTree(player: HostPlayer): HostCommandTree | undefined;
+  onJoin(player: HostPlayer): Promise<void> | void;
+  onLeave(player: HostPlayer): Promise<void> | void;
+}

@@ -1,0 +1,44 @@
+import type { Logger } from "../../util/logger.js";
+import { parseCliOptions } from "./cli-options.js";
+import type { HostHandler } from "./host-handler.js";
+import { type RunningHost, start } from "./server.js";
+import { loadServerConfig, worldFolderOf } from "./server-config.js";
+import { installShutdown } from "./shutdown.js";
+
+/** What the process entry (`npm start`, `system serve`) provides around the host. */
+export interface ServeOptions {
+  readonly argv: readonly string[];
+  readonly logger: Logger;
+  /** Builds the handler once the data directory is known (the AssistantServer assembly). */
+  readonly handler: (dataDir: string) => Promise<HostHandler> | HostHandler;
+  /** Flushes storage on SIGINT/SIGTERM, after the game server has closed. */
+  readonly flush: () => Promise<void>;
+  readonly shortcuts?: readonly string[];
+}
+
+/**
+ * Reads `<dataDir>/config/system/server.json`, applies `--port`/`--data-dir`, starts the server and
+ * installs the signal handlers. Throws on bad flags so the caller can print usage and exit 1.
+ */
+export const serve = async (options: ServeOptions): Promise<RunningHost> => {
+  const cli = parseCliOptions(options.argv);
+  if (!cli.success) throw new Error(`${cli.error}\nusage: system serve [--port N] [--data-dir DIR]`);
+  const config = await loadServerConfig(cli.value.dataDir, options.logger);
+  const handler = await options.handler(cli.value.dataDir);
+  const host = await start({
+    host: config.host,
+    port: cli.value.port ?? config.port,
+    version: config.version,
+    worldFolder: worldFolderOf(config, cli.value.dataDir),
+    onlineMode: config.onlineMode,
+    ops: config.ops,
+    generation: config.generation,
+    maxPlayers: config.maxPlayers,
+    viewDistance: config.viewDistance,
+    handler,
+    logger: options.logger,
+    ...(options.shortcuts === undefined ? {} : { shortcuts: options.shortcuts }),
+  });
+  installShutdown({ close: () => host.close(), flush: options.flush }, options.logger);
+  return host;
+};

@@ -1,0 +1,137 @@
+import type { Languages } from "../../util/language.js";
+import { normalizeLocale } from "../../util/language.js";
+import type { Logger } from "../../util/logger.js";
+import { emptyCommandsPacket, withPlainCommands } from "./declare-commands.js";
+import type { SquidPlayer, SquidPlugin, SquidServer } from "./flying-squid-types.js";
+import type { HostHandler } from "./host-handler.js";
+import { SquidHostPlayer } from "./host-player.js";
+import { installTabComplete } from "./tab-complete.js";
+
+/** 1.19: the first protocol whose `declare_commands` layout the builder writes. */
+const DECLARE_COMMANDS_PROTOCOL = 759;
+
+/** Options of the System plugin inside flying-squid. */
+export interface SystemPluginOptions {
+  readonly handler: HostHandler;
+  /** Command bases forwarded to the handler besides `system` (module shortcuts such as `reason`). */
+  readonly shortcuts: readonly string[];
+  /** Player names made operators when they join. */
+  readonly ops: readonly string[];
+  readonly logger: Logger;
+  readonly languages: Languages;
+}
+
+/** The connected players as HostPlayers, plus a way to resend a player's command tree after a permission change. */
+export interface SystemPlugin extends SquidPlugin {
+  players(): SquidHostPlayer[];
+  refreshCommands(uuid?: string): void;
+}
+
+/** Builds the flying-squid plugin that registers `/system` and the shortcuts and replaces completion. */
+export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
+  const { handler, logger } = options;
+  const hostPlayers = new Map<SquidPlayer, SquidHostPlayer>();
+  let server: SquidServer | undefined;
+  const ops = new Set(options.ops.map((name) => name.toLowerCase()));
+  const bases = [...new Set(["system", ...options.shortcuts])];
+
+  const failed = (what: string) => (error: unknown) => logger.error(what, error);
+
+  const sendCommands = (serv: SquidServer, player: SquidPlayer, hostPlayer: SquidHostPlayer): void => {
+    if (hostPlayer.protocolVersion < DECLARE_COMMANDS_PROTOCOL || !hostPlayer.isOnline()) return;
+    const tree = handler.commandTree(hostPlayer);
+    const plain = Object.entries(serv.commands.uniqueHash)
+      .filter(
+        ([name, command]) => name !== "" && !command.params.onlyConsole && (player.op || !command.params.op),
+      )
+      .map(([name]) => name);
+    player._client.write("declare_commands", {
+      ...withPlainCommands(tree?.toPacket() ?? emptyCommandsPacket(), plain),
+    });
+  };
+
+  const runCommand = async (
+    base: string,
+    rest: string,
+    player: SquidPlayer | undefined,
+  ): Promise<undefined> => {
+    const hostPlayer = player === undefined ? undefined : hostPlayers.get(player);
+    if (hostPlayer === undefined) return undefined;
+    const line = rest.trim() === "" ? base : `${base} ${rest.trim()}`;
+    try {
+      await handler.onCommand(hostPlayer, line);
+    } catch (error) {
+      logger.error(`command failed for ${hostPlayer.name}: /${line}`, error);
+      hostPlayer.sendCard({
+        text: options.languages.format(
+          normalizeLocale(hostPlayer.locale()),
+          "system.error.module_failed",
+          [],
+        ),
+        color: "red",
+      });
+    }
+    return undefined;
+  };
+
+  return {
+    server(serv) {
+      server = serv;
+      for (const base of bases) {
+        serv.commands.add({
+          base,
+          info: `System: /${base} <instruction>`,
+          usage: `/${base} <instruction>`,
+          action: (rest, context) => runCommand(base, typeof rest === "string" ? rest : "", context.player),
+        });
+      }
+    },
+    player(player, serv) {
+      const hostPlayer = new SquidHostPlayer(serv, player);
+      hostPlayers.set(player, hostPlayer);
+      // flying-squid only reads unsigned `chat_command`; 1.20.5+ clients with a chat session sign commands
+      player._client.on("chat_command_signed", (packet: { command?: unknown }) => {
+        if (typeof packet.command === "string") {
+          player.handleCommand(packet.command).catch(failed(`signed command failed for ${hostPlayer.name}`));
+        }
+      });
+      player.once("asap", () => {
+        installTabComplete(
+          serv,
+          player,
+          (line) => handler.completions(hostPlayer, line),
+          failed(`completion failed for ${hostPlayer.name}`),
+        );
+      });
+      player.once("spawned", () => {
+        if (ops.has(player.username.toLowerCase())) player.op = true;
+        try {
+          sendCommands(serv, player, hostPlayer);
+        } catch (error) {
+          failed(`command tree failed for ${hostPlayer.name}`)(error);
+        }
+        Promise.resolve()
+          .then(() => handler.onJoin(hostPlayer))
+          .catch(failed(`join handler failed for ${hostPlayer.name}`));
+      });
+      player.once("disconnected", () => {
+        hostPlayers.delete(player);
+        Promise.resolve()
+          .then(() => handler.onLeave(hostPlayer))
+          .catch(failed(`leave handler failed for ${hostPlayer.name}`));
+      });
+    },
+    players: () => [...hostPlayers.values()].filter((hostPlayer) => hostPlayer.isOnline()),
+    refreshCommands(uuid) {
+      if (server === undefined) return;
+      for (const [player, hostPlayer] of hostPlayers) {
+        if (uuid !== undefined && hostPlayer.uuid !== uuid) continue;
+        try {
+          sendCommands(server, player, hostPlayer);
+        } catch (error) {
+          failed(`command tree failed for ${hostPlayer.name}`)(error);
+        }
+      }
+    },
+  };
+};

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
+import { AssistantContextTypes } from "../../../assistant/context-types.js";
+import { registerCardType } from "../../../assistant/game-tools/card-text.js";
+import { codec } from "../../../util/codec.js";
+import { Identifier } from "../../../util/identifier.js";
+import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
+import { HELP_CARD } from "./help-card.js";
+import { HelpModule } from "./help-module.js";
+
+/** The data-pack config of `system:help` (nothing yet; unknown fields are refused). */
+export type HelpConfig = Record<string, never>;
+
+/**
+ * `system:help` feature type. Optional services: CARDS (registers `system:help`), LANGUAGES (translated
+ * descriptions), PERMISSION_LEVEL (help of op-guarded commands).
+ */
+export const HELP_FEATURE: ServerModuleType<HelpConfig> = {
+  id: Identifier.parse("system:help"),
+  config: codec(z.object({}).strict() as z.ZodType<HelpConfig>),
+  create: (id): ServerModule => ({
+    id,
+    type: HELP_FEATURE.id,
+    enabledByDefault: true,
+    toolModule: false,
+    install(context: ServerModuleContext): void {
+      const services = context.services;
+      registerCardType(services.find(AssistantContextTypes.CARDS), HELP_CARD);
+      const level = services.find(AssistantContextTypes.PERMISSION_LEVEL);
+      context.engine.registerModule(
+        new HelpModule({
+          owner: context.id,
+          modules: () => context.engine.modules(),
+          languages: services.find(AssistantContextTypes.LANGUAGES),
+          permissionLevel: level ?? (() => 0),
+        }),
+      );
+    },
+    storages: (): readonly AnyModuleStorage[] => [],
+  }),
+};

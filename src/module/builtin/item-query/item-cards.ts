@@ -1,0 +1,127 @@
+import { z } from "zod";
+import { CardBuilder } from "../../../agent/card/card-builder.js";
+import { CardType } from "../../../agent/card/card-type.js";
+import { literal, type Text, translatable } from "../../../agent/text.js";
+import { joinLines, joinTexts, LIST_KEY } from "../../../assistant/game-tools/card-text.js";
+import { codec } from "../../../util/codec.js";
+
+/** The action a card button runs and the JSON input it sends (the default button decoding). */
+export const ITEM_QUERY_ACTION_ID = "system:item_query";
+
+const named = z.object({ id: z.string(), name: z.string() });
+const range = { min: z.number().nullable(), max: z.number().nullable(), chance: z.number() };
+const itemCardSchema = z.object({
+  id: z.string(),
+  en_us: z.string(),
+  zh_cn: z.string().optional(),
+  stackSize: z.number().int(),
+  recipes: z.array(
+    z.object({ resultCount: z.number().int(), ingredients: z.array(named.extend({ count: z.number().int() })) }),
+  ),
+  blocks: z.array(named.extend({ ...range, silkTouch: z.boolean() })),
+  entities: z.array(named.extend({ ...range, playerKill: z.boolean() })),
+  /** Sources left out of the card to keep it short, per kind. */
+  more: z.object({ recipes: z.number().int(), blocks: z.number().int(), entities: z.number().int() }),
+  /** Ingredients offered as "sources of …" buttons. */
+  ingredients: z.array(named).max(4),
+});
+
+/** An item with its sources, names already chosen for the asking player's language. */
+export type ItemCardData = z.infer<typeof itemCardSchema>;
+
+const percent = (chance: number): string => `${Math.round(chance * 1000) / 10}%`;
+const amount = (min: number | null, max: number | null): string =>
+  min === null ? "?" : max === null || max === min ? String(min) : `${min}–${max}`;
+const more = (count: number): Text[] => (count > 0 ? [translatable("system.item.sources.more", count)] : []);
+
+const sourceLines = (data: ItemCardData): Text[] => {
+  const lines: Text[] = [];
+  if (data.recipes.length > 0) {
+    lines.push(translatable("system.item.sources.recipes"));
+    for (const recipe of data.recipes)
+      lines.push(
+        translatable(
+          "system.item.recipe",
+          joinTexts(
+            recipe.ingredients.map((ingredient) =>
+              translatable("system.item.ingredient", ingredient.count, literal(ingredient.name)),
+            ),
+            LIST_KEY,
+          ),
+          recipe.resultCount,
+        ),
+      );
+    lines.push(...more(data.more.recipes));
+  }
+  if (data.blocks.length > 0) {
+    lines.push(translatable("system.item.sources.blocks"));
+    for (const drop of data.blocks)
+      lines.push(
+        translatable(
+          drop.silkTouch ? "system.item.block_drop.silk_touch" : "system.item.block_drop",
+          literal(drop.name),
+          amount(drop.min, drop.max),
+          percent(drop.chance),
+        ),
+      );
+    lines.push(...more(data.more.blocks));
+  }
+  if (data.entities.length > 0) {
+    lines.push(translatable("system.item.sources.entities"));
+    for (const drop of data.entities)
+      lines.push(
+        translatable(
+          drop.playerKill ? "system.item.entity_drop.player_kill" : "system.item.entity_drop",
+          literal(drop.name),
+          amount(drop.min, drop.max),
+          percent(drop.chance),
+        ),
+      );
+    lines.push(...more(data.more.entities));
+  }
+  if (lines.length === 0) lines.push(translatable("system.item.sources.none"));
+  return lines;
+};
+
+/** `system:item`: id, en_us and zh_cn names, stack size, sources, and "sources of <ingredient>" buttons. */
+export const ITEM_CARD = CardType.of<ItemCardData>("system:item", codec(itemCardSchema), (data) => {
+  const builder = CardBuilder.of(
+    "system.item.card",
+    literal(data.en_us),
+    data.zh_cn === undefined ? translatable("system.item.no_zh_name") : literal(data.zh_cn),
+    literal(data.id),
+    literal(String(data.stackSize)),
+    joinLines(sourceLines(data)),
+  );
+  for (const ingredient of data.ingredients)
+    builder.labelledButton({
+      labelKey: "system.item.button.sources_of",
+      labelArgs: [ingredient.name],
+      action: ITEM_QUERY_ACTION_ID,
+      args: [JSON.stringify({ query: ingredient.id })],
+    });
+  return builder;
+});
+
+const notFoundSchema = z.object({ query: z.string(), suggestions: z.array(named).max(5) });
+export type ItemNotFoundData = z.infer<typeof notFoundSchema>;
+
+/** `system:item_not_found`: the query and up to five close items as buttons. */
+export const ITEM_NOT_FOUND_CARD = CardType.of<ItemNotFoundData>(
+  "system:item_not_found",
+  codec(notFoundSchema),
+  (data) => {
+    const builder = CardBuilder.of(
+      data.suggestions.length === 0 ? "system.item.not_found" : "system.item.not_found.suggestions",
+      literal(data.query),
+    );
+    for (const suggestion of data.suggestions)
+      builder.labelledButton({
+        labelKey: "system.item.button.suggestion",
+        labelArgs: [suggestion.name],
+        action: ITEM_QUERY_ACTION_ID,
+        args: [JSON.stringify({ query: suggestion.id })],
+      });
+    return builder;
+  },
+);

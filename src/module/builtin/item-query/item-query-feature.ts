@@ -1,0 +1,38 @@
+import { z } from "zod";
+import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
+import { AssistantContextTypes } from "../../../assistant/context-types.js";
+import { registerCardType } from "../../../assistant/game-tools/card-text.js";
+import { itemTools } from "../../../assistant/game-tools/item-tools.js";
+import { codec } from "../../../util/codec.js";
+import { Identifier } from "../../../util/identifier.js";
+import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
+import { ITEM_CARD, ITEM_NOT_FOUND_CARD } from "./item-cards.js";
+import { ItemQueryModule } from "./item-query-module.js";
+
+/** The data-pack config of `system:item_query` (nothing yet; unknown fields are refused). */
+export type ItemQueryConfig = Record<string, never>;
+
+/**
+ * `system:item_query` feature type. Needs ITEM_CATALOG and ITEM_SOURCES (installation fails without them, so
+ * the feature appears nowhere); registers `system:item` and `system:item_not_found` in CARDS when present.
+ */
+export const ITEM_QUERY_FEATURE: ServerModuleType<ItemQueryConfig> = {
+  id: Identifier.parse("system:item_query"),
+  config: codec(z.object({}).strict() as z.ZodType<ItemQueryConfig>),
+  create: (id): ServerModule => ({
+    id,
+    type: ITEM_QUERY_FEATURE.id,
+    enabledByDefault: true,
+    toolModule: false,
+    install(context: ServerModuleContext): void {
+      const catalog = context.services.get(AssistantContextTypes.ITEM_CATALOG);
+      const sources = context.services.get(AssistantContextTypes.ITEM_SOURCES);
+      const cards = context.services.find(AssistantContextTypes.CARDS);
+      registerCardType(cards, ITEM_CARD);
+      registerCardType(cards, ITEM_NOT_FOUND_CARD);
+      const tools = itemTools({ catalog, sources, owner: context.id });
+      context.engine.registerModule(new ItemQueryModule({ owner: context.id, catalog, tools }));
+    },
+    storages: (): readonly AnyModuleStorage[] => [],
+  }),
+};

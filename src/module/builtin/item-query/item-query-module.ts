@@ -1,0 +1,157 @@
+import { z } from "zod";
+import { AgentFailure } from "../../../agent/agent-failure.js";
+import { AgentResult } from "../../../agent/agent-result.js";
+import { AgentCommand } from "../../../agent/command/agent-command.js";
+import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
+import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
+import { ActionType } from "../../../agent/module/action-type.js";
+import { ModuleRouting } from "../../../agent/module/module-routing.js";
+import { RoutingProfile } from "../../../agent/module/routing-profile.js";
+import type { AnyTool, Tool } from "../../../agent/tool/tool.js";
+import type { ItemCatalog } from "../../../assistant/game-data/item-catalog.js";
+import type { ItemSourcesInfo } from "../../../assistant/game-data/item-sources.js";
+import { present } from "../../../assistant/game-tools/card-text.js";
+import {
+  ITEM_LOOKUP,
+  ITEM_SOURCES_TOOL,
+  type ItemLookupOutput,
+  type ItemView,
+} from "../../../assistant/game-tools/item-tools.js";
+import { ItemTextIndex } from "../../../assistant/game-tools/item-text-index.js";
+import { codec } from "../../../util/codec.js";
+import type { Identifier } from "../../../util/identifier.js";
+import { ITEM_CARD, ITEM_NOT_FOUND_CARD, ITEM_QUERY_ACTION_ID, type ItemCardData } from "./item-cards.js";
+
+/** What to look up: an item id or an item name (en_us or zh_cn), or a sentence naming one. */
+export interface ItemQueryInput {
+  readonly query: string;
+}
+export const ITEM_QUERY_ACTION = ActionType.of<ItemQueryInput>(
+  ITEM_QUERY_ACTION_ID,
+  codec(z.object({ query: z.string().trim().min(1).max(256) })),
+);
+
+const LIMITS = { recipes: 4, blocks: 6, entities: 6, ingredients: 4 } as const;
+
+export interface ItemQueryModuleOptions {
+  readonly owner: Identifier;
+  readonly catalog: ItemCatalog;
+  readonly tools: {
+    readonly lookup: Tool<{ query: string }, ItemLookupOutput>;
+    readonly sources: Tool<{ item: string }, ItemSourcesInfo>;
+  };
+}
+
+/**
+ * `system:item_query`: one item's ids, names, stack size and sources, as a card. Read-only (two read tools,
+ * no write steps), so the local semantic router may run it directly for "钻石怎么获得".
+ */
+export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
+  readonly #index: ItemTextIndex;
+
+  constructor(private readonly options: ItemQueryModuleOptions) {
+    const index = new ItemTextIndex(options.catalog);
+    super({
+      action: ITEM_QUERY_ACTION,
+      description: "Look up a Minecraft item: id, English and Chinese names, stack size, crafting recipes and drops.",
+      tools: [options.tools.lookup, options.tools.sources] as unknown as readonly AnyTool[],
+      owner: options.owner,
+      routing: ModuleRouting.defaults<ItemQueryInput>()
+        .command(
+          AgentCommand.argument<ItemQueryInput>(
+            "<query>",
+            (text) => (text.trim() === "" ? undefined : { query: text.trim() }),
+            "item",
+            "查询物品",
+            "物品",
+          ),
+        )
+        .semantic(
+          RoutingProfile.read<ItemQueryInput>(
+            (text) => {
+              const item = index.find(text);
+              return item === undefined ? undefined : { query: item.id };
+            },
+            ["查询物品 minecraft:diamond", "钻石怎么获得", "铁锭的合成配方是什么", "哪里能弄到火药"],
+            ["Look up item minecraft:diamond", "how do I get diamonds", "what is the recipe for an iron ingot"],
+          ),
+        )
+        .choice("system.item.choice"),
+    });
+    this.#index = index;
+  }
+
+  override async run(input: ItemQueryInput, context: ExecutionContext): Promise<AgentResult> {
+    context.checkInput(input.query);
+    const query = this.options.catalog.lookup(input.query) !== undefined ? input.query : (this.#index.find(input.query)?.id ?? input.query);
+    const found = await context.tool(ITEM_LOOKUP, "lookup", { query });
+    const chinese = context.locale.toLowerCase().startsWith("zh");
+    const nameOf = (item: ItemView): string => (chinese ? (item.names.zh_cn ?? item.names.en_us) : item.names.en_us);
+    if (found.item === undefined)
+      return AgentResult.error(AgentFailure.NOT_FOUND.with(input.query)).withPresentation(
+        present(
+          ITEM_NOT_FOUND_CARD.card({
+            query: input.query,
+            suggestions: found.suggestions.map((item) => ({ id: item.id, name: nameOf(item) })),
+          }),
+        ),
+      );
+    const sources = await context.tool(ITEM_SOURCES_TOOL, "sources", { item: found.item.id });
+    return AgentResult.success(undefined, present(ITEM_CARD.card(this.#card(found.item, sources, chinese))));
+  }
+
+  #card(item: ItemView, sources: ItemSourcesInfo, chinese: boolean): ItemCardData {
+    const catalog = this.options.catalog;
+    const itemName = (id: string): string => {
+      const info = catalog.lookup(id);
+      if (info === undefined) return id.startsWith("#") ? id : id.replace(/^minecraft:/, "");
+      return chinese ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
+    };
+    const entityName = (id: string): string => {
+      const path = id.replace(/^minecraft:/, "");
+      return catalog.data.entitiesByName[path]?.displayName ?? path;
+    };
+    const recipes = sources.recipes.slice(0, LIMITS.recipes).map((recipe) => ({
+      resultCount: recipe.resultCount,
+      ingredients: recipe.ingredients.map((ingredient) => ({
+        id: ingredient.item,
+        name: itemName(ingredient.item),
+        count: ingredient.count,
+      })),
+    }));
+    const ingredients = new Map<string, string>();
+    for (const recipe of recipes)
+      for (const ingredient of recipe.ingredients)
+        if (!ingredient.id.startsWith("#") && ingredient.id !== item.id && ingredients.size < LIMITS.ingredients)
+          ingredients.set(ingredient.id, ingredient.name);
+    return {
+      id: item.id,
+      en_us: item.names.en_us,
+      ...(item.names.zh_cn === undefined ? {} : { zh_cn: item.names.zh_cn }),
+      stackSize: item.stackSize,
+      recipes,
+      blocks: sources.blocks.slice(0, LIMITS.blocks).map((drop) => ({
+        id: drop.block,
+        name: itemName(drop.block),
+        min: drop.min,
+        max: drop.max,
+        chance: drop.chance,
+        silkTouch: drop.silkTouch,
+      })),
+      entities: sources.entities.slice(0, LIMITS.entities).map((drop) => ({
+        id: drop.entity,
+        name: entityName(drop.entity),
+        min: drop.min,
+        max: drop.max,
+        chance: drop.chance,
+        playerKill: drop.playerKill,
+      })),
+      more: {
+        recipes: Math.max(0, sources.recipes.length - LIMITS.recipes),
+        blocks: Math.max(0, sources.blocks.length - LIMITS.blocks),
+        entities: Math.max(0, sources.entities.length - LIMITS.entities),
+      },
+      ingredients: [...ingredients].map(([id, name]) => ({ id, name })),
+    };
+  }
+}

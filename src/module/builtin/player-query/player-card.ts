@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { CardBuilder } from "../../../agent/card/card-builder.js";
+import { CardType } from "../../../agent/card/card-type.js";
+import { literal, type Text, translatable } from "../../../agent/text.js";
+import { joinLines, joinTexts, LIST_KEY } from "../../../assistant/game-tools/card-text.js";
+import { PLAYER_STATS_SNAPSHOT } from "../../../assistant/game-snapshots.js";
+import { codec } from "../../../util/codec.js";
+
+const playerCardSchema = z.object({
+  name: z.string(),
+  stats: PLAYER_STATS_SNAPSHOT.schema,
+  /** Display names of the largest inventory totals, in the asking player's language, same order as totals. */
+  itemNames: z.array(z.string()).max(8),
+});
+
+/** A player's stats as the card shows them. */
+export type PlayerCardData = z.infer<typeof playerCardSchema>;
+
+const round = (value: number): string => String(Math.round(value * 10) / 10);
+
+/** `system:player`: health, food, xp, position, dimension, game mode and an inventory summary. */
+export const PLAYER_CARD = CardType.of<PlayerCardData>("system:player", codec(playerCardSchema), (data) => {
+  const { stats } = data;
+  const totals = stats.inventory.totals.slice(0, data.itemNames.length);
+  const items: Text =
+    totals.length === 0
+      ? translatable("system.player.inventory.empty")
+      : joinTexts(
+          totals.map((total, index) =>
+            translatable("system.player.inventory.item", literal(data.itemNames[index] ?? total.item), total.count),
+          ),
+          LIST_KEY,
+        );
+  const lines: Text[] = [
+    translatable("system.player.health", round(stats.health), round(stats.food)),
+    translatable("system.player.xp", stats.xpLevel, round(stats.xpTotal)),
+    translatable(
+      "system.player.position",
+      round(stats.position.x),
+      round(stats.position.y),
+      round(stats.position.z),
+      literal(stats.dimension),
+    ),
+    translatable("system.player.game_mode", translatable(`system.player.game_mode.${stats.gameMode}`)),
+    translatable("system.player.inventory", stats.inventory.usedSlots, stats.inventory.freeSlots, items),
+  ];
+  return CardBuilder.of("system.player.card", literal(data.name), joinLines(lines));
+});

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
+import { AssistantContextTypes } from "../../../assistant/context-types.js";
+import { registerCardType } from "../../../assistant/game-tools/card-text.js";
+import { playerInfoTool } from "../../../assistant/game-tools/player-tools.js";
+import { codec } from "../../../util/codec.js";
+import { Identifier } from "../../../util/identifier.js";
+import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
+import { PLAYER_CARD } from "./player-card.js";
+import { PlayerQueryModule } from "./player-query-module.js";
+
+/** The data-pack config of `system:player_query` (nothing yet; unknown fields are refused). */
+export type PlayerQueryConfig = Record<string, never>;
+
+/**
+ * `system:player_query` feature type. Needs GAME_BRIDGE; uses ITEM_CATALOG (item names) and CARDS when present.
+ */
+export const PLAYER_QUERY_FEATURE: ServerModuleType<PlayerQueryConfig> = {
+  id: Identifier.parse("system:player_query"),
+  config: codec(z.object({}).strict() as z.ZodType<PlayerQueryConfig>),
+  create: (id): ServerModule => ({
+    id,
+    type: PLAYER_QUERY_FEATURE.id,
+    enabledByDefault: true,
+    toolModule: false,
+    install(context: ServerModuleContext): void {
+      const bridge = context.services.get(AssistantContextTypes.GAME_BRIDGE);
+      registerCardType(context.services.find(AssistantContextTypes.CARDS), PLAYER_CARD);
+      context.engine.registerModule(
+        new PlayerQueryModule({
+          owner: context.id,
+          tool: playerInfoTool({ bridge, owner: context.id }),
+          catalog: context.services.find(AssistantContextTypes.ITEM_CATALOG),
+        }),
+      );
+    },
+    storages: (): readonly AnyModuleStorage[] => [],
+  }),
+};

@@ -1,0 +1,23 @@
+import { ContextType } from "../../../agent/module/context-type.js";
+
+/**
+ * A player's live switches as the question and reasoning workflows need them; the server assembly implements
+ * it over the permission service (AI, features) and the conversation preferences (external services).
+ */
+export interface PlayerSwitches {
+  /** Whether the player may use AI now (admin permission). */
+  aiEnabled(playerId: string): boolean;
+  /** Whether the player allows external services (model providers, the web) now. */
+  externalAllowed(playerId: string): boolean | Promise<boolean>;
+  /** Whether an installed feature is enabled for the player now. */
+  featureEnabled(playerId: string, featureId: string): boolean;
+}
+
+export const PLAYER_SWITCHES = ContextType.of<PlayerSwitches>("system:player_switches");
+
+/** Without an injected implementation: AI allowed, but no external services and so never the web. */
+export const CLOSED_SWITCHES: PlayerSwitches = {
+  aiEnabled: () => true,
+  externalAllowed: () => false,
+  featureEnabled: () => false,
+};

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { codec } from "../../util/codec.js";
+import { ConfigInstance } from "../../util/config-instance.js";
+import type { Logger } from "../../util/logger.js";
+import { EXECUTION_MODES, type ExecutionMode } from "./execution-mode.js";
+
+/** One player's admin-set access: AI on/off, per-feature grants, a mode override. */
+export interface PlayerAccess {
+  readonly ai?: boolean;
+  /** Feature id → granted (true) or denied (false); absent features follow their default. */
+  readonly features?: Readonly<Record<string, boolean>>;
+  readonly mode?: ExecutionMode;
+}
+
+/** `config/system/access.json`: who may use AI and which features, set by admins in game. */
+export interface AccessSettings {
+  /** Whether players have AI access without a grant. */
+  readonly aiByDefault: boolean;
+  readonly defaultMode: ExecutionMode;
+  readonly players: Readonly<Record<string, PlayerAccess>>;
+}
+
+const MODE = z.enum(EXECUTION_MODES);
+
+export const ACCESS_CODEC = codec<AccessSettings>(
+  z.object({
+    aiByDefault: z.boolean().default(true),
+    defaultMode: MODE.default("routing"),
+    players: z
+      .record(
+        z.string().max(64),
+        z.object({
+          ai: z.boolean().optional(),
+          features: z.record(z.string(), z.boolean()).optional(),
+          mode: MODE.optional(),
+        }),
+      )
+      .default({}),
+  }) as z.ZodType<AccessSettings>,
+);
+
+export const DEFAULT_ACCESS: AccessSettings = { aiByDefault: true, defaultMode: "routing", players: {} };
+
+/** The access file; writes are atomic and applied to new requests. */
+export class AccessStore extends ConfigInstance<AccessSettings> {
+  constructor(path: string | undefined, logger: Logger) {
+    super({ path, codec: ACCESS_CODEC, defaults: DEFAULT_ACCESS, logger, name: "access.json" });
+  }
+
+  player(playerId: string): PlayerAccess {
+    return this.get().players[playerId] ?? {};
+  }
+
+  /** Replaces one player's entry (undefined removes it). */
+  async update(playerId: string, change: (current: PlayerAccess) => PlayerAccess | undefined): Promise<void> {
+    const settings = this.get();
+    const next = change(settings.players[playerId] ?? {});
+    const players = { ...settings.players };
+    if (next === undefined) delete players[playerId];
+    else players[playerId] = next;
+    await this.set({ ...settings, players });
+  }
+}

@@ -1,0 +1,93 @@
+import type { AgentLifecycles } from "../../agent/agent-lifecycle.js";
+import type { ModuleManager } from "../module-manager.js";
+import type { AccessStore, PlayerAccess } from "./access-store.js";
+import type { ExecutionMode } from "./execution-mode.js";
+
+/** What one player may use now: the one availability filter behind help, completions, routing and executors. */
+export interface PermissionSnapshot {
+  readonly playerId: string;
+  /** Whether the player may use AI (model routing, summaries, loops). */
+  readonly ai: boolean;
+  readonly mode: ExecutionMode;
+  /** Installed features enabled for this player. */
+  readonly features: ReadonlySet<string>;
+  /** Operator level from the game (0 = none, 4 = owner). */
+  readonly opLevel: number;
+  /** Increases on every change so caches keyed on it go stale. */
+  readonly version: number;
+}
+
+/**
+ * Computes and publishes per-player permission snapshots from installed features and admin access.
+ * Every change fires the permission-change lifecycle hook (intent caches and command trees listen).
+ */
+export class PermissionService {
+  readonly #opLevels = new Map<string, number>();
+  readonly #cache = new Map<string, PermissionSnapshot>();
+  #version = 0;
+
+  constructor(
+    private readonly options: {
+      readonly access: AccessStore;
+      readonly modules: ModuleManager;
+      readonly lifecycles: AgentLifecycles;
+    },
+  ) {}
+
+  snapshot(playerId: string): PermissionSnapshot {
+    const cached = this.#cache.get(playerId);
+    if (cached !== undefined) return cached;
+    const access = this.options.access.player(playerId);
+    const settings = this.options.access.get();
+    const features = new Set<string>();
+    for (const installed of this.options.modules.installed()) {
+      const id = installed.module.id.toString();
+      const granted = access.features?.[id];
+      if (granted ?? installed.enabledByDefault) features.add(id);
+    }
+    const snapshot: PermissionSnapshot = {
+      playerId,
+      ai: access.ai ?? settings.aiByDefault,
+      mode: access.mode ?? settings.defaultMode,
+      features,
+      opLevel: this.#opLevels.get(playerId) ?? 0,
+      version: this.#version,
+    };
+    this.#cache.set(playerId, snapshot);
+    return snapshot;
+  }
+
+  /** The game tells us a player's operator level (on join and when it changes). */
+  async setOpLevel(playerId: string, level: number): Promise<void> {
+    if (this.#opLevels.get(playerId) === level) return;
+    this.#opLevels.set(playerId, level);
+    await this.#changed(playerId);
+  }
+
+  async update(playerId: string, change: (current: PlayerAccess) => PlayerAccess | undefined): Promise<void> {
+    await this.options.access.update(playerId, change);
+    await this.#changed(playerId);
+  }
+
+  async setDefaultMode(mode: ExecutionMode): Promise<void> {
+    await this.options.access.set({ ...this.options.access.get(), defaultMode: mode });
+    const players = [...this.#cache.keys()];
+    this.#cache.clear();
+    this.#version++;
+    for (const playerId of players) await this.options.lifecycles.permissionChange(playerId);
+  }
+
+  /** Drops cached snapshots after a reload of the access file. */
+  async invalidateAll(): Promise<void> {
+    const players = [...this.#cache.keys()];
+    this.#cache.clear();
+    this.#version++;
+    for (const playerId of players) await this.options.lifecycles.permissionChange(playerId);
+  }
+
+  async #changed(playerId: string): Promise<void> {
+    this.#cache.delete(playerId);
+    this.#version++;
+    await this.options.lifecycles.permissionChange(playerId);
+  }
+}

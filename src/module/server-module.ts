@@ -1,0 +1,51 @@
+import type { AgentEngine } from "../agent/execution/agent-engine.js";
+import type { ModuleContext } from "../agent/module/context-type.js";
+import type { ModuleRegistry } from "../agent/module/module-registry.js";
+import type { AnyModuleStorage } from "../agent/storage/module-storage.js";
+import type { Codec, Json } from "../util/codec.js";
+import type { Identifier } from "../util/identifier.js";
+
+/** What a feature gets when it is installed: the engine, injected services, its own id and config. */
+export interface ServerModuleContext {
+  readonly engine: AgentEngine;
+  readonly services: ModuleContext<AgentEngine, ModuleRegistry>;
+  /** This feature's id (the data-pack entry id); workflows and tools it registers are owned by it. */
+  readonly id: Identifier;
+}
+
+/**
+ * An installable feature (ServerModule of the seeds): registers its workflows and tools into the engine once,
+ * declares its player storages, and says whether players have it without an admin grant.
+ */
+export interface ServerModule {
+  readonly id: Identifier;
+  readonly type: Identifier;
+  /** False: disabled until an admin grants it or a data pack enables it for everyone. */
+  readonly enabledByDefault: boolean;
+  /** True when the feature only exports tools (ToolModule): no workflow, no player entry point. */
+  readonly toolModule: boolean;
+  install(context: ServerModuleContext): void;
+  storages(): readonly AnyModuleStorage[];
+}
+
+/** A registered kind of feature: decodes its data-pack config and creates the ServerModule. */
+export interface ServerModuleType<C> {
+  readonly id: Identifier;
+  readonly config: Codec<C>;
+  create(id: Identifier, config: C): ServerModule;
+}
+
+export type AnyServerModuleType = ServerModuleType<unknown>;
+
+/** One `system:system_module` data-pack entry as read from JSON. */
+export interface SystemModuleEntry {
+  readonly id: Identifier;
+  readonly type: Identifier;
+  readonly enabled: boolean;
+  /** Overrides the type's default: enabled for every player without a grant. */
+  readonly enabledByDefault: boolean | undefined;
+  readonly server: Json;
+  readonly client: Json;
+  /** Where the entry was read from, for log lines. */
+  readonly source: string;
+}
