@@ -1,7 +1,11 @@
 // `npx system <command>` (bin/system.js loads this file through tsx).
 import { type CliIo, knowledgeCommand } from "./data/knowledge/knowledge-cli.js";
 
-const USAGE = ["usage: system <command>", "  serve                                   start the server", "  knowledge import <dir> [--db <path>]    import Markdown/text/JSON knowledge"].join("\n");
+const USAGE = [
+  "usage: system <command>",
+  "  serve                                   start the server",
+  "  knowledge import <dir> [--db <path>]    import Markdown/text/JSON knowledge",
+].join("\n");
 
 /** One subcommand: its arguments after the name, the streams; resolves to the exit code. */
 type Subcommand = (args: readonly string[], io: CliIo) => number | Promise<number>;

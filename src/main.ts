@@ -1,21 +1,41 @@
 import { join } from "node:path";
-import { AgentConfig } from "./agent/execution/agent-config.js";
-import { AgentEngine } from "./agent/execution/agent-engine.js";
+import { AssistantServer } from "./assistant/assistant-server.js";
+import { AssistantHostHandler } from "./host/flying-squid/assistant-handler.js";
+import { serve } from "./host/flying-squid/serve.js";
 import { consoleLogger } from "./util/logger.js";
+import { loadServerConfig, worldFolderOf } from "./host/flying-squid/server-config.js";
 
-/** Starts System with the embedded defaults and reports what it registered. */
-const main = async (): Promise<void> => {
-  const dataDir = process.env.SYSTEM_DATA_DIR ?? "run";
-  const config = new AgentConfig(join(dataDir, "config", "system", "system-agent.json"), consoleLogger);
-  await config.reload();
-  const engine = new AgentEngine({ config, logger: consoleLogger });
-  engine.start();
-  const modules = engine.modules().values();
-  consoleLogger.info(`engine started: ${modules.length} workflows, ${engine.tools.values().length} tools`);
-  for (const module of modules) consoleLogger.info(`  workflow ${module.id}: ${module.description}`);
+/**
+ * `npm start` / `system serve`: the embedded flying-squid world with System inside. Flags: `--port N`,
+ * `--data-dir DIR` (default `run`). No model is needed; configure one in `<dataDir>/config/system/model.json`.
+ */
+export const startServer = async (argv: readonly string[]): Promise<void> => {
+  const logger = consoleLogger;
+  const handler = new AssistantHostHandler(logger);
+  let assistant: AssistantServer | undefined;
+  await serve({
+    argv,
+    logger,
+    shortcuts: ["reason", "question", "search"],
+    handler: async (dataDir) => {
+      const config = await loadServerConfig(dataDir, logger);
+      assistant = await AssistantServer.create({
+        paths: { dataDir, world: worldFolderOf(config, dataDir), packRoots: [join(dataDir, "datapacks")] },
+        bridge: handler,
+        logger,
+      });
+      handler.attach(assistant);
+      return handler;
+    },
+    flush: async () => {
+      await assistant?.close();
+    },
+  });
 };
 
-main().catch((error: unknown) => {
-  consoleLogger.error("System failed to start", error);
-  process.exitCode = 1;
-});
+const isMain = process.argv[1] !== undefined && /main\.ts$/.test(process.argv[1]);
+if (isMain)
+  startServer(process.argv.slice(2)).catch((error: unknown) => {
+    consoleLogger.error("System failed to start", error);
+    process.exit(1);
+  });

@@ -48,6 +48,11 @@ const startServer = async () => {
   const handle = async (request: AgentRequest, session: ProtocolSession): Promise<void> => {
     if (request instanceof ChatRequest) {
       if (request.text === "boom") throw new Error("module bug");
+      if (request.text === "huge") {
+        // An answer over the wire limit cannot be sent; the request still gets an error reply.
+        session.send(new ReplyResponse(request.requestId, AgentResult.success(literal("x".repeat(100_000)))));
+        return;
+      }
       if (request.text.startsWith("slow")) await new Promise((resolve) => setTimeout(resolve, 200));
       const ref = newCardRef();
       sent.set(ref.id, ref);
@@ -211,6 +216,8 @@ describe("protocol over a real 127.0.0.1 socket", () => {
       true,
     );
     expect(server.logger.has("module bug")).toBe(true);
+    const huge = await client.request(new ChatRequest(randomUUID(), "huge"));
+    expect(huge.result.failure?.code).toBe("MODULE_FAILED");
     client.close();
   });
 
@@ -251,6 +258,39 @@ describe("protocol over a real 127.0.0.1 socket", () => {
     const client = await connect(server.tcp);
     expect((await client.request(new ChatRequest(randomUUID(), "alive"))).result.isSuccess()).toBe(true);
     client.close();
+  });
+
+  it("survives random frames and random byte streams from many connections", async () => {
+    const random = (length: number) => Uint8Array.from({ length }, () => Math.floor(Math.random() * 256));
+    const connections = Array.from({ length: 20 }, async (_, index) => {
+      const socket = await rawSocket(server.tcp.port);
+      socket.on("data", () => {});
+      const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+      if (index % 2 === 0)
+        socket.write(frame(encodeHello({ protocolVersion: PROTOCOL_VERSION, client: "fuzz" })));
+      for (let count = 0; count < 30; count++)
+        socket.write(index % 4 === 1 ? random(64) : frame(random(Math.floor(Math.random() * 300))));
+      socket.end();
+      await closed;
+    });
+    await Promise.all(connections);
+    const client = await connect(server.tcp);
+    expect((await client.request(new ChatRequest(randomUUID(), "after fuzz"))).result.isSuccess()).toBe(true);
+    client.close();
+  });
+
+  it("closes a connection that never sends a hello", async () => {
+    const quiet = await listenFrames({}, (channel) =>
+      acceptProtocol(channel, {
+        requestTypes: SystemRequestTypes.builtin(),
+        responseTypes: SystemResponseTypes.builtin(),
+        handle: () => {},
+        handshakeMillis: 100,
+      }),
+    );
+    const socket = await rawSocket(quiet.port);
+    await new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    await quiet.close();
   });
 
   it("closes a connection whose first frame is not a hello", async () => {

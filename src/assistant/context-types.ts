@@ -1,6 +1,7 @@
 import type { CardRegistry } from "../agent/card/card-registry.js";
 import type { EventAdmission, EventSubmission } from "../agent/execution/event-executor.js";
 import { ContextType } from "../agent/module/context-type.js";
+import type { Availability } from "../agent/routing/routing-player.js";
 import type { AgentStore } from "../agent/storage/agent-store.js";
 import type { Languages } from "../util/language.js";
 import type { GameBridge } from "./game-bridge.js";
@@ -48,4 +49,6 @@ export const AssistantContextTypes = {
   CLOCK: ContextType.of<GameClock>("system:clock"),
   /** A player's operator level (0–4), for help of commands guarded by `requires`; 0 when absent. */
   PERMISSION_LEVEL: ContextType.of<(playerId: string) => number>("system:permission_level"),
+  /** The host's module filter (execution mode, admin AI rules) that routing also applies; help hides what it refuses. */
+  AVAILABILITY: ContextType.of<Availability>("system:availability"),
 } as const;

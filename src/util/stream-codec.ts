@@ -317,16 +317,14 @@ export const BOOL: StreamCodec<boolean> = StreamCodec.of(
   },
 );
 
-const doubleBytes = (value: number): Buffer => {
-  const bytes = Buffer.allocUnsafe(8);
-  bytes.writeDoubleBE(value);
-  return bytes;
-};
-
 /** A big-endian IEEE double. */
 export const F64: StreamCodec<number> = StreamCodec.of(
-  (value, writer) => writer.writeBytes(doubleBytes(value)),
-  (reader) => Buffer.from(reader.readBytes(8)).readDoubleBE(0),
+  (value, writer) => {
+    const view = new DataView(new ArrayBuffer(8));
+    view.setFloat64(0, value);
+    writer.writeBytes(new Uint8Array(view.buffer));
+  },
+  (reader) => new DataView(reader.readBytes(8).buffer).getFloat64(0),
 );
 
 /** UTF-8 text of at most `maxBytes` bytes. */
@@ -343,7 +341,8 @@ export const UUID: StreamCodec<string> = StreamCodec.of(
     writer.writeBytes(Buffer.from(value.replaceAll("-", ""), "hex"));
   },
   (reader) => {
-    const hex = Buffer.from(reader.readBytes(16)).toString("hex");
+    const bytes = reader.readBytes(16);
+    const hex = Buffer.from(bytes.buffer, bytes.byteOffset, 16).toString("hex");
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   },
 );

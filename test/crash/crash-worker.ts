@@ -9,7 +9,8 @@ import type { StepRunner } from "../../src/agent/storage/step-runner.js";
 import { openRig, PLAYERS } from "./crash-workflow.js";
 
 const [world, effects] = process.argv.slice(2);
-if (world === undefined || effects === undefined) throw new Error("usage: crash-worker <world> <effects-log>");
+if (world === undefined || effects === undefined)
+  throw new Error("usage: crash-worker <world> <effects-log>");
 
 const say = (line: string): void => {
   writeSync(1, `${line}\n`);

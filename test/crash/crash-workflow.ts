@@ -1,4 +1,4 @@
-import { openSync, closeSync, fsyncSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { AgentResult } from "../../src/agent/agent-result.js";
@@ -92,7 +92,10 @@ interface StepInput {
 const STEP_INPUT = codec(z.object({ request: z.string(), step: z.string(), player: z.string() }));
 const MARK = ToolType.of("crash:mark", STEP_INPUT, codec(z.object({ marked: z.string() })));
 const CREDIT = ToolType.of("crash:credit", STEP_INPUT, codec(z.object({ credits: z.number() })));
-const WORKFLOW = ActionType.of("crash:workflow", codec(z.object({ request: z.string(), player: z.string() })));
+const WORKFLOW = ActionType.of(
+  "crash:workflow",
+  codec(z.object({ request: z.string(), player: z.string() })),
+);
 
 class CrashWorkflow extends AbstractAgentModule<{ request: string; player: string }> {
   constructor(tools: readonly AnyTool[]) {
@@ -107,7 +110,10 @@ class CrashWorkflow extends AbstractAgentModule<{ request: string; player: strin
     });
   }
 
-  override async run(input: { request: string; player: string }, context: ExecutionContext): Promise<AgentResult> {
+  override async run(
+    input: { request: string; player: string },
+    context: ExecutionContext,
+  ): Promise<AgentResult> {
     for (const step of STEPS) {
       const stepInput = { request: input.request, step: step.id, player: input.player };
       if (step.tool === "mark") await context.tool(MARK, step.id, stepInput);
@@ -139,13 +145,28 @@ export const openRig = async (options: {
     compactBytes: 48 * 1024,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
-  const store = new FileAgentStore({ world: options.world, ...(options.logger === undefined ? {} : { logger: options.logger }) });
+  const store = new FileAgentStore({
+    world: options.world,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
   const mark = Tool.of(MARK, async (input: StepInput) => {
-    appendEffect(options.effects, { request: input.request, step: input.step, tool: "mark", phase: options.phase });
+    appendEffect(options.effects, {
+      request: input.request,
+      step: input.step,
+      tool: "mark",
+      phase: options.phase,
+    });
     return { marked: input.step };
-  }).asIdempotent().allowInEvents();
+  })
+    .asIdempotent()
+    .allowInEvents();
   const credit = Tool.of(CREDIT, async (input: StepInput) => {
-    appendEffect(options.effects, { request: input.request, step: input.step, tool: "credit", phase: options.phase });
+    appendEffect(options.effects, {
+      request: input.request,
+      step: input.step,
+      tool: "credit",
+      phase: options.phase,
+    });
     const credits = await store.transaction(input.player, (data) =>
       ModuleData.get(data, LEDGER).credit(`${input.request}/${input.step}`),
     );

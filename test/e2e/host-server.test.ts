@@ -1,5 +1,6 @@
 import type { EventEmitter } from "node:events";
 import { argument, CommandDispatcher, greedyString, literal } from "@jsprismarine/brigadier";
+import { type ClientOptions, createClient } from "minecraft-protocol";
 import type { Bot } from "mineflayer";
 import nbt from "prismarine-nbt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,6 +78,7 @@ describe("flying-squid host with a mineflayer bot", () => {
       generation: "superflat",
       viewDistance: 2,
       handler: recordingHandler(calls, joined),
+      ops: ["Olivia"],
       logger,
       announce: (line) => announced.push(line),
     });
@@ -163,6 +165,64 @@ describe("flying-squid host with a mineflayer bot", () => {
     await waitFor(() => calls.find((entry) => entry.line === "system still there"));
     expect(logger.has("module exploded")).toBe(true);
     await waitFor(() => (logger.has("completion exploded") ? true : undefined));
+  });
+
+  it("filters the tree per player, resends it on demand, and sends cards only to their player", async () => {
+    const opTrees: DeclareCommandsPacket[] = [];
+    const opChats: Node[] = [];
+    const op = await joinBot(host.port, "Olivia", (created) => {
+      const client = created._client as unknown as EventEmitter;
+      client.on("declare_commands", (packet: DeclareCommandsPacket) => opTrees.push(packet));
+      client.on("system_chat", (packet: { content: nbt.Compound }) =>
+        opChats.push(nbt.simplify(packet.content) as Node),
+      );
+    });
+    try {
+      const opTree = await waitFor(() => opTrees[0]);
+      const opNames = opTree.nodes.map((node) => node.extraNodeData?.name);
+      expect(opNames).toContain("secret");
+      expect(opNames).toContain("op");
+      expect(trees[0]!.nodes.map((node) => node.extraNodeData?.name)).not.toContain("op");
+      const before = trees.length;
+      host.refreshCommands(uuid());
+      await waitFor(() => (trees.length > before ? true : undefined));
+      expect(opTrees.length).toBe(1);
+      const opUuid = (op._client as unknown as { uuid: string }).uuid;
+      expect(host.player(opUuid)?.opLevel()).toBe(4);
+      expect(host.player(uuid())?.opLevel()).toBe(0);
+      host.player(opUuid)!.sendText("only for Olivia");
+      host.player(uuid())!.sendText("only for Alex");
+      await waitFor(() => opChats.find((chat) => plainText(chat) === "only for Olivia"));
+      await waitFor(() => chats.find((chat) => plainText(chat) === "only for Alex"));
+      expect(chats.some((chat) => plainText(chat) === "only for Olivia")).toBe(false);
+      expect(opChats.some((chat) => plainText(chat) === "only for Alex")).toBe(false);
+    } finally {
+      op.quit();
+    }
+  });
+
+  it("answers in the language the client chose during configuration", async () => {
+    const client = createClient({
+      host: "127.0.0.1",
+      port: host.port,
+      username: "Mei",
+      version: "1.21.4",
+      auth: "offline",
+      clientSettings: { locale: "zh_cn" },
+    } as ClientOptions);
+    const messages: string[] = [];
+    client.on("system_chat", (packet: { content: nbt.Compound }) => {
+      messages.push(plainText(nbt.simplify(packet.content) as Node));
+    });
+    try {
+      const mei = await waitFor(() => host.players().find((player) => player.name === "Mei"));
+      expect(mei.locale()).toBe("zh_cn");
+      await waitFor(() => (joined.includes(mei.uuid) ? true : undefined));
+      client.chat("/system boom");
+      await waitFor(() => messages.find((message) => message === "处理请求时出错了。"));
+    } finally {
+      client.end("done");
+    }
   });
 
   it("gives items the bot really holds, and snapshots are detached copies", async () => {

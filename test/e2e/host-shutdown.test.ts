@@ -55,7 +55,7 @@ describe("the standalone host process", () => {
     await waitFor(() => (output.includes("command Steve: system hi there") ? true : undefined));
 
     child.kill("SIGTERM");
-    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(await exited, output).toEqual({ code: 0, signal: null });
     await ended;
     expect(output).toContain("flushed");
     expect(output.indexOf("flushed")).toBeLessThan(output.indexOf("stopped"));

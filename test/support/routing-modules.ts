@@ -118,8 +118,8 @@ export const routingModules = () => ({
       .semantic(
         RoutingProfile.read(
           () => ({ topic: "" }),
-          ["帮助", "有哪些指令"],
-          ["help", "what commands are there"],
+          ["帮助", "有哪些指令", "你能做什么"],
+          ["help", "what commands are there", "what can you do"],
         ),
       )
       .shortcut("system.selection.help", { topic: "" }),

@@ -13,8 +13,9 @@ export type CardApplyOutcome = "shown" | "replaced" | "removed" | "stale";
 
 /**
  * The client side of cards: SHOW / REPLACE / REMOVE by card id and version. Updates can arrive late or out of order
- * (a slow reply after a newer page), so an update whose version is not newer than what the client already knows
- * for that card, shown or removed, is ignored. Bounded: the oldest cards and removal marks are forgotten first.
+ * (a slow reply after a newer page), so a SHOW or REPLACE whose version is not newer than what the client knows for
+ * that card (shown or removed) is ignored, and a REMOVE naming an older page than the one shown keeps it.
+ * Bounded: the oldest cards and removal marks are forgotten first.
  */
 export class ClientCards {
   readonly #shown = new Map<string, ShownCard>();

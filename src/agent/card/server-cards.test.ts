@@ -31,6 +31,17 @@ describe("ServerCards", () => {
     ).toBe(true);
   });
 
+  it("resolves a button by its position on the current page only", () => {
+    const server = new ServerCards();
+    const shown = server.show(page(1));
+    expect(server.button(shown.ref, 0)).toEqual({ success: true, value: page(1).buttons[0] });
+    expect(server.button(shown.ref, 1).success).toBe(false);
+    expect(server.button(shown.ref, -1).success).toBe(false);
+    const replaced = server.replace(shown.ref.id, page(2))!;
+    expect(server.button(shown.ref, 0)).toEqual({ success: false, error: "the card has a newer page" });
+    expect(server.button(replaced.ref, 0).success).toBe(true);
+  });
+
   it("refuses unknown, removed and forgotten cards", () => {
     const server = new ServerCards(1);
     const first = server.show(page(1));

@@ -63,6 +63,18 @@ export class ServerCards {
     return button === undefined ? invalid("no such button on this card") : valid(button);
   }
 
+  /**
+   * The button at `index` of the current page, for chat clicks that name a button by position (chat commands are
+   * limited to 256 characters, too short for some button arguments).
+   */
+  button(card: CardRef, index: number): Validation<CardButton> {
+    const page = this.#pages.get(card.id);
+    if (page === undefined) return invalid("unknown card");
+    if (page.ref.version !== card.version) return invalid("the card has a newer page");
+    const button = Number.isInteger(index) ? page.buttons[index] : undefined;
+    return button === undefined ? invalid("no such button on this card") : valid(button);
+  }
+
   #remember(page: IssuedPage): void {
     this.#pages.delete(page.ref.id);
     this.#pages.set(page.ref.id, page);

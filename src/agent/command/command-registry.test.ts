@@ -125,8 +125,20 @@ describe("CommandRegistry", () => {
         ),
       ),
     });
+    const broken = new FixtureModule<{ topic: string }>({
+      action: HELP,
+      description: "Throws while parsing.",
+      routing: ModuleRouting.structuredOnly<{ topic: string }>().command(
+        AgentCommand.custom(["broken"], (alias) =>
+          literal<CommandSource>(alias).executes(() => {
+            throw new Error("bug");
+          }),
+        ),
+      ),
+    });
     engine.registerModule(item);
     engine.registerModule(rogue);
+    engine.registerModule(broken);
     engine.start();
     const commands = engine.modules().commands();
     expect(await commands.parse(`/item ${"x".repeat(300)}`, alice)).toMatchObject({
@@ -134,6 +146,10 @@ describe("CommandRegistry", () => {
       failure: { code: "INPUT_INVALID", args: ["/system item <query>"] },
     });
     expect(await commands.parse("/rogue", alice)).toMatchObject({
+      kind: "failure",
+      failure: { code: "MODULE_FAILED" },
+    });
+    expect(await commands.parse("broken", alice)).toMatchObject({
       kind: "failure",
       failure: { code: "MODULE_FAILED" },
     });

@@ -138,7 +138,12 @@ export class CommandRegistry {
       if (Array.isArray(results)) await Promise.all(results);
     } catch (error) {
       if (isSyntaxException(error)) return invalid();
-      throw error;
+      // A callback that throws is a bug in its module; the request fails, routing goes on for others.
+      return {
+        kind: "failure",
+        failure: AgentFailure.MODULE_FAILED.with(`command ${line.head}`),
+        module: entry.module,
+      };
     }
     return this.#validate(entry.module, source.emitted, line.head, invalid);
   }

@@ -23,6 +23,8 @@ export interface ExecutionRequest {
   /** Features enabled for this player now (the permission snapshot). */
   readonly features: ReadonlySet<string>;
   readonly signal?: AbortSignal;
+  /** The platform permission level (0 player … 4 owner). */
+  readonly permissionLevel?: number;
   readonly event?: boolean;
   readonly standing?: () => Failure | undefined;
   /** A persisted policy (event recovery); otherwise the current config snapshot is taken. */
@@ -151,6 +153,7 @@ export class AgentEngine {
         workflow: module.id.toString(),
         owner: module.owner?.toString(),
         features: request.features,
+      permissionLevel: request.permissionLevel ?? 0,
         policy,
         tools: this.declaredTools(module),
         model: this.#model,

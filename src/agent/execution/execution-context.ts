@@ -42,6 +42,8 @@ export interface ExecutionContextOptions {
   readonly model?: ModelPort | undefined;
   readonly steps?: StepRunner | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** The platform permission level of the player (0 player … 4 owner); admin workflows check it. */
+  readonly permissionLevel?: number;
   /** True for durable event tasks: only tools allowed in events may run. */
   readonly event?: boolean;
   /** Checked before and after every call: revocation, forgotten memory, lost permission. */
@@ -105,6 +107,9 @@ export class ExecutionContext {
   }
   get workflow(): string {
     return this.#options.workflow;
+  }
+  get permissionLevel(): number {
+    return this.#options.permissionLevel ?? 0;
   }
   get features(): ReadonlySet<string> {
     return this.#options.features;

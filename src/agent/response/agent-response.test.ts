@@ -4,7 +4,10 @@ import { decodeFromBytes, encodeToBytes } from "../../util/stream-codec.js";
 import { AgentFailure } from "../agent-failure.js";
 import { AgentResult } from "../agent-result.js";
 import { CardBuilder } from "../card/card-builder.js";
+import { CardRegistry } from "../card/card-registry.js";
 import { removeCard, replaceCard, showCard } from "../card/card-update.js";
+import { MESSAGE_CARD } from "../card/message-card.js";
+import { ServerCards } from "../card/server-cards.js";
 import { literal, translatable } from "../text.js";
 import { AgentResponse } from "./agent-response.js";
 import { BindingResponse } from "./binding-response.js";
@@ -13,6 +16,7 @@ import { NoticeResponse } from "./notice-response.js";
 import { OpenResponse } from "./open-response.js";
 import { decodeHello, decodeWelcome, encodeHello, encodeWelcome } from "./protocol-handshake.js";
 import { PROTOCOL_VERSION } from "./protocol-version.js";
+import { replyForResult } from "./reply-for-result.js";
 import { ReplyResponse } from "./reply-response.js";
 import { StateResponse } from "./state-response.js";
 import { SystemResponseTypes } from "./system-response-types.js";
@@ -143,6 +147,16 @@ describe("AgentResponse.STREAM_CODEC", () => {
     expect(decoded.entries[2]).toMatchObject({ role: "assistant", requestId: "r2" });
   });
 
+  it("cuts an over-long stored user turn at a character boundary instead of failing the frame", () => {
+    const long = "钻".repeat(10_000);
+    const decoded = roundTrip(new HistoryResponse([{ role: "user", requestId: "r", at: 0, text: long }]));
+    const entry = decoded.entries[0]!;
+    if (entry.role !== "user") throw new Error("expected a user entry");
+    expect(long.startsWith(entry.text)).toBe(true);
+    expect(Buffer.byteLength(entry.text)).toBeLessThanOrEqual(16_384);
+    expect(entry.text.length).toBe(5461);
+  });
+
   it("refuses unknown ids, truncation and random bytes without throwing", () => {
     expect(AgentResponse.decode(Uint8Array.from([77]))).toEqual({
       success: false,
@@ -202,5 +216,32 @@ describe("handshake frames", () => {
       value: { protocolVersion: 2, client: "" },
     });
     expect(decodeFromBytes(AgentResponse.STREAM_CODEC, Uint8Array.from([])).success).toBe(false);
+  });
+});
+
+describe("replyForResult", () => {
+  it("shows a result's card as a new card, or as the next page of the card a button came from", () => {
+    const cards = new CardRegistry();
+    cards.register(MESSAGE_CARD);
+    cards.freeze();
+    const issued = new ServerCards();
+    const first = replyForResult({
+      requestId: REQUEST_ID,
+      result: AgentResult.success(literal("a")),
+      cards,
+      issued,
+    });
+    expect(first.card?.op).toBe("SHOW");
+    const next = replyForResult({
+      requestId: REQUEST_ID,
+      result: AgentResult.success(literal("b")),
+      cards,
+      issued,
+      replacing: first.card!.ref.id,
+    });
+    expect(next.card).toMatchObject({ op: "REPLACE", ref: { id: first.card!.ref.id, version: 1 } });
+    expect(
+      replyForResult({ requestId: REQUEST_ID, result: AgentResult.silent(), cards, issued }).card,
+    ).toBeUndefined();
   });
 });

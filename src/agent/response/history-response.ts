@@ -15,6 +15,16 @@ export type HistoryEntry =
 export const MAX_HISTORY_ENTRIES = 256;
 
 const REQUEST_ID = STRING(128);
+const MAX_TEXT_BYTES = 16_384;
+const USER_TEXT = STRING(MAX_TEXT_BYTES);
+
+/** Stored turns may be longer than the wire allows: cut at a character boundary rather than fail the frame. */
+const fitText = (text: string): string => {
+  if (Buffer.byteLength(text, "utf8") <= MAX_TEXT_BYTES) return text;
+  let cut = Buffer.from(text, "utf8").subarray(0, MAX_TEXT_BYTES).toString("utf8");
+  while (Buffer.byteLength(cut, "utf8") > MAX_TEXT_BYTES) cut = cut.slice(0, -1);
+  return cut;
+};
 const ROLE = StreamCodec.ordinal(["user", "assistant"] as const);
 
 /** Drops the card data (from which buttons and speech could be rebuilt); the read-only view replaces it. */
@@ -28,7 +38,7 @@ const ENTRY: StreamCodec<HistoryEntry> = StreamCodec.of(
     ROLE.encode(entry.role, writer);
     REQUEST_ID.encode(entry.requestId, writer);
     F64.encode(entry.at, writer);
-    if (entry.role === "user") STRING(16_384).encode(entry.text, writer);
+    if (entry.role === "user") USER_TEXT.encode(fitText(entry.text), writer);
     else {
       AGENT_RESULT_STREAM_CODEC.encode(withoutPresentation(entry.result), writer);
       READ_ONLY_VIEW_STREAM_CODEC.optional().encode(entry.card, writer);
@@ -39,7 +49,7 @@ const ENTRY: StreamCodec<HistoryEntry> = StreamCodec.of(
     const requestId = REQUEST_ID.decode(reader);
     const at = F64.decode(reader);
     if (!Number.isFinite(at)) throw new StreamDecodeError("invalid history time");
-    if (role === "user") return { role, requestId, at, text: STRING(16_384).decode(reader) };
+    if (role === "user") return { role, requestId, at, text: USER_TEXT.decode(reader) };
     const result = AGENT_RESULT_STREAM_CODEC.decode(reader);
     const card = READ_ONLY_VIEW_STREAM_CODEC.optional().decode(reader);
     return card === undefined ? { role, requestId, at, result } : { role, requestId, at, result, card };

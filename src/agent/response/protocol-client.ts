@@ -131,7 +131,13 @@ export class ProtocolClient {
         reject(new Error(`no reply to ${request.requestId} within ${timeoutMillis} ms`));
       }, timeoutMillis);
       this.#pending.set(request.requestId, { resolve, reject, timer });
-      this.send(request);
+      try {
+        this.send(request);
+      } catch (error) {
+        clearTimeout(timer);
+        this.#pending.delete(request.requestId);
+        throw error;
+      }
     });
   }
 

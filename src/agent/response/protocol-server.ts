@@ -25,6 +25,8 @@ export interface ProtocolServerOptions {
   readonly logger?: Logger;
   /** Malformed request frames tolerated before the connection is closed. */
   readonly maxInvalidFrames?: number;
+  /** A connection that sends no hello within this time is closed (default 10 s). */
+  readonly handshakeMillis?: number;
   /** Only for tests of version refusal. */
   readonly protocolVersion?: number;
 }
@@ -49,8 +51,13 @@ export class ProtocolSession {
     this.#requests = AgentRequest.streamCodec(options.requestTypes);
     this.#responses = AgentResponse.streamCodec(options.responseTypes);
     this.#version = options.protocolVersion ?? PROTOCOL_VERSION;
+    const handshake = setTimeout(() => {
+      if (this.#state === "handshake") channel.close(new Error("no hello in time"));
+    }, options.handshakeMillis ?? 10_000);
+    handshake.unref();
     channel.onFrame((frame) => (this.#state === "handshake" ? this.#hello(frame) : this.#request(frame)));
     channel.onClose((error) => {
+      clearTimeout(handshake);
       this.#state = "closed";
       if (error !== undefined) options.logger?.warn(`protocol connection closed: ${error.message}`);
     });
@@ -74,10 +81,19 @@ export class ProtocolSession {
     return this.#client;
   }
 
-  /** Sends a response; silently dropped once the connection is closed (the player left). */
+  /**
+   * Sends a response; dropped once the connection is closed (the player left). Throws (RangeError) only when the
+   * response exceeds a wire or frame limit, which a handler turns into an error reply.
+   */
   send(response: AgentResponse): void {
     if (this.#state !== "open" || this.channel.closed) return;
-    this.channel.send(encodeToBytes(this.#responses, response));
+    const bytes = encodeToBytes(this.#responses, response);
+    try {
+      this.channel.send(bytes);
+    } catch (error) {
+      if (error instanceof RangeError) throw error; // over the frame limit: nothing was written
+      this.channel.close(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   close(): void {
@@ -119,8 +135,12 @@ export class ProtocolSession {
     const request = decoded.value;
     const fail = (error: unknown): void => {
       this.options.logger?.error(`request ${request.type} failed`, error);
-      if (AgentRequest.isCorrelated(request))
-        this.send(new ReplyResponse(request.requestId, AgentResult.error(AgentException.failure(error))));
+      try {
+        if (AgentRequest.isCorrelated(request))
+          this.send(new ReplyResponse(request.requestId, AgentResult.error(AgentException.failure(error))));
+      } catch (sendError) {
+        this.options.logger?.error("could not send the error reply", sendError);
+      }
     };
     try {
       const pending = this.options.handle(request, this);

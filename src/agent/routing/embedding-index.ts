@@ -18,17 +18,21 @@ const normalize = (vector: readonly number[]): Float64Array => {
 export class EmbeddingIndex implements SimilaritySearch {
   private constructor(
     private readonly provider: EmbeddingProvider,
-    private readonly samples: readonly { readonly entry: IndexEntry; readonly vector: Float64Array }[],
+    private readonly samples: readonly {
+      readonly entry: IndexEntry;
+      readonly text: string;
+      readonly vector: Float64Array;
+    }[],
   ) {}
 
   static async build(entries: readonly IndexEntry[], provider: EmbeddingProvider): Promise<EmbeddingIndex> {
     const flat = entries.flatMap((entry) => entry.samples.map((text) => ({ entry, text })));
-    const samples: { entry: IndexEntry; vector: Float64Array }[] = [];
+    const samples: { entry: IndexEntry; text: string; vector: Float64Array }[] = [];
     for (let start = 0; start < flat.length; start += BATCH) {
       const batch = flat.slice(start, start + BATCH);
       const vectors = await provider.embed(batch.map((sample) => sample.text));
       for (const [index, sample] of batch.entries())
-        samples.push({ entry: sample.entry, vector: normalize(vectors[index]!) });
+        samples.push({ entry: sample.entry, text: sample.text, vector: normalize(vectors[index]!) });
     }
     return new EmbeddingIndex(provider, samples);
   }
@@ -36,21 +40,22 @@ export class EmbeddingIndex implements SimilaritySearch {
   async search(text: string, limit = 5): Promise<TargetScore[]> {
     const [raw] = await this.provider.embed([text]);
     const query = normalize(raw ?? []);
-    const best = new Map<IndexEntry, number>();
-    for (const { entry, vector } of this.samples) {
+    const best = new Map<IndexEntry, { score: number; text: string }>();
+    for (const { entry, vector, text: sample } of this.samples) {
       let score = 0;
       for (let index = 0; index < Math.min(query.length, vector.length); index++)
         score += query[index]! * vector[index]!;
-      if (score > (best.get(entry) ?? -1)) best.set(entry, score);
+      if (score > (best.get(entry)?.score ?? -1)) best.set(entry, { score, text: sample });
     }
     return [...best]
-      .sort((left, right) => right[1] - left[1])
+      .sort((left, right) => right[1].score - left[1].score)
       .slice(0, limit)
-      .map(([entry, similarity]) => ({
+      .map(([entry, { score, text: sample }]) => ({
         target: entry.target,
         reject: entry.reject,
-        similarity: Math.max(0, Math.min(1, similarity)),
+        similarity: Math.max(0, Math.min(1, score)),
         coverage: 0,
+        sample,
       }));
   }
 }

@@ -146,6 +146,7 @@ describe("HybridRouter", () => {
       reply({ capabilityId: "system:teleport", input: {} }),
       reply({ capabilityId: "system:shop_buy", input: { item: "minecraft:diamond", count: 1 } }),
       { text: "I think you want the item query." },
+      { status: 500 },
     );
     for (const who of [player("alice"), player("alice"), player("bob", []), player("alice")]) {
       const decision = await router.route(request("minecraft:diamond 多少钱", who));
@@ -153,7 +154,11 @@ describe("HybridRouter", () => {
       expect(decision.action).toBeUndefined();
       expect(decision.evidence.path.at(-1)).toBe("model:invalid");
     }
-    expect(server.requests).toHaveLength(4);
+    const failed = await router.route(request("minecraft:diamond 多少钱"));
+    expect(failed.source).toBe("LOCAL_FALLBACK");
+    expect(failed.evidence.path.at(-1)).toMatch(/^model:failed:/);
+    expect(failed.selection?.candidates.map((candidate) => candidate.action)).toEqual(["system:item_query"]);
+    expect(server.requests).toHaveLength(5);
   });
 
   it("shows this request's candidates when the model asks to clarify", async () => {

@@ -14,6 +14,8 @@ export interface TargetScore {
   readonly similarity: number;
   /** Share of the query's words found in the target's samples (0..1). */
   readonly coverage: number;
+  /** The closest sample, as registered. */
+  readonly sample: string;
 }
 
 interface Posting {
@@ -30,6 +32,7 @@ export class SemanticIndex {
   readonly #postings = new Map<string, Posting>();
   readonly #idf = new Map<string, number>();
   readonly #sampleTarget: number[] = [];
+  readonly #sampleText: string[] = [];
   readonly #targets: IndexEntry[] = [];
   readonly #vocabulary: Set<string>[] = [];
   readonly #vectors: Map<string, number>[] = [];
@@ -48,6 +51,7 @@ export class SemanticIndex {
         const { words, features } = this.#analyzer.learn(sample);
         for (const word of words) vocabulary.add(word);
         analysed.push({ target, features });
+        this.#sampleText.push(sample);
       }
     }
     const documentFrequency = new Map<string, number>();
@@ -112,23 +116,24 @@ export class SemanticIndex {
       for (const sample of candidates)
         scores[sample] = scores[sample]! + weight * (this.#vectors[sample]!.get(feature) ?? 0);
     }
-    const best = new Map<number, number>();
+    const best = new Map<number, { score: number; sample: number }>();
     for (const sample of candidates) {
       const score = scores[sample]!;
       scores[sample] = 0;
       const target = this.#sampleTarget[sample]!;
-      if (score > (best.get(target) ?? 0)) best.set(target, score);
+      if (score > (best.get(target)?.score ?? 0)) best.set(target, { score, sample });
     }
     return [...best]
-      .sort((left, right) => right[1] - left[1])
+      .sort((left, right) => right[1].score - left[1].score)
       .slice(0, limit)
-      .map(([target, similarity]) => {
+      .map(([target, { score, sample }]) => {
         const entry = this.#targets[target]!;
         return {
           target: entry.target,
           reject: entry.reject,
-          similarity: Math.min(1, similarity),
+          similarity: Math.min(1, score),
           coverage: this.#coverage(query.words, target),
+          sample: this.#sampleText[sample]!,
         };
       });
   }

@@ -103,6 +103,15 @@ describe("SemanticRouter", () => {
     );
   });
 
+  it("does not hold a guard against a text phrased like its closest sample", async () => {
+    const { router, all } = setup();
+    for (const text of ["你能做什么？", "What can you do?"]) {
+      const match = await router.match(text, all);
+      expect(match.direct?.module.id.toString(), text).toBe("system:help");
+      expect(match.guards, text).toEqual([]);
+    }
+  });
+
   it("never routes a write module directly, even one that declared RoutingProfile.read", async () => {
     const { router, all } = setup();
     const gift = await router.match("领取礼包 minecraft:chest", all);

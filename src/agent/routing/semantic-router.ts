@@ -42,11 +42,15 @@ export class SemanticRouter {
 
   constructor(private readonly options: SemanticRouterOptions) {}
 
-  async match(text: string, available: (module: AnyAgentModule) => boolean): Promise<SemanticMatch> {
+  async match(fullText: string, available: (module: AnyAgentModule) => boolean): Promise<SemanticMatch> {
+    // Samples are short; a long text is never a close match, so only its start is analysed.
+    const text = fullText.length > MAX_TEXT ? fullText.slice(0, MAX_TEXT) : fullText;
     const local = this.options.modules.routes.index();
-    const guards = this.#guard.check(text);
     const lexical = local.search(text, 8);
     const ranked = this.options.search === undefined ? lexical : await this.#replace(text, lexical);
+    // A guard the closest sample itself hits is how that module is asked for ("what can you do" → help).
+    const expected = ranked[0] === undefined ? [] : this.#guard.check(ranked[0].sample);
+    const guards = this.#guard.check(text).filter((hit) => !expected.includes(hit));
     const candidates = ranked.map((score) => ({
       moduleId: score.target,
       similarity: round(score.similarity),
@@ -78,7 +82,7 @@ export class SemanticRouter {
     if (refusal !== undefined) return result(refusal);
     let input: unknown;
     try {
-      input = routing.profile?.extractor?.(text);
+      input = routing.profile?.extractor?.(fullText);
     } catch {
       input = undefined;
     }
@@ -100,5 +104,7 @@ export class SemanticRouter {
     return replaced.map((score) => ({ ...score, coverage: coverage.get(score.target) ?? 0 }));
   }
 }
+
+const MAX_TEXT = 1024;
 
 const round = (value: number): number => Math.round(value * 1000) / 1000;

@@ -65,8 +65,8 @@ export interface UnreadableEntry {
 /**
  * The global journal of one world save: write-step receipts and event tasks. Reads come from memory and
  * return copies; every write resolves only once it is durable. Over a table's limits the oldest terminal
- * entries are evicted; a new entry is refused with STORAGE_FULL (AgentException) only when every entry is
- * unfinished.
+ * entries are evicted (but not DONE receipts of an unfinished event's steps, keys `event:<eventId>/…`); a new
+ * entry is refused with STORAGE_FULL (AgentException) only when no entry can be evicted.
  */
 export interface AgentJournal {
   /** The receipt of a step, or undefined when none was recorded (or it was evicted). */

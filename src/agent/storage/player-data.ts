@@ -73,7 +73,8 @@ export class PlayerData {
   /** Stores preferences; marks the record changed only when a value really differs. */
   setPreferences(next: PlayerPreferences): void {
     const current = this.#preferences;
-    if (current !== undefined && next.history === current.history && next.external === current.external) return;
+    if (current !== undefined && next.history === current.history && next.external === current.external)
+      return;
     this.#preferences = { history: next.history, external: next.external };
     this.#changed = true;
   }

@@ -15,7 +15,8 @@ export const LIST_KEY = "system.card.list";
 export const joinTexts = (texts: readonly Text[], key: string): Text => {
   if (texts.length === 0) return literal("");
   let joined = texts[texts.length - 1] as Text;
-  for (let index = texts.length - 2; index >= 0; index--) joined = translatable(key, texts[index] as Text, joined);
+  for (let index = texts.length - 2; index >= 0; index--)
+    joined = translatable(key, texts[index] as Text, joined);
   return joined;
 };
 

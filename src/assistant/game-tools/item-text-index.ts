@@ -8,7 +8,7 @@ interface NameEntry {
   readonly pattern: RegExp | undefined;
 }
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapePattern = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * Finds the item a sentence is about ("钻石怎么获得", "how do I get an iron ingot"): a written id first, else the
@@ -21,9 +21,14 @@ export class ItemTextIndex {
     for (const item of catalog.all()) {
       const english = item.names.en_us.toLowerCase();
       if (english.length >= 3)
-        this.#names.push({ name: english, item, pattern: new RegExp(`(?:^|[^a-z0-9])${escape(english)}s?(?:$|[^a-z0-9])`) });
+        this.#names.push({
+          name: english,
+          item,
+          pattern: new RegExp(`(?:^|[^a-z0-9])${escapePattern(english)}s?(?:$|[^a-z0-9])`),
+        });
       const chinese = item.names.zh_cn;
-      if (chinese !== undefined && chinese.length >= 1) this.#names.push({ name: chinese, item, pattern: undefined });
+      if (chinese !== undefined && chinese.length >= 1)
+        this.#names.push({ name: chinese, item, pattern: undefined });
     }
     this.#names.sort((left, right) => right.name.length - left.name.length);
   }
@@ -37,7 +42,8 @@ export class ItemTextIndex {
     let best: NameEntry | undefined;
     for (const entry of this.#names) {
       if (best !== undefined && entry.name.length < best.name.length) break;
-      const hit = entry.pattern === undefined ? normalized.includes(entry.name) : entry.pattern.test(normalized);
+      const hit =
+        entry.pattern === undefined ? normalized.includes(entry.name) : entry.pattern.test(normalized);
       if (!hit) continue;
       if (best !== undefined && best.item.id !== entry.item.id) return undefined;
       best = entry;

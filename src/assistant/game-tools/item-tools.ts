@@ -4,7 +4,7 @@ import { ToolType } from "../../agent/tool/tool-type.js";
 import { type Codec, codec } from "../../util/codec.js";
 import type { Identifier } from "../../util/identifier.js";
 import type { ItemCatalog } from "../game-data/item-catalog.js";
-import { ITEM_SOURCES, type ItemSourcesInfo, type ItemSources } from "../game-data/item-sources.js";
+import { ITEM_SOURCES, type ItemSources, type ItemSourcesInfo } from "../game-data/item-sources.js";
 
 const itemSchema = z.object({
   id: z.string(),
@@ -39,7 +39,11 @@ export const ITEM_SOURCES_TOOL = ToolType.of<{ item: string }, ItemSourcesInfo>(
 );
 
 /** The plain view of a catalog entry (no numeric ids: they mean nothing to a player or a model). */
-export const itemView = (info: { id: string; names: { en_us: string; zh_cn?: string }; stackSize: number }): ItemView =>
+export const itemView = (info: {
+  id: string;
+  names: { en_us: string; zh_cn?: string };
+  stackSize: number;
+}): ItemView =>
   info.names.zh_cn === undefined
     ? { id: info.id, names: { en_us: info.names.en_us }, stackSize: info.stackSize }
     : { id: info.id, names: { en_us: info.names.en_us, zh_cn: info.names.zh_cn }, stackSize: info.stackSize };
@@ -49,7 +53,10 @@ export const itemTools = (options: {
   readonly catalog: ItemCatalog;
   readonly sources: ItemSources;
   readonly owner: Identifier;
-}): { readonly lookup: Tool<{ query: string }, ItemLookupOutput>; readonly sources: Tool<{ item: string }, ItemSourcesInfo> } => {
+}): {
+  readonly lookup: Tool<{ query: string }, ItemLookupOutput>;
+  readonly sources: Tool<{ item: string }, ItemSourcesInfo>;
+} => {
   const lookup = Tool.of(ITEM_LOOKUP, async (input) => {
     const found = options.catalog.lookup(input.query);
     if (found !== undefined) return { item: itemView(found), suggestions: [] };

@@ -1,8 +1,8 @@
 import type { GameBridge } from "../game-bridge.js";
 import {
   type InventorySnapshot,
-  inventoryTotals,
   type ItemStackSnapshot,
+  inventoryTotals,
   type PlayerStatsSnapshot,
 } from "../game-snapshots.js";
 
@@ -97,7 +97,8 @@ export class MemoryGameBridge implements GameBridge {
 
   async giveItem(playerId: string, item: string, count: number): Promise<boolean> {
     const player = this.#online(playerId);
-    if (player === undefined || !this.knownItem(item) || player.stacks.length >= INVENTORY_SLOTS) return false;
+    if (player === undefined || !this.knownItem(item) || player.stacks.length >= INVENTORY_SLOTS)
+      return false;
     player.stacks.push({ slot: 9 + player.stacks.length, item, count });
     this.gives.push({ playerId, item, count });
     return true;

@@ -3,21 +3,10 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type { KnowledgeDraft, KnowledgeEntry, KnowledgeHit, KnowledgeSource } from "./knowledge-entry.js";
 import { applySchema, TABLE } from "./knowledge-schema.js";
-import { charLength, ftsPhrase, queryTerms, snippetOf } from "./knowledge-terms.js";
+import { KnowledgeSearch, type KnowledgeRow } from "./knowledge-search.js";
+import { snippetOf } from "./knowledge-terms.js";
 
-interface Row {
-  id: number;
-  owner: string | null;
-  title: string;
-  body: string;
-  source: string;
-  tags: string;
-  ref: string | null;
-  created: number;
-}
-
-/** Candidate rows kept per term; a term matching more than this ranks by the best matches only. */
-const PER_TERM_CANDIDATES = 2_000;
+type Row = KnowledgeRow;
 
 /** What an upsert by origin did. */
 export type UpsertOutcome = "imported" | "updated" | "skipped";
@@ -36,10 +25,20 @@ export interface KnowledgeQuery {
  * read a failure as "nothing found".
  */
 export class KnowledgeDatabase {
+  readonly #search: KnowledgeSearch;
+  readonly #insert: Database.Statement;
+  readonly #byId: Database.Statement;
+
   private constructor(
     private readonly database: Database.Database,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.#search = new KnowledgeSearch(database);
+    this.#insert = database.prepare(
+      `INSERT INTO ${TABLE} (owner, title, body, source, tags, ref, created) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#byId = database.prepare(`SELECT * FROM ${TABLE} WHERE id = ?`);
+  }
 
   /** Opens (creating when missing) a database file, or `:memory:`. */
   static open(path: string, options: { readonly now?: () => number } = {}): KnowledgeDatabase {
@@ -70,11 +69,7 @@ export class KnowledgeDatabase {
   }
 
   add(draft: KnowledgeDraft): KnowledgeEntry {
-    const result = this.database
-      .prepare(
-        `INSERT INTO ${TABLE} (owner, title, body, source, tags, ref, created) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
+    const result = this.#insert.run(
         draft.owner ?? null,
         draft.title,
         draft.body,
@@ -107,7 +102,7 @@ export class KnowledgeDatabase {
   }
 
   get(id: number): KnowledgeEntry | undefined {
-    const row = this.database.prepare(`SELECT * FROM ${TABLE} WHERE id = ?`).get(id) as Row | undefined;
+    const row = this.#byId.get(id) as Row | undefined;
     return row === undefined ? undefined : toEntry(row);
   }
 
@@ -136,54 +131,14 @@ export class KnowledgeDatabase {
   }
 
   /**
-   * Entries matching the query, best first: entries matching every term, else entries matching at least half
-   * of them; ties by FTS rank, then newest. Shared plus the player's private entries only.
+   * Entries matching the query, best first (see KnowledgeSearch): shared plus the player's private entries only.
    */
   search(query: KnowledgeQuery): KnowledgeHit[] {
-    const terms = queryTerms(query.query);
-    if (terms.length === 0 || query.limit <= 0) return [];
-    const scores = new Map<number, { matched: number; rank: number }>();
-    for (const term of terms) {
-      for (const { id, rank } of this.#termMatches(term, query.playerId)) {
-        const score = scores.get(id) ?? { matched: 0, rank: 0 };
-        score.matched++;
-        score.rank += rank;
-        scores.set(id, score);
-      }
-    }
-    const needed = Math.max(1, Math.ceil(terms.length / 2));
-    const all = [...scores].filter(([, score]) => score.matched === terms.length);
-    const pool = all.length > 0 ? all : [...scores].filter(([, score]) => score.matched >= needed);
-    pool.sort(([leftId, left], [rightId, right]) =>
-      right.matched !== left.matched ? right.matched - left.matched : left.rank - right.rank || rightId - leftId,
-    );
-    const ids = pool.slice(0, query.limit).map(([id]) => id);
-    if (ids.length === 0) return [];
-    const rows = this.database
-      .prepare(`SELECT * FROM ${TABLE} WHERE id IN (${ids.map(() => "?").join(",")})`)
-      .all(...ids) as Row[];
-    const byId = new Map(rows.map((row) => [row.id, toEntry(row)]));
-    return ids.flatMap((id) => {
-      const entry = byId.get(id);
-      return entry === undefined ? [] : [{ entry, snippet: snippetOf(entry.body, terms) }];
+    const { terms, rows } = this.#search.run(query.query, query.playerId, query.limit);
+    return rows.map((row) => {
+      const entry = toEntry(row);
+      return { entry, snippet: snippetOf(entry.body, terms) };
     });
-  }
-
-  /** The visible rows containing one term: FTS5 trigram for 3+ characters, else an instr() scan. */
-  #termMatches(term: string, playerId: string | undefined): { id: number; rank: number }[] {
-    if (charLength(term) >= 3)
-      return this.database
-        .prepare(
-          `SELECT f.rowid AS id, bm25(knowledge_fts) AS rank FROM knowledge_fts f JOIN ${TABLE} k ON k.id = f.rowid
-           WHERE knowledge_fts MATCH ? AND (k.owner IS NULL OR k.owner = ?) ORDER BY rank LIMIT ${PER_TERM_CANDIDATES}`,
-        )
-        .all(ftsPhrase(term), playerId ?? null) as { id: number; rank: number }[];
-    return this.database
-      .prepare(
-        `SELECT id, 0 AS rank FROM ${TABLE} WHERE (owner IS NULL OR owner = ?)
-         AND instr(lower(title || char(10) || body || char(10) || tags), ?) > 0 ORDER BY id DESC LIMIT ${PER_TERM_CANDIDATES}`,
-      )
-      .all(playerId ?? null, term) as { id: number; rank: number }[];
   }
 }
 

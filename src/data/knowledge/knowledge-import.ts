@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, extname, join, relative, sep } from "node:path";
-import { DRAFT_FIELDS, JSON_IMPORT_CODEC, MAX_BODY_CHARS } from "./knowledge-entry.js";
 import type { KnowledgeDatabase, UpsertOutcome } from "./knowledge-database.js";
+import { DRAFT_FIELDS, JSON_IMPORT_CODEC, MAX_BODY_CHARS } from "./knowledge-entry.js";
 import { ProgressBar, type ProgressStream } from "./progress-bar.js";
 
 /** Files above this size are refused (a knowledge file that large is almost surely a mistake). */
@@ -33,7 +33,8 @@ export interface ImportOptions {
 export const importKnowledge = (options: ImportOptions): ImportSummary => {
   const files = listFiles(options.folder);
   const summary: ImportSummary = { imported: 0, updated: 0, skipped: 0, failed: 0, failures: [] };
-  const bar = options.progress === undefined ? undefined : new ProgressBar(options.progress, files.length, "import");
+  const bar =
+    options.progress === undefined ? undefined : new ProgressBar(options.progress, files.length, "import");
   files.forEach((file, index) => {
     const name = relative(options.folder, file).split(sep).join("/");
     bar?.update(index, name);
@@ -55,7 +56,8 @@ export const summaryLine = (summary: ImportSummary): string =>
   `imported ${summary.imported}, updated ${summary.updated}, skipped ${summary.skipped}, failed ${summary.failed}`;
 
 const importFile = (database: KnowledgeDatabase, file: string, name: string): UpsertOutcome[] => {
-  if (statSync(file).size > MAX_IMPORT_FILE_BYTES) throw new Error(`larger than ${MAX_IMPORT_FILE_BYTES} bytes`);
+  if (statSync(file).size > MAX_IMPORT_FILE_BYTES)
+    throw new Error(`larger than ${MAX_IMPORT_FILE_BYTES} bytes`);
   const text = readFileSync(file, "utf8").replace(/^\uFEFF/, "");
   const extension = extname(file).toLowerCase();
   if (extension === ".json") {
@@ -73,7 +75,10 @@ const importFile = (database: KnowledgeDatabase, file: string, name: string): Up
   }
   const draft = extension === ".txt" ? plainText(file, text) : markdown(file, text);
   const checked = DRAFT_FIELDS.safeParse(draft);
-  if (!checked.success) throw new Error(checked.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
+  if (!checked.success)
+    throw new Error(
+      checked.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "),
+    );
   return [database.upsert({ ...checked.data, tags: [], source: "file", ref: name })];
 };
 
@@ -100,7 +105,9 @@ const baseTitle = (file: string): string => basename(file, extname(file)).replac
 const listFiles = (folder: string): string[] => {
   const found: string[] = [];
   const visit = (current: string): void => {
-    for (const entry of readdirSync(current, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of readdirSync(current, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
       if (entry.name.startsWith(".")) continue;
       const path = join(current, entry.name);
       if (entry.isDirectory()) visit(path);

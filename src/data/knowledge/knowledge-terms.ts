@@ -1,15 +1,75 @@
 /** Words that carry no topic ("how do I get …", "怎么获得"); dropped from queries so they match nothing by themselves. */
 const STOP_WORDS = new Set([
-  "的", "了", "吗", "呢", "吧", "啊", "是", "在", "我", "你", "他", "她", "它", "们", "怎么", "怎样", "如何", "什么",
-  "哪里", "哪儿", "一下", "帮", "帮我", "请", "查", "查询", "查一下", "告诉", "一个", "这个", "那个", "可以", "能", "要",
-  "a", "an", "the", "is", "are", "was", "of", "to", "in", "on", "for", "and", "or", "how", "what", "where", "why",
-  "do", "does", "i", "me", "my", "can", "get", "please", "tell", "about", "with", "it",
+  "的",
+  "了",
+  "吗",
+  "呢",
+  "吧",
+  "啊",
+  "是",
+  "在",
+  "我",
+  "你",
+  "他",
+  "她",
+  "它",
+  "们",
+  "怎么",
+  "怎样",
+  "如何",
+  "什么",
+  "哪里",
+  "哪儿",
+  "一下",
+  "帮",
+  "帮我",
+  "请",
+  "查",
+  "查询",
+  "查一下",
+  "告诉",
+  "一个",
+  "这个",
+  "那个",
+  "可以",
+  "能",
+  "要",
+  "a",
+  "an",
+  "the",
+  "is",
+  "are",
+  "was",
+  "of",
+  "to",
+  "in",
+  "on",
+  "for",
+  "and",
+  "or",
+  "how",
+  "what",
+  "where",
+  "why",
+  "do",
+  "does",
+  "i",
+  "me",
+  "my",
+  "can",
+  "get",
+  "please",
+  "tell",
+  "about",
+  "with",
+  "it",
 ]);
 
 /** At most this many terms per query; the rest of a long question adds nothing but scan time. */
 export const MAX_TERMS = 8;
 
 const SEGMENTER = new Intl.Segmenter("zh", { granularity: "word" });
+const HAN = /^\p{Script=Han}+$/u;
 
 /** Length in code points: the trigram tokenizer counts characters, not UTF-16 units. */
 export const charLength = (text: string): number => [...text].length;
@@ -22,13 +82,24 @@ export const queryTerms = (query: string): string[] => {
   const normalized = query.normalize("NFKC").toLowerCase().trim();
   if (normalized.length === 0) return [];
   const terms: string[] = [];
+  // Adjacent Chinese words are joined back (下界|合金 → 下界合金) so the phrase can use the trigram index.
+  let joinable = -1;
   for (const segment of SEGMENTER.segment(normalized)) {
-    if (segment.isWordLike !== true) continue;
     const word = segment.segment.trim();
-    if (word.length === 0 || STOP_WORDS.has(word) || terms.includes(word)) continue;
-    terms.push(word);
-    if (terms.length >= MAX_TERMS) break;
+    if (segment.isWordLike !== true || word.length === 0 || STOP_WORDS.has(word)) {
+      joinable = -1;
+      continue;
+    }
+    const han = HAN.test(word);
+    const last = terms.length - 1;
+    if (han && joinable === segment.index && last >= 0) terms[last] = `${terms[last]}${word}`;
+    else if (!terms.includes(word)) terms.push(word);
+    joinable = han ? segment.index + segment.segment.length : -1;
+    if (terms.length > MAX_TERMS) break;
   }
+  terms.splice(MAX_TERMS);
+  for (let index = terms.length - 1; index >= 0; index--)
+    if (terms.indexOf(terms[index] as string) !== index) terms.splice(index, 1);
   if (terms.length > 0) return terms;
   const whole = normalized.slice(0, 64);
   return /[\p{L}\p{N}]/u.test(whole) ? [whole] : [];

@@ -25,6 +25,8 @@ export class BoundedTable<V extends { readonly state: State }> {
   constructor(
     readonly name: string,
     readonly limits: TableLimits,
+    /** Terminal entries that unfinished work still needs (a DONE receipt of a pending event's step). */
+    private readonly pinned: (key: string, value: V) => boolean = () => false,
   ) {}
 
   get size(): number {
@@ -90,7 +92,7 @@ export class BoundedTable<V extends { readonly state: State }> {
     const over = (): boolean => count > this.limits.maxEntries || total > this.limits.maxBytes;
     if (!over()) return { keys, fits: true };
     for (const [key, slot] of this.#slots) {
-      if (key === keep || !isTerminal(slot.value.state)) continue;
+      if (key === keep || !isTerminal(slot.value.state) || this.pinned(key, slot.value)) continue;
       keys.push(key);
       count--;
       total -= slot.bytes;

@@ -13,11 +13,15 @@ export const CHAT_FILE_VERSION = 1;
  */
 export const encodeChat = (record: ChatRecord): NbtFields => {
   const replay: NbtFields = {};
-  for (const [fingerprint, entry] of Object.entries(record.replay)) replay[fingerprint] = nbt.string(JSON.stringify(entry));
+  for (const [fingerprint, entry] of Object.entries(record.replay))
+    replay[fingerprint] = nbt.string(JSON.stringify(entry));
   return {
     playerId: nbt.string(record.playerId),
     generation: nbt.int(record.generation),
-    history: { type: "list", value: { type: "string", value: record.history.map((entry) => JSON.stringify(entry)) } },
+    history: {
+      type: "list",
+      value: { type: "string", value: record.history.map((entry) => JSON.stringify(entry)) },
+    },
     replay: nbt.comp(replay),
   };
 };
@@ -28,9 +32,15 @@ export const decodeChat = (fields: NbtFields, expectedPlayer: string): Validatio
   const generation = fields.generation?.type === "int" ? fields.generation.value : undefined;
   const history = fields.history?.type === "list" ? fields.history.value : undefined;
   const replay = fields.replay?.type === "compound" ? fields.replay.value : undefined;
-  if (playerId !== expectedPlayer || generation === undefined || history === undefined || replay === undefined)
+  if (
+    playerId !== expectedPlayer ||
+    generation === undefined ||
+    history === undefined ||
+    replay === undefined
+  )
     return invalid("missing or foreign playerId, generation, history or replay");
-  if (history.type !== "string" && history.value.length > 0) return invalid("history is not a list of strings");
+  if (history.type !== "string" && history.value.length > 0)
+    return invalid("history is not a list of strings");
   try {
     const entries = (history.value as string[]).map((text) => JSON.parse(text) as Json);
     const replayed: Record<string, Json> = {};

@@ -1,8 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AgentException } from "../../agent/agent-exception.js";
+import type { AgentException } from "../../agent/agent-exception.js";
 import { MemoryLogger } from "../../util/logger.js";
 import { FileAgentJournal } from "./file-agent-journal.js";
 import { encodeFrame } from "./record-frame.js";
@@ -65,12 +66,15 @@ describe("FileAgentJournal", () => {
     await journal.beginStep("r1/a", "test:pay");
     await journal.completeStep("r1/a", { ok: true });
     await journal.close();
-    const frame = encodeFrame(Buffer.from(JSON.stringify({ t: "step", key: "r1/b", tool: "x", state: "RUNNING" })));
+    const frame = encodeFrame(
+      Buffer.from(JSON.stringify({ t: "step", key: "r1/b", tool: "x", state: "RUNNING" })),
+    );
     await appendFile(await logPath(), frame.subarray(0, frame.length - 5));
     const reopened = await FileAgentJournal.open({ folder, logger });
     expect(reopened.step("r1/a")?.state).toBe("DONE");
     expect(reopened.step("r1/b")).toBeUndefined();
     expect(logger.has("torn tail")).toBe(true);
+    expect((await readdir(folder)).some((name) => name.includes(".log.torn-"))).toBe(true);
     await reopened.beginStep("r1/c", "test:pay");
     await reopened.close();
     const third = await FileAgentJournal.open({ folder });
@@ -150,6 +154,34 @@ describe("FileAgentJournal", () => {
     const full = await journal.putEvent(event("d")).catch((error: unknown) => error);
     expect((full as AgentException).failure().code).toBe("STORAGE_FULL");
     expect(journal.unfinishedEvents().map((task) => task.id)).toEqual(["b", "c"]);
+    await journal.close();
+  });
+
+  it("refuses a journal locked by another running process and takes over a dead one's lock", async () => {
+    await writeFile(join(folder, "journal.lock"), String(process.ppid));
+    await expect(FileAgentJournal.open({ folder })).rejects.toThrow(/held by running process/);
+    const dead = spawnSync(process.execPath, ["-e", "0"]).pid;
+    await writeFile(join(folder, "journal.lock"), String(dead));
+    const journal = await FileAgentJournal.open({ folder });
+    expect(await readFile(join(folder, "journal.lock"), "utf8")).toBe(String(process.pid));
+    await journal.close();
+    expect(await readdir(folder)).not.toContain("journal.lock");
+  });
+
+  it("never evicts a DONE receipt of an unfinished event's step (recovery still needs it)", async () => {
+    const journal = await FileAgentJournal.open({ folder, steps: { maxEntries: 2, maxBytes: 100_000 } });
+    await journal.putEvent(event("e1"));
+    await journal.beginStep("event:e1/grant", "test:pay");
+    await journal.completeStep("event:e1/grant", { ok: 1 });
+    await journal.beginStep("r9/other", "test:pay");
+    await journal.completeStep("r9/other", { ok: 2 });
+    await journal.beginStep("r9/next", "test:pay");
+    expect(journal.step("event:e1/grant")?.state).toBe("DONE");
+    expect(journal.step("r9/other")).toBeUndefined();
+    await journal.updateEvent("e1", { state: "SUCCEEDED" });
+    await journal.completeStep("r9/next", { ok: 3 });
+    await journal.beginStep("r9/last", "test:pay");
+    expect(journal.step("event:e1/grant")).toBeUndefined();
     await journal.close();
   });
 

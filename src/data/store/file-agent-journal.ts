@@ -1,4 +1,4 @@
-import { type FileHandle, mkdir, open, readdir, rm } from "node:fs/promises";
+import { type FileHandle, mkdir, open, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AgentException } from "../../agent/agent-exception.js";
 import { AgentFailure } from "../../agent/agent-failure.js";
@@ -18,6 +18,7 @@ import { type Logger, silentLogger } from "../../util/logger.js";
 import { BoundedTable, type TableLimits } from "./bounded-table.js";
 import { GroupCommitLog } from "./group-commit-log.js";
 import { JournalTables, LOG_FORMAT, readLog, readSnapshot, SNAPSHOT_FORMAT } from "./journal-files.js";
+import { acquireLock } from "./journal-lock.js";
 import { eventPayload, headerPayload, stepPayload } from "./journal-records.js";
 import { encodeFrame } from "./record-frame.js";
 
@@ -37,6 +38,17 @@ export interface FileAgentJournalOptions {
 export const DEFAULT_STEP_LIMITS: TableLimits = { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 };
 export const DEFAULT_EVENT_LIMITS: TableLimits = { maxEntries: 10_000, maxBytes: 16 * 1024 * 1024 };
 const DEFAULT_COMPACT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Steps of an event run under the request id `event:<eventId>` (EventExecutor); while that event is
+ * unfinished its DONE receipts are still needed for recovery and are never evicted.
+ */
+const isUnfinishedEventStep = (key: string, events: BoundedTable<EventTask>): boolean => {
+  if (!key.startsWith("event:")) return false;
+  const slash = key.indexOf("/");
+  const task = slash < 0 ? undefined : events.get(key.slice("event:".length, slash));
+  return task !== undefined && isUnfinished(task.state);
+};
 
 const logName = (generation: number): string => `journal-${generation}.log`;
 const clone = <T>(value: T): T => structuredClone(value);
@@ -59,6 +71,7 @@ export class FileAgentJournal implements AgentJournal {
     handle: FileHandle,
     size: number,
     generation: number,
+    private readonly unlock: () => Promise<void>,
   ) {
     this.#tables = tables;
     this.#handle = handle;
@@ -70,10 +83,25 @@ export class FileAgentJournal implements AgentJournal {
   static async open(options: FileAgentJournalOptions): Promise<FileAgentJournal> {
     const logger = options.logger ?? silentLogger;
     await mkdir(options.folder, { recursive: true });
-    const tables = new JournalTables(
-      new BoundedTable<StepReceipt>("steps", options.steps ?? DEFAULT_STEP_LIMITS),
-      new BoundedTable<EventTask>("events", options.events ?? DEFAULT_EVENT_LIMITS),
+    const unlock = await acquireLock(join(options.folder, "journal.lock"));
+    try {
+      return await FileAgentJournal.#load(options, logger, unlock);
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
+  }
+
+  static async #load(
+    options: FileAgentJournalOptions,
+    logger: Logger,
+    unlock: () => Promise<void>,
+  ): Promise<FileAgentJournal> {
+    const events = new BoundedTable<EventTask>("events", options.events ?? DEFAULT_EVENT_LIMITS);
+    const steps = new BoundedTable<StepReceipt>("steps", options.steps ?? DEFAULT_STEP_LIMITS, (key) =>
+      isUnfinishedEventStep(key, events),
     );
+    const tables = new JournalTables(steps, events);
     const generation = await readSnapshot(join(options.folder, "snapshot.bin"), tables);
     for (const name of await readdir(options.folder)) {
       const match = /^journal-(\d+)\.log$/.exec(name);
@@ -97,6 +125,10 @@ export class FileAgentJournal implements AgentJournal {
     } else {
       handle = await open(path, "r+");
       if (read.tornBytes > 0) {
+        // Keep the dropped bytes beside the log for inspection; only then cut them off.
+        const aside = `${path}.torn-${Date.now()}`;
+        await writeFile(aside, read.tail);
+        logger.warn(`journal: the ${read.tornBytes} ignored bytes were kept in ${aside}`);
         await handle.truncate(read.validBytes);
         await handle.sync();
       }
@@ -104,7 +136,7 @@ export class FileAgentJournal implements AgentJournal {
     }
     const evicted = tables.steps.trim().length + tables.events.trim().length;
     if (evicted > 0) logger.info(`journal: evicted ${evicted} old finished entries over the limits`);
-    return new FileAgentJournal(options, tables, handle, size, generation);
+    return new FileAgentJournal(options, tables, handle, size, generation, unlock);
   }
 
   step(key: string): StepReceipt | undefined {
@@ -197,6 +229,7 @@ export class FileAgentJournal implements AgentJournal {
     await this.#log.exclusive(async () => {
       await this.#handle.close();
     });
+    await this.unlock();
   }
 
   #finishStep(key: string, change: Pick<StepReceipt, "state" | "result" | "failure">): Promise<void> {

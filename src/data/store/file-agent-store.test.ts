@@ -5,7 +5,7 @@ import { gzipSync } from "node:zlib";
 import nbt from "prismarine-nbt";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AgentException } from "../../agent/agent-exception.js";
+import type { AgentException } from "../../agent/agent-exception.js";
 import { DataStorage, ModuleStorage } from "../../agent/storage/module-storage.js";
 import { ModuleData } from "../../agent/storage/player-data.js";
 import { codec } from "../../util/codec.js";
@@ -70,7 +70,8 @@ afterEach(async () => {
 
 const playerFile = () => join(world, "system", "players", `${PLAYER}.dat`);
 const chatFile = () => join(world, "system", "chat", `${PLAYER}.dat`);
-const unlocks = (playerId = PLAYER) => store.read(playerId, (data) => ModuleData.get(data, UNLOCKS).unlocked());
+const unlocks = (playerId = PLAYER) =>
+  store.read(playerId, (data) => ModuleData.get(data, UNLOCKS).unlocked());
 
 describe("FileAgentStore", () => {
   it("marks dirty only on a real change: a repeated unlock or the same state writes nothing", async () => {
@@ -131,7 +132,8 @@ describe("FileAgentStore", () => {
     const small = new FileAgentStore({ world, playerMaxBytes: 200 });
     await small.transaction(PLAYER, (data) => ModuleData.get(data, UNLOCKS).unlock("a"));
     const big = small.transaction(PLAYER, (data) => {
-      for (let index = 0; index < 200; index++) ModuleData.get(data, UNLOCKS).unlock(`quest-${index}-${index * 7919}`);
+      for (let index = 0; index < 200; index++)
+        ModuleData.get(data, UNLOCKS).unlock(`quest-${index}-${index * 7919}`);
     });
     const error = await big.catch((thrown: unknown) => thrown);
     expect((error as AgentException).failure().code).toBe("STORAGE_FULL");
@@ -142,13 +144,19 @@ describe("FileAgentStore", () => {
     expect(store.tickTransaction(PLAYER, () => 1)).toEqual({ ran: false });
     await store.load(PLAYER);
     for (const id of ["a", "b", "c"])
-      expect(store.tickTransaction(PLAYER, (data) => ModuleData.get(data, UNLOCKS).unlock(id)).ran).toBe(true);
+      expect(store.tickTransaction(PLAYER, (data) => ModuleData.get(data, UNLOCKS).unlock(id)).ran).toBe(
+        true,
+      );
     expect(await unlocks()).toEqual(["a", "b", "c"]);
     expect(tasks).toHaveLength(1);
     await expect(readFile(playerFile())).rejects.toThrow();
     await tasks[0]?.();
     const fresh = new FileAgentStore({ world });
-    expect(await fresh.read(PLAYER, (data) => ModuleData.get(data, UNLOCKS).unlocked())).toEqual(["a", "b", "c"]);
+    expect(await fresh.read(PLAYER, (data) => ModuleData.get(data, UNLOCKS).unlocked())).toEqual([
+      "a",
+      "b",
+      "c",
+    ]);
   });
 
   it("does not run a tick transaction while a business transaction is in flight", async () => {
@@ -182,7 +190,11 @@ describe("FileAgentStore", () => {
   it("refuses a file of an unknown format version loudly and does not overwrite it", async () => {
     await mkdir(join(world, "system", "players"), { recursive: true });
     const future = gzipSync(
-      nbt.writeUncompressed({ type: "compound", name: "", value: { version: nbt.int(99), playerId: nbt.string(PLAYER) } }),
+      nbt.writeUncompressed({
+        type: "compound",
+        name: "",
+        value: { version: nbt.int(99), playerId: nbt.string(PLAYER) },
+      }),
     );
     await writeFile(playerFile(), future);
     await expect(unlocks()).rejects.toBeInstanceOf(UnsupportedVersionError);
@@ -200,7 +212,9 @@ describe("FileAgentStore", () => {
       codec: codec(z.object({ unlocked: z.array(z.string()), state: z.string() })),
       factory: (data) => new UnlockStorage(data),
     });
-    await expect(store.read(PLAYER, (data) => ModuleData.get(data, other))).rejects.toThrow(/codec test:unlocks_v1/);
+    await expect(store.read(PLAYER, (data) => ModuleData.get(data, other))).rejects.toThrow(
+      /codec test:unlocks_v1/,
+    );
   });
 
   it("keeps business writes going when the chat cache cannot be written", async () => {
@@ -214,8 +228,18 @@ describe("FileAgentStore", () => {
 
   it("keeps the chat cache within its own limit by dropping the oldest history", async () => {
     const small = new FileAgentStore({ world, chatMaxBytes: 600 });
-    const history = Array.from({ length: 200 }, (_, index) => ({ text: `turn ${index} ${"x".repeat(index % 13)}`, index }));
-    expect(await small.writeChat(PLAYER, (chat) => ({ ...chat, generation: 2, history, replay: { f1: { ok: 1 } } }))).toBe(true);
+    const history = Array.from({ length: 200 }, (_, index) => ({
+      text: `turn ${index} ${"x".repeat(index % 13)}`,
+      index,
+    }));
+    expect(
+      await small.writeChat(PLAYER, (chat) => ({
+        ...chat,
+        generation: 2,
+        history,
+        replay: { f1: { ok: 1 } },
+      })),
+    ).toBe(true);
     const read = await small.readChat(PLAYER);
     expect(read.history.length).toBeGreaterThan(0);
     expect(read.history.length).toBeLessThan(200);

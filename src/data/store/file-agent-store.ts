@@ -1,15 +1,15 @@
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { AgentException } from "../../agent/agent-exception.js";
+import { AgentFailure } from "../../agent/agent-failure.js";
 import type { AgentStore, ChatRecord, TickOutcome } from "../../agent/storage/agent-store.js";
 import { emptyChatRecord } from "../../agent/storage/agent-store.js";
 import { emptyPlayerRecord, PlayerData, type PlayerRecord } from "../../agent/storage/player-data.js";
-import { AgentException } from "../../agent/agent-exception.js";
-import { AgentFailure } from "../../agent/agent-failure.js";
 import { type Logger, silentLogger } from "../../util/logger.js";
 import { CHAT_FILE_VERSION, decodeChat, encodeChat } from "./chat-file.js";
+import { KeyedLock } from "./keyed-lock.js";
 import { type NbtFileKind, quarantine, readNbtFile, writeNbtFile } from "./nbt-file.js";
 import { decodePlayer, encodePlayer, PLAYER_FILE_VERSION } from "./player-file.js";
-import { KeyedLock } from "./keyed-lock.js";
 
 /** Options of {@link FileAgentStore}. */
 export interface FileAgentStoreOptions {
@@ -53,8 +53,16 @@ export class FileAgentStore implements AgentStore {
   constructor(private readonly options: FileAgentStoreOptions) {
     this.#logger = options.logger ?? silentLogger;
     this.#now = options.now ?? Date.now;
-    this.#playerKind = { label: "player file", version: PLAYER_FILE_VERSION, maxBytes: options.playerMaxBytes ?? 1024 * 1024 };
-    this.#chatKind = { label: "chat cache", version: CHAT_FILE_VERSION, maxBytes: options.chatMaxBytes ?? 256 * 1024 };
+    this.#playerKind = {
+      label: "player file",
+      version: PLAYER_FILE_VERSION,
+      maxBytes: options.playerMaxBytes ?? 1024 * 1024,
+    };
+    this.#chatKind = {
+      label: "chat cache",
+      version: CHAT_FILE_VERSION,
+      maxBytes: options.chatMaxBytes ?? 256 * 1024,
+    };
   }
 
   async read<T>(playerId: string, reader: (data: PlayerData) => T): Promise<T> {
@@ -135,7 +143,10 @@ export class FileAgentStore implements AgentStore {
             await writeNbtFile(this.#chatPath(playerId), encodeChat(next), this.#chatKind);
             return true;
           } catch (error) {
-            if (next.history.length === 0 || AgentException.failure(error).code !== AgentFailure.STORAGE_FULL.code)
+            if (
+              next.history.length === 0 ||
+              AgentException.failure(error).code !== AgentFailure.STORAGE_FULL.code
+            )
               throw error;
             next = { ...next, history: next.history.slice(Math.ceil(next.history.length / 4)) };
           }
@@ -216,8 +227,7 @@ export class FileAgentStore implements AgentStore {
   /** Drops an offline player's clean entry: memory holds only online players and pending writes. */
   #release(playerId: string): void {
     const entry = this.#entries.get(playerId);
-    if (entry !== undefined && !entry.pinned && !entry.dirty && !entry.busy)
-      this.#entries.delete(playerId);
+    if (entry !== undefined && !entry.pinned && !entry.dirty && !entry.busy) this.#entries.delete(playerId);
   }
 
   async #readChatFile(playerId: string): Promise<ChatRecord> {

@@ -26,7 +26,10 @@ describe("FileConversationStore", () => {
       { role: "user", requestId: "r1", at: 1, text: "查看背包" },
       { role: "assistant", requestId: "r1", at: 2, result: AgentResult.success(literal("ok")) },
     ]);
-    await conversations.append(PLAYER, [{ role: "user", requestId: "r2", at: 3, text: "again" }, { role: "user", requestId: "r3", at: 4, text: "more" }]);
+    await conversations.append(PLAYER, [
+      { role: "user", requestId: "r2", at: 3, text: "again" },
+      { role: "user", requestId: "r3", at: 4, text: "more" },
+    ]);
     const fresh = new FileConversationStore(new FileAgentStore({ world }), 3);
     const history = await fresh.history(PLAYER);
     expect(history.map((turn) => turn.requestId)).toEqual(["r1", "r2", "r3"]);
@@ -44,7 +47,10 @@ describe("FileConversationStore", () => {
   it("stores preferences durably in the player file and deletes everything on delete", async () => {
     expect(await conversations.preferences(PLAYER)).toBeUndefined();
     await conversations.setPreferences(PLAYER, { history: false, external: true });
-    expect(await new FileAgentStore({ world }).read(PLAYER, (data) => data.preferences)).toEqual({ history: false, external: true });
+    expect(await new FileAgentStore({ world }).read(PLAYER, (data) => data.preferences)).toEqual({
+      history: false,
+      external: true,
+    });
     await conversations.append(PLAYER, [{ role: "user", requestId: "r1", at: 1, text: "x" }]);
     await conversations.delete(PLAYER);
     expect(await readdir(join(world, "system", "players"))).toEqual([]);

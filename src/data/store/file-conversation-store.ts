@@ -10,13 +10,19 @@ import type { Json } from "../../util/codec.js";
 const encodeTurn = (turn: ConversationTurn): Json =>
   turn.role === "user"
     ? { role: "user", requestId: turn.requestId, at: turn.at, text: turn.text }
-    : { role: "assistant", requestId: turn.requestId, at: turn.at, result: AgentResult.CODEC.encode(turn.result) };
+    : {
+        role: "assistant",
+        requestId: turn.requestId,
+        at: turn.at,
+        result: AgentResult.CODEC.encode(turn.result),
+      };
 
 const decodeTurn = (entry: Json): ConversationTurn | undefined => {
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return undefined;
   const { role, requestId, at } = entry;
   if (typeof requestId !== "string" || typeof at !== "number") return undefined;
-  if (role === "user") return typeof entry.text === "string" ? { role, requestId, at, text: entry.text } : undefined;
+  if (role === "user")
+    return typeof entry.text === "string" ? { role, requestId, at, text: entry.text } : undefined;
   if (role !== "assistant") return undefined;
   const result = AgentResult.CODEC.decode(entry.result);
   return result.success ? { role, requestId, at, result: result.value } : undefined;

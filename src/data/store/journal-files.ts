@@ -106,7 +106,7 @@ export const readLog = async (
   generation: number,
   tables: JournalTables,
   logger: Logger,
-): Promise<{ validBytes: number; tornBytes: number } | undefined> => {
+): Promise<{ validBytes: number; tornBytes: number; tail: Buffer } | undefined> => {
   const buffer = await readOptional(path);
   if (buffer === undefined) return undefined;
   const { payloads, validBytes, tornBytes } = decodeFrames(buffer);
@@ -119,5 +119,5 @@ export const readLog = async (
     logger.warn(
       `journal: ignored a torn tail of ${tornBytes} bytes in ${path} (a write interrupted by a crash)`,
     );
-  return { validBytes, tornBytes };
+  return { validBytes, tornBytes, tail: buffer.subarray(validBytes) };
 };

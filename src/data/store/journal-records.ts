@@ -100,7 +100,11 @@ export const decodeRecord = (payload: Buffer): JournalRecord => {
     if (!step.success) return { kind: "unreadable", table, key, reason: step.error.message, payload };
     const { t: _tag, state, ...rest } = step.data;
     if (!isState(state)) return { kind: "unreadable", table, key, reason: `unknown state ${state}`, payload };
-    return { kind: "step", receipt: stripUndefined({ ...rest, state }) as StepReceipt, bytes: payload.length };
+    return {
+      kind: "step",
+      receipt: stripUndefined({ ...rest, state }) as StepReceipt,
+      bytes: payload.length,
+    };
   }
   const event = eventShape.safeParse(parsed);
   if (!event.success) return { kind: "unreadable", table, key, reason: event.error.message, payload };

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { appendFile, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -10,8 +10,13 @@ import { type AnyTool, Tool } from "../../agent/tool/tool.js";
 import { ToolType } from "../../agent/tool/tool-type.js";
 import { codec } from "../../util/codec.js";
 import { FileAgentJournal } from "./file-agent-journal.js";
+import { encodeFrame } from "./record-frame.js";
 
-const GRANT = ToolType.of("test:grant", codec(z.object({ amount: z.number() })), codec(z.object({ total: z.number() })));
+const GRANT = ToolType.of(
+  "test:grant",
+  codec(z.object({ amount: z.number() })),
+  codec(z.object({ total: z.number() })),
+);
 
 let folder: string;
 let calls: number;
@@ -93,9 +98,35 @@ describe("JournalStepRunner", () => {
       throw new AgentException(AgentFailure.NOT_FOUND.with("x"));
     };
     expect(await failureOf(runner.run("r1/b", grant, {}, refuse))).toBe("NOT_FOUND");
-    expect(journal.step("r1/b")).toMatchObject({ state: "FAILED", failure: { code: "NOT_FOUND", args: ["x"] } });
+    expect(journal.step("r1/b")).toMatchObject({
+      state: "FAILED",
+      failure: { code: "NOT_FOUND", args: ["x"] },
+    });
     expect(await failureOf(runner.run("r1/b", grant, {}, async () => ({ total: 1 })))).toBe("NOT_FOUND");
     await journal.close();
+  });
+
+  it("never runs a step whose stored receipt has an unknown state (EFFECT_UNKNOWN)", async () => {
+    const journal = await FileAgentJournal.open({ folder });
+    await journal.close();
+    const log = (await readdir(folder)).find((name) => name.endsWith(".log")) as string;
+    const record = {
+      t: "step",
+      key: "r1/grant",
+      tool: "test:grant",
+      state: "MAYBE",
+      createdAt: 1,
+      updatedAt: 1,
+    };
+    await appendFile(join(folder, log), encodeFrame(Buffer.from(JSON.stringify(record))));
+    const reopened = await FileAgentJournal.open({ folder });
+    const runner = new JournalStepRunner(reopened);
+    const effect = () => idempotentGrant.handler({ amount: 1 }, undefined as never);
+    expect(await failureOf(runner.run("r1/grant", idempotentGrant, { amount: 1 }, effect))).toBe(
+      "EFFECT_UNKNOWN",
+    );
+    expect(calls).toBe(0);
+    await reopened.close();
   });
 
   it("refuses a stored result the output codec no longer accepts instead of running again", async () => {

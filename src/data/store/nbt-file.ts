@@ -81,10 +81,16 @@ export const quarantine = async (
 
 /** Encodes fields (a version tag is added) as gzip NBT; refuses with STORAGE_FULL above the kind's limit. */
 export const encodeNbtFile = (fields: NbtFields, kind: NbtFileKind): Buffer => {
-  const root: nbt.NBT = { type: nbt.TagType.Compound, name: "", value: { ...fields, version: nbt.int(kind.version) } };
+  const root: nbt.NBT = {
+    type: nbt.TagType.Compound,
+    name: "",
+    value: { ...fields, version: nbt.int(kind.version) },
+  };
   const bytes = gzipSync(nbt.writeUncompressed(root, "big"));
   if (bytes.length > kind.maxBytes)
-    throw new AgentException(AgentFailure.STORAGE_FULL.with(kind.label, String(bytes.length), String(kind.maxBytes)));
+    throw new AgentException(
+      AgentFailure.STORAGE_FULL.with(kind.label, String(bytes.length), String(kind.maxBytes)),
+    );
   return bytes;
 };
 

@@ -23,7 +23,10 @@ export const encodePlayer = (record: PlayerRecord): NbtFields => {
   for (const [owner, types] of Object.entries(record.moduleData)) {
     const entries: NbtFields = {};
     for (const [type, stored] of Object.entries(types))
-      entries[type] = nbt.comp({ codec: nbt.string(stored.codec), data: nbt.string(JSON.stringify(stored.data)) });
+      entries[type] = nbt.comp({
+        codec: nbt.string(stored.codec),
+        data: nbt.string(JSON.stringify(stored.data)),
+      });
     owners[owner] = nbt.comp(entries);
   }
   const fields: NbtFields = {
@@ -56,7 +59,8 @@ export const decodePlayer = (fields: NbtFields, expectedPlayer: string): Validat
       const entry = compoundOf(typeTag);
       const codecId = entry === undefined ? undefined : stringOf(entry.codec);
       const text = entry === undefined ? undefined : stringOf(entry.data);
-      if (codecId === undefined || text === undefined) return invalid(`moduleData.${owner}.${type} is damaged`);
+      if (codecId === undefined || text === undefined)
+        return invalid(`moduleData.${owner}.${type} is damaged`);
       try {
         decoded[type] = { codec: codecId, data: JSON.parse(text) as Json };
       } catch {

@@ -1,6 +1,7 @@
 import { argument, CommandDispatcher, greedyString, integer, literal, word } from "@jsprismarine/brigadier";
 import { describe, expect, it } from "vitest";
-import { declareCommands, withPlainCommands } from "./declare-commands.js";
+import { declareCommands } from "./declare-commands.js";
+import { withPlainCommands } from "./plain-commands.js";
 import { roundTrip } from "./wire.test-support.js";
 
 interface Source {

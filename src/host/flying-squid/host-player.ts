@@ -26,10 +26,13 @@ export class SquidHostPlayer implements HostPlayer {
   readonly #dialect: ChatDialect;
   #locale = "en_us";
 
+  /** `initialLocale` is what the client sent during configuration, before flying-squid saw the player. */
   constructor(
     private readonly serv: SquidServer,
     private readonly player: SquidPlayer,
+    initialLocale?: string,
   ) {
+    if (initialLocale !== undefined && initialLocale !== "") this.#locale = initialLocale.toLowerCase();
     this.uuid = player._client.uuid;
     this.name = player._client.username;
     this.protocolVersion = player._client.protocolVersion;

@@ -14,10 +14,10 @@ export {
   type CommandPacketNode,
   type DeclareCommandsPacket,
   declareCommands,
-  withPlainCommands,
 } from "./declare-commands.js";
 export { demoHandler } from "./demo-handler.js";
 export type { HostCommandTree, HostHandler, HostPlayer } from "./host-handler.js";
+export { emptyCommandsPacket, withPlainCommands } from "./plain-commands.js";
 export { type ServeOptions, serve } from "./serve.js";
 export { type HostOptions, type RunningHost, start } from "./server.js";
 export {

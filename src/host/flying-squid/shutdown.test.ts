@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryLogger } from "../../util/logger.js";
-import { detachExitHook, runShutdown } from "./shutdown.js";
+import { detachExitHook, installShutdown, runShutdown } from "./shutdown.js";
 
 describe("runShutdown", () => {
   it("closes the game server before flushing storage and exits 0", async () => {
@@ -57,5 +57,21 @@ describe("detachExitHook", () => {
     detachExitHook();
     expect(process.listeners("SIGTERM")).not.toContain(exitHook);
     expect(process.listeners("SIGTERM")).toContain(other);
+  });
+});
+
+describe("installShutdown", () => {
+  it("also removes an exit-hook listener registered after it was installed", async () => {
+    const uninstall = installShutdown(
+      { close: async () => {}, flush: async () => {} },
+      new MemoryLogger(),
+      () => {},
+    );
+    function exit(): void {}
+    const late = exit.bind(null);
+    process.once("SIGTERM", late);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(process.listeners("SIGTERM")).not.toContain(late);
+    uninstall();
   });
 });

@@ -15,9 +15,20 @@ const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 export const detachExitHook = (): void => {
   for (const signal of SIGNALS) {
     for (const listener of process.listeners(signal)) {
-      if (listener.name === "bound exit") process.off(signal, listener);
+      if (isExitHook(listener)) process.off(signal, listener);
     }
   }
+};
+
+const isExitHook = (listener: (...args: never[]) => unknown): boolean => listener.name === "bound exit";
+
+/** exit-hook registers from a dynamic import that may settle late; remove its listener whenever it arrives. */
+const watchExitHook = (): (() => void) => {
+  const onNewListener = (event: string | symbol, listener: (...args: never[]) => unknown): void => {
+    if ((event === "SIGINT" || event === "SIGTERM") && isExitHook(listener)) setImmediate(detachExitHook);
+  };
+  process.on("newListener", onNewListener);
+  return () => process.off("newListener", onNewListener);
 };
 
 /**
@@ -30,6 +41,7 @@ export const installShutdown = (
   exit: (code: number) => void = (code) => process.exit(code),
 ): (() => void) => {
   detachExitHook();
+  const unwatch = watchExitHook();
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -42,6 +54,7 @@ export const installShutdown = (
   };
   for (const signal of SIGNALS) process.on(signal, onSignal);
   return () => {
+    unwatch();
     for (const signal of SIGNALS) process.off(signal, onSignal);
   };
 };

@@ -1,10 +1,10 @@
 import type { Languages } from "../../util/language.js";
 import { normalizeLocale } from "../../util/language.js";
 import type { Logger } from "../../util/logger.js";
-import { emptyCommandsPacket, withPlainCommands } from "./declare-commands.js";
-import type { SquidPlayer, SquidPlugin, SquidServer } from "./flying-squid-types.js";
+import type { SquidClient, SquidPlayer, SquidPlugin, SquidServer } from "./flying-squid-types.js";
 import type { HostHandler } from "./host-handler.js";
 import { SquidHostPlayer } from "./host-player.js";
+import { emptyCommandsPacket, withPlainCommands } from "./plain-commands.js";
 import { installTabComplete } from "./tab-complete.js";
 
 /** 1.19: the first protocol whose `declare_commands` layout the builder writes. */
@@ -34,6 +34,8 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
   let server: SquidServer | undefined;
   const ops = new Set(options.ops.map((name) => name.toLowerCase()));
   const bases = [...new Set(["system", ...options.shortcuts])];
+  // 1.20.2+ clients send their language during configuration, before flying-squid creates the player
+  const configuredLocales = new WeakMap<object, string>();
 
   const failed = (what: string) => (error: unknown) => logger.error(what, error);
 
@@ -77,6 +79,11 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
   return {
     server(serv) {
       server = serv;
+      serv._server.on("connection", (client: SquidClient) => {
+        client.on("settings", (packet: { locale?: unknown }) => {
+          if (typeof packet.locale === "string") configuredLocales.set(client, packet.locale);
+        });
+      });
       for (const base of bases) {
         serv.commands.add({
           base,
@@ -87,7 +94,7 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
       }
     },
     player(player, serv) {
-      const hostPlayer = new SquidHostPlayer(serv, player);
+      const hostPlayer = new SquidHostPlayer(serv, player, configuredLocales.get(player._client));
       hostPlayers.set(player, hostPlayer);
       // flying-squid only reads unsigned `chat_command`; 1.20.5+ clients with a chat session sign commands
       player._client.on("chat_command_signed", (packet: { command?: unknown }) => {

@@ -13,7 +13,8 @@ export type HelpConfig = Record<string, never>;
 
 /**
  * `system:help` feature type. Optional services: CARDS (registers `system:help`), LANGUAGES (translated
- * descriptions), PERMISSION_LEVEL (help of op-guarded commands).
+ * descriptions), PERMISSION_LEVEL (help of op-guarded commands),
+ * AVAILABILITY (the host's routing filter).
  */
 export const HELP_FEATURE: ServerModuleType<HelpConfig> = {
   id: Identifier.parse("system:help"),
@@ -33,6 +34,7 @@ export const HELP_FEATURE: ServerModuleType<HelpConfig> = {
           modules: () => context.engine.modules(),
           languages: services.find(AssistantContextTypes.LANGUAGES),
           permissionLevel: level ?? (() => 0),
+          availability: services.find(AssistantContextTypes.AVAILABILITY),
         }),
       );
     },

@@ -8,6 +8,7 @@ import { ActionType } from "../../../agent/module/action-type.js";
 import type { ModuleRegistry } from "../../../agent/module/module-registry.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
+import type { Availability } from "../../../agent/routing/routing-player.js";
 import { present } from "../../../assistant/game-tools/card-text.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
@@ -16,7 +17,10 @@ import { HELP_CARD, type HelpCardEntry } from "./help-card.js";
 
 /** Help takes no arguments. */
 export type HelpInput = Record<string, never>;
-export const HELP_ACTION = ActionType.of<HelpInput>("system:help", codec(z.object({}).strict() as z.ZodType<HelpInput>));
+export const HELP_ACTION = ActionType.of<HelpInput>(
+  "system:help",
+  codec(z.object({}).strict() as z.ZodType<HelpInput>),
+);
 
 /** The translation key of a module's help description: `system.help.module.<namespace>.<path>`. */
 export const helpDescriptionKey = (moduleId: Identifier): string =>
@@ -27,6 +31,8 @@ export interface HelpModuleOptions {
   readonly modules: () => ModuleRegistry;
   readonly languages: Languages | undefined;
   readonly permissionLevel: (playerId: string) => number;
+  /** The host's extra module filter (the one HybridRouter uses); everything passes when absent. */
+  readonly availability?: Availability | undefined;
 }
 
 /**
@@ -64,13 +70,16 @@ export class HelpModule extends AbstractAgentModule<HelpInput> {
       permissionLevel: this.options.permissionLevel(context.playerId),
       features: context.features,
     };
-    const usages = new Map(commandHelp(registry.commands(), identity).map((entry) => [entry.moduleId, entry.usages]));
+    const usages = new Map(
+      commandHelp(registry.commands(), identity).map((entry) => [entry.moduleId, entry.usages]),
+    );
     const chinese = context.locale.toLowerCase().startsWith("zh");
     const entries: HelpCardEntry[] = [];
     for (const module of registry.values()) {
       if (!module.interactive) continue;
       if (module.owner !== undefined && !context.features.has(module.owner.toString())) continue;
       const id = module.id.toString();
+      if (this.options.availability?.(context.playerId, id) === false) continue;
       const routing = registry.routing(module.id);
       const lines = usages.get(id) ?? [];
       if (lines.length === 0 && routing.selection === "structured_only") continue;

@@ -16,7 +16,10 @@ const itemCardSchema = z.object({
   zh_cn: z.string().optional(),
   stackSize: z.number().int(),
   recipes: z.array(
-    z.object({ resultCount: z.number().int(), ingredients: z.array(named.extend({ count: z.number().int() })) }),
+    z.object({
+      resultCount: z.number().int(),
+      ingredients: z.array(named.extend({ count: z.number().int() })),
+    }),
   ),
   blocks: z.array(named.extend({ ...range, silkTouch: z.boolean() })),
   entities: z.array(named.extend({ ...range, playerKill: z.boolean() })),

@@ -11,13 +11,13 @@ import type { AnyTool, Tool } from "../../../agent/tool/tool.js";
 import type { ItemCatalog } from "../../../assistant/game-data/item-catalog.js";
 import type { ItemSourcesInfo } from "../../../assistant/game-data/item-sources.js";
 import { present } from "../../../assistant/game-tools/card-text.js";
+import { ItemTextIndex } from "../../../assistant/game-tools/item-text-index.js";
 import {
   ITEM_LOOKUP,
   ITEM_SOURCES_TOOL,
   type ItemLookupOutput,
   type ItemView,
 } from "../../../assistant/game-tools/item-tools.js";
-import { ItemTextIndex } from "../../../assistant/game-tools/item-text-index.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import { ITEM_CARD, ITEM_NOT_FOUND_CARD, ITEM_QUERY_ACTION_ID, type ItemCardData } from "./item-cards.js";
@@ -53,7 +53,8 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
     const index = new ItemTextIndex(options.catalog);
     super({
       action: ITEM_QUERY_ACTION,
-      description: "Look up a Minecraft item: id, English and Chinese names, stack size, crafting recipes and drops.",
+      description:
+        "Look up a Minecraft item: id, English and Chinese names, stack size, crafting recipes and drops.",
       tools: [options.tools.lookup, options.tools.sources] as unknown as readonly AnyTool[],
       owner: options.owner,
       routing: ModuleRouting.defaults<ItemQueryInput>()
@@ -73,7 +74,11 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
               return item === undefined ? undefined : { query: item.id };
             },
             ["查询物品 minecraft:diamond", "钻石怎么获得", "铁锭的合成配方是什么", "哪里能弄到火药"],
-            ["Look up item minecraft:diamond", "how do I get diamonds", "what is the recipe for an iron ingot"],
+            [
+              "Look up item minecraft:diamond",
+              "how do I get diamonds",
+              "what is the recipe for an iron ingot",
+            ],
           ),
         )
         .choice("system.item.choice"),
@@ -83,10 +88,14 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
 
   override async run(input: ItemQueryInput, context: ExecutionContext): Promise<AgentResult> {
     context.checkInput(input.query);
-    const query = this.options.catalog.lookup(input.query) !== undefined ? input.query : (this.#index.find(input.query)?.id ?? input.query);
+    const query =
+      this.options.catalog.lookup(input.query) !== undefined
+        ? input.query
+        : (this.#index.find(input.query)?.id ?? input.query);
     const found = await context.tool(ITEM_LOOKUP, "lookup", { query });
     const chinese = context.locale.toLowerCase().startsWith("zh");
-    const nameOf = (item: ItemView): string => (chinese ? (item.names.zh_cn ?? item.names.en_us) : item.names.en_us);
+    const nameOf = (item: ItemView): string =>
+      chinese ? (item.names.zh_cn ?? item.names.en_us) : item.names.en_us;
     if (found.item === undefined)
       return AgentResult.error(AgentFailure.NOT_FOUND.with(input.query)).withPresentation(
         present(
@@ -122,7 +131,11 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
     const ingredients = new Map<string, string>();
     for (const recipe of recipes)
       for (const ingredient of recipe.ingredients)
-        if (!ingredient.id.startsWith("#") && ingredient.id !== item.id && ingredients.size < LIMITS.ingredients)
+        if (
+          !ingredient.id.startsWith("#") &&
+          ingredient.id !== item.id &&
+          ingredients.size < LIMITS.ingredients
+        )
           ingredients.set(ingredient.id, ingredient.name);
     return {
       id: item.id,

@@ -3,8 +3,8 @@ import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import { Tool } from "../../../agent/tool/tool.js";
 import { ToolType } from "../../../agent/tool/tool-type.js";
-import { codec } from "../../../util/codec.js";
 import type { KnowledgeDatabase } from "../../../data/knowledge/knowledge-database.js";
+import { codec } from "../../../util/codec.js";
 
 /** Characters of an entry's stored text a query returns (enough to answer from, bounded for prompts). */
 export const ENTRY_TEXT_CHARS = 1_500;
@@ -62,7 +62,9 @@ const trimText = (text: string): string =>
  * The read-only query tool over a knowledge database. A database error is MODULE_FAILED, never an empty
  * result: "nothing stored" and "could not look" must stay different answers (the second never goes to the web).
  */
-export const databaseQueryTool = (database: KnowledgeDatabase): Tool<DatabaseQueryInput, DatabaseQueryOutput> =>
+export const databaseQueryTool = (
+  database: KnowledgeDatabase,
+): Tool<DatabaseQueryInput, DatabaseQueryOutput> =>
   Tool.of(DATABASE_QUERY, async (input, scope) => {
     try {
       const hits = database.search({ query: input.query, playerId: scope.playerId, limit: input.limit });
@@ -82,4 +84,6 @@ export const databaseQueryTool = (database: KnowledgeDatabase): Tool<DatabaseQue
     }
   })
     .asReadOnly()
-    .forReasoning("Search the server's knowledge base (guides, rules, notes) by keywords; returns matching entries.");
+    .forReasoning(
+      "Search the server's knowledge base (guides, rules, notes) by keywords; returns matching entries.",
+    );

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { ContextType } from "../../../agent/module/context-type.js";
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
 import type { AnyTool } from "../../../agent/tool/tool.js";
@@ -8,7 +9,6 @@ import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
 import { databaseQueryTool } from "./database-query-tool.js";
-import { z } from "zod";
 
 /** The knowledge database the server assembly opened (preferred over the config path). */
 export const KNOWLEDGE_DATABASE = ContextType.of<KnowledgeDatabase>("system:knowledge_database");

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { CardBuilder } from "../../../agent/card/card-builder.js";
 import { CardType } from "../../../agent/card/card-type.js";
 import { literal, type Text, translatable } from "../../../agent/text.js";
-import { joinLines, joinTexts, LIST_KEY } from "../../../assistant/game-tools/card-text.js";
 import { PLAYER_STATS_SNAPSHOT } from "../../../assistant/game-snapshots.js";
+import { joinLines, joinTexts, LIST_KEY } from "../../../assistant/game-tools/card-text.js";
 import { codec } from "../../../util/codec.js";
 
 const playerCardSchema = z.object({
@@ -27,7 +27,11 @@ export const PLAYER_CARD = CardType.of<PlayerCardData>("system:player", codec(pl
       ? translatable("system.player.inventory.empty")
       : joinTexts(
           totals.map((total, index) =>
-            translatable("system.player.inventory.item", literal(data.itemNames[index] ?? total.item), total.count),
+            translatable(
+              "system.player.inventory.item",
+              literal(data.itemNames[index] ?? total.item),
+              total.count,
+            ),
           ),
           LIST_KEY,
         );

@@ -35,7 +35,8 @@ export class PlayerQueryModule extends AbstractAgentModule<PlayerQueryInput> {
   constructor(private readonly options: PlayerQueryModuleOptions) {
     super({
       action: PLAYER_QUERY_ACTION,
-      description: "Show the player's health, food, experience, position, dimension, game mode and inventory.",
+      description:
+        "Show the player's health, food, experience, position, dimension, game mode and inventory.",
       tools: [options.tool] as unknown as readonly AnyTool[],
       owner: options.owner,
       routing: ModuleRouting.defaults<PlayerQueryInput>()
@@ -59,6 +60,9 @@ export class PlayerQueryModule extends AbstractAgentModule<PlayerQueryInput> {
       if (item === undefined) return total.item;
       return chinese ? (item.names.zh_cn ?? item.names.en_us) : item.names.en_us;
     });
-    return AgentResult.success(undefined, present(PLAYER_CARD.card({ name: info.name, stats: info.stats, itemNames })));
+    return AgentResult.success(
+      undefined,
+      present(PLAYER_CARD.card({ name: info.name, stats: info.stats, itemNames })),
+    );
   }
 }

@@ -45,7 +45,9 @@ export const ANSWER_CARD_CODEC = codec<AnswerCardData>(
 
 /** The source list as one line of data (titles and URLs are data, never part of a translation key). */
 export const sourceLine = (sources: readonly AnswerSource[]): string =>
-  sources.map((source) => `[${source.n}] ${source.title}${source.url === undefined ? "" : ` <${source.url}>`}`).join("  ");
+  sources
+    .map((source) => `[${source.n}] ${source.title}${source.url === undefined ? "" : ` <${source.url}>`}`)
+    .join("  ");
 
 /** `system:question_answer`: the answer text, its origin and the list of sources; marked when citations were removed. */
 export const ANSWER_CARD = CardType.of<AnswerCardData>("system:question_answer", ANSWER_CARD_CODEC, (data) =>

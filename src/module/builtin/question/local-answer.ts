@@ -54,16 +54,22 @@ export const answerLocally = async (options: LocalAnswerOptions): Promise<AgentR
   const summary = options.summarize ? await summarize(context, options.prompt, question, shown) : undefined;
   if (summary === undefined) return storedAnswer(options.entries);
   const checked = checkCitations(summary.sources, (n) => n >= 1 && n <= shown.length);
-  const used = checked.kept.length > 0 ? checked.kept.map((n) => shown[n - 1] as DatabaseEntry) : shown;
+  const numbers = checked.kept.length > 0 ? checked.kept : shown.map((_, index) => index + 1);
+  const used = numbers.map((n) => ({ n, entry: shown[n - 1] as DatabaseEntry }));
   const verify = await context.tool(DATABASE_QUERY, "verify", { query: question, limit: QUERY_LIMIT });
   const present = new Set(verify.entries.map((entry) => entry.id));
-  if (used.some((entry) => !present.has(entry.id))) {
+  if (used.some(({ entry }) => !present.has(entry.id))) {
     // A source vanished (removed by an admin meanwhile): the summary is no longer backed; show what remains.
     if (verify.entries.length === 0) return AgentResult.error(AgentFailure.NOT_FOUND.with(question));
     return storedAnswer(verify.entries);
   }
   return AgentResult.success().withPresentation(
-    answerPresentation({ origin: "summary", text: summary.text, sources: used.map(localSource), marked: checked.removed }),
+    answerPresentation({
+      origin: "summary",
+      text: summary.text,
+      sources: used.map(({ n, entry }) => ({ n, title: entry.title, entry: entry.id })),
+      marked: checked.removed,
+    }),
   );
 };
 
@@ -76,7 +82,11 @@ export const storedAnswer = (entries: readonly DatabaseEntry[]): AgentResult => 
   );
 };
 
-const localSource = (entry: DatabaseEntry, index: number): AnswerSource => ({ n: index + 1, title: entry.title, entry: entry.id });
+const localSource = (entry: DatabaseEntry, index: number): AnswerSource => ({
+  n: index + 1,
+  title: entry.title,
+  entry: entry.id,
+});
 
 const summarize = async (
   context: ExecutionContext,
@@ -87,7 +97,10 @@ const summarize = async (
   try {
     const response = await context.model({
       system: prompt,
-      user: { question, entries: entries.map((entry, index) => ({ n: index + 1, title: entry.title, text: entry.text })) },
+      user: {
+        question,
+        entries: entries.map((entry, index) => ({ n: index + 1, title: entry.title, text: entry.text })),
+      },
       maxOutputTokens: 800,
     });
     const data = parseReply(response.text);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ContextType } from "../../../agent/module/context-type.js";
 import { fixedPrompts, type PromptSource } from "../../../agent/model/prompt-source.js";
+import { ContextType } from "../../../agent/module/context-type.js";
 import { BUILTIN_PACK_ROOT } from "../../../data/prompts/prompt-store.js";
 
 /** The reloadable prompts (data packs); the server assembly provides its PromptStore here. */

@@ -1,7 +1,12 @@
 import { BlockList, isIP } from "node:net";
 
 /** Host names that reach cloud metadata services whatever they resolve to. */
-const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadata.azure.internal", "instance-data"]);
+const METADATA_NAMES = new Set([
+  "metadata",
+  "metadata.google.internal",
+  "metadata.azure.internal",
+  "instance-data",
+]);
 
 const BLOCKED = new BlockList();
 for (const [network, prefix] of [

@@ -68,7 +68,10 @@ export class GuardedFetcher {
   /** Fetches a URL; throws FetchRefused for refused targets, oversize bodies, timeouts and HTTP errors. */
   async fetch(url: string, signal?: AbortSignal): Promise<FetchedPage> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new FetchRefused("timed out")), this.#limits.timeoutMillis);
+    const timer = setTimeout(
+      () => controller.abort(new FetchRefused("timed out")),
+      this.#limits.timeoutMillis,
+    );
     const forward = (): void => controller.abort(new FetchRefused("cancelled"));
     signal?.addEventListener("abort", forward, { once: true });
     try {
@@ -77,9 +80,15 @@ export class GuardedFetcher {
         const target = await this.check(current);
         const response = await this.#get(target, controller.signal);
         const location = response.headers.location;
-        if (response.statusCode !== undefined && response.statusCode >= 300 && response.statusCode < 400 && location !== undefined) {
+        if (
+          response.statusCode !== undefined &&
+          response.statusCode >= 300 &&
+          response.statusCode < 400 &&
+          location !== undefined
+        ) {
           response.destroy();
-          if (hop >= this.#limits.maxRedirects) throw new FetchRefused(`more than ${this.#limits.maxRedirects} redirects`);
+          if (hop >= this.#limits.maxRedirects)
+            throw new FetchRefused(`more than ${this.#limits.maxRedirects} redirects`);
           current = new URL(location, target.url).href;
           continue;
         }
@@ -89,7 +98,9 @@ export class GuardedFetcher {
       if (error instanceof FetchRefused) throw error;
       const reason = controller.signal.reason;
       if (reason instanceof FetchRefused) throw reason;
-      throw new FetchRefused(`fetch failed (${error instanceof Error ? error.message.slice(0, 120) : "error"})`);
+      throw new FetchRefused(
+        `fetch failed (${error instanceof Error ? error.message.slice(0, 120) : "error"})`,
+      );
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", forward);
@@ -104,8 +115,10 @@ export class GuardedFetcher {
     } catch {
       throw new FetchRefused("not a valid URL");
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new FetchRefused(`scheme ${url.protocol} is not allowed`);
-    if (url.username !== "" || url.password !== "") throw new FetchRefused("credentials in URLs are not allowed");
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw new FetchRefused(`scheme ${url.protocol} is not allowed`);
+    if (url.username !== "" || url.password !== "")
+      throw new FetchRefused("credentials in URLs are not allowed");
     const host = url.hostname.replace(/^\[|\]$/g, "");
     const port = url.port === "" ? (url.protocol === "https:" ? "443" : "80") : url.port;
     const allowed = this.#allow.has(`${host.toLowerCase()}:${port}`);
@@ -141,7 +154,10 @@ export class GuardedFetcher {
         method: "GET",
         lookup: pinned,
         signal,
-        headers: { "user-agent": "System-Minecraft-Assistant/0.1", accept: "text/html,text/plain,application/json;q=0.8,*/*;q=0.1" },
+        headers: {
+          "user-agent": "System-Minecraft-Assistant/0.1",
+          accept: "text/html,text/plain,application/json;q=0.8,*/*;q=0.1",
+        },
       });
       outgoing.on("response", resolve);
       outgoing.on("error", reject);
@@ -176,7 +192,8 @@ export class GuardedFetcher {
       }
       chunks.push(chunk as Buffer);
     }
-    if (signal.aborted) throw signal.reason instanceof FetchRefused ? signal.reason : new FetchRefused("cancelled");
+    if (signal.aborted)
+      throw signal.reason instanceof FetchRefused ? signal.reason : new FetchRefused("cancelled");
     return { url, status, contentType, body: Buffer.concat(chunks).toString("utf8") };
   }
 }

@@ -1,9 +1,36 @@
 /** Elements whose content is never page text (code, styling, navigation chrome, embedded media). */
-const DROPPED = ["script", "style", "noscript", "nav", "header", "footer", "aside", "svg", "iframe", "template", "form"];
+const DROPPED = [
+  "script",
+  "style",
+  "noscript",
+  "nav",
+  "header",
+  "footer",
+  "aside",
+  "svg",
+  "iframe",
+  "template",
+  "form",
+];
 
 const NAMED: Readonly<Record<string, string>> = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", copy: "©", reg: "®", hellip: "…",
-  mdash: "—", ndash: "–", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", middot: "·", times: "×",
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  copy: "©",
+  reg: "®",
+  hellip: "…",
+  mdash: "—",
+  ndash: "–",
+  lsquo: "‘",
+  rsquo: "’",
+  ldquo: "“",
+  rdquo: "”",
+  middot: "·",
+  times: "×",
 };
 
 /** Decodes HTML character references (named, decimal, hex); unknown names stay as written. */
@@ -42,6 +69,11 @@ export const trimSummary = (text: string, limit: number): string => {
   const flat = text.trim();
   if (flat.length <= limit) return flat;
   const cut = flat.slice(0, limit);
-  const boundary = Math.max(cut.lastIndexOf(" "), cut.lastIndexOf("。"), cut.lastIndexOf(". "), cut.lastIndexOf("\n"));
+  const boundary = Math.max(
+    cut.lastIndexOf(" "),
+    cut.lastIndexOf("。"),
+    cut.lastIndexOf(". "),
+    cut.lastIndexOf("\n"),
+  );
   return `${(boundary > limit * 0.6 ? cut.slice(0, boundary) : cut).trimEnd()}…`;
 };

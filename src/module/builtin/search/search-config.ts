@@ -15,7 +15,9 @@ const keyed = (url: string, env: string) =>
 export const SEARCH_CONFIG = codec(
   z.object({
     provider: z.enum(["searxng", "brave", "tavily"]).default("searxng"),
-    searxng: z.object({ url: z.string().url().default("http://127.0.0.1:8888/") }).default({ url: "http://127.0.0.1:8888/" }),
+    searxng: z
+      .object({ url: z.string().url().default("http://127.0.0.1:8888/") })
+      .default({ url: "http://127.0.0.1:8888/" }),
     brave: keyed("https://api.search.brave.com/res/v1/web/search", "BRAVE_API_KEY"),
     tavily: keyed("https://api.tavily.com/search", "TAVILY_API_KEY"),
     max_results: z.number().int().min(1).max(10).default(5),
@@ -24,14 +26,22 @@ export const SEARCH_CONFIG = codec(
     timeout_millis: z.number().int().min(500).max(60_000).default(8_000),
     fetch: z
       .object({
-        max_bytes: z.number().int().min(1_024).max(8 * 1024 * 1024).default(512 * 1024),
+        max_bytes: z
+          .number()
+          .int()
+          .min(1_024)
+          .max(8 * 1024 * 1024)
+          .default(512 * 1024),
         timeout_millis: z.number().int().min(500).max(60_000).default(10_000),
         max_redirects: z.number().int().min(0).max(5).default(3),
         summary_chars: z.number().int().min(200).max(20_000).default(2_000),
       })
       .default({ max_bytes: 512 * 1024, timeout_millis: 10_000, max_redirects: 3, summary_chars: 2_000 }),
     /** `host:port` pairs a fetch may reach although they are private (an internal wiki; tests). */
-    allow_private: z.array(z.string().regex(/^[^\s:]+:\d+$/)).max(32).default([]),
+    allow_private: z
+      .array(z.string().regex(/^[^\s:]+:\d+$/))
+      .max(32)
+      .default([]),
   }),
 );
 

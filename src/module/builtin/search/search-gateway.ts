@@ -1,8 +1,8 @@
 import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import type { FetchedPage, GuardedFetcher } from "./guarded-fetch.js";
-import type { SearchProvider, SearchResult } from "./search-provider.js";
 import { SearchMeter, type WebUsage } from "./search-meter.js";
+import type { SearchProvider, SearchResult } from "./search-provider.js";
 
 export interface SearchGatewayOptions {
   readonly provider: SearchProvider;
@@ -32,7 +32,12 @@ export class SearchGateway {
     return this.#meter.today(playerId);
   }
 
-  async search(playerId: string, query: string, locale: string, signal: AbortSignal): Promise<SearchResult[]> {
+  async search(
+    playerId: string,
+    query: string,
+    locale: string,
+    signal: AbortSignal,
+  ): Promise<SearchResult[]> {
     const limit = this.options.dailySearches;
     if (limit > 0 && this.#meter.today(playerId).searches >= limit)
       throw new AgentException(AgentFailure.QUOTA_EXCEEDED.with("web.search"));

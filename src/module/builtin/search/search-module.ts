@@ -13,13 +13,18 @@ import { WEB_ACCESS } from "./web-access.js";
 import { webFetchTool, webSearchTool } from "./web-tools.js";
 
 /** Builds the configured provider; a keyed provider without a key is a config error (the feature is not installed). */
-export const providerOf = (config: SearchConfig, environment: NodeJS.ProcessEnv = process.env): SearchProvider => {
+export const providerOf = (
+  config: SearchConfig,
+  environment: NodeJS.ProcessEnv = process.env,
+): SearchProvider => {
   const timeoutMillis = config.timeout_millis;
   if (config.provider === "searxng") return new SearxngProvider({ url: config.searxng.url, timeoutMillis });
   const settings = config.provider === "brave" ? config.brave : config.tavily;
   const apiKey = apiKeyOf(settings, environment);
   if (apiKey === undefined)
-    throw new Error(`search provider ${config.provider} needs an API key (config api_key or $${settings.api_key_env})`);
+    throw new Error(
+      `search provider ${config.provider} needs an API key (config api_key or $${settings.api_key_env})`,
+    );
   return config.provider === "brave"
     ? new BraveProvider({ url: settings.url, apiKey, timeoutMillis })
     : new TavilyProvider({ url: settings.url, apiKey, timeoutMillis });

@@ -41,19 +41,24 @@ export const providerJson = async (
   }
   if (!response.ok) {
     await response.body?.cancel();
-    throw new AgentException(AgentFailure.MODULE_FAILED.with(`web.search ${provider} HTTP ${response.status}`));
+    throw new AgentException(
+      AgentFailure.MODULE_FAILED.with(`web.search ${provider} HTTP ${response.status}`),
+    );
   }
   try {
     return (await response.json()) as unknown;
   } catch (error) {
-    throw new AgentException(AgentFailure.MODULE_FAILED.with(`web.search ${provider} reply`), { cause: error });
+    throw new AgentException(AgentFailure.MODULE_FAILED.with(`web.search ${provider} reply`), {
+      cause: error,
+    });
   }
 };
 
 /** Decodes a provider reply; a reply of the wrong shape is a provider failure. */
 export const decodeReply = <T>(provider: string, schema: z.ZodType<T>, data: unknown): T => {
   const parsed = schema.safeParse(data);
-  if (!parsed.success) throw new AgentException(AgentFailure.MODULE_FAILED.with(`web.search ${provider} reply`));
+  if (!parsed.success)
+    throw new AgentException(AgentFailure.MODULE_FAILED.with(`web.search ${provider} reply`));
   return parsed.data;
 };
 

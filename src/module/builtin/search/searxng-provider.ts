@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { decodeReply, providerJson, resultItem, type SearchProvider, type SearchRequest, type SearchResult, usable } from "./search-provider.js";
+import {
+  decodeReply,
+  providerJson,
+  resultItem,
+  type SearchProvider,
+  type SearchRequest,
+  type SearchResult,
+  usable,
+} from "./search-provider.js";
 
 const REPLY = z.object({ results: z.array(resultItem("content")).max(200) });
 
@@ -14,8 +22,17 @@ export class SearxngProvider implements SearchProvider {
     url.searchParams.set("q", request.query);
     url.searchParams.set("format", "json");
     url.searchParams.set("language", request.locale.startsWith("zh") ? "zh-CN" : "en");
-    const data = await providerJson(this.id, url.href, { headers: { accept: "application/json" } }, this.options.timeoutMillis, request.signal);
+    const data = await providerJson(
+      this.id,
+      url.href,
+      { headers: { accept: "application/json" } },
+      this.options.timeoutMillis,
+      request.signal,
+    );
     const reply = decodeReply(this.id, REPLY, data);
-    return usable(reply.results.map((item) => ({ title: item.title, url: item.url, snippet: item.content ?? "" })), request.limit);
+    return usable(
+      reply.results.map((item) => ({ title: item.title, url: item.url, snippet: item.content ?? "" })),
+      request.limit,
+    );
   }
 }

@@ -33,7 +33,8 @@ export class WebGate {
     if (!this.#open || playerId !== this.playerId || !this.checks.allowWeb)
       throw new AgentException(AgentFailure.PERMISSION_DENIED.with("web"));
     if (!this.checks.featureEnabled()) throw new AgentException(AgentFailure.MODULE_DISABLED.with("web"));
-    if (!(await this.checks.external())) throw new AgentException(AgentFailure.PERMISSION_DENIED.with("external"));
+    if (!(await this.checks.external()))
+      throw new AgentException(AgentFailure.PERMISSION_DENIED.with("external"));
   }
 
   close(): void {

@@ -16,7 +16,12 @@ export interface WebSearchInput {
 }
 export interface WebSearchOutput {
   readonly query: string;
-  readonly results: readonly { readonly n: number; readonly title: string; readonly url: string; readonly snippet: string }[];
+  readonly results: readonly {
+    readonly n: number;
+    readonly title: string;
+    readonly url: string;
+    readonly snippet: string;
+  }[];
 }
 export interface WebFetchInput {
   readonly url: string;
@@ -36,14 +41,18 @@ export const WEB_SEARCH = ToolType.of<WebSearchInput, WebSearchOutput>(
   codec(
     z.object({
       query: z.string(),
-      results: z.array(z.object({ n: z.number().int(), title: z.string(), url: z.string(), snippet: z.string() })),
+      results: z.array(
+        z.object({ n: z.number().int(), title: z.string(), url: z.string(), snippet: z.string() }),
+      ),
     }),
   ),
 );
 
 export const WEB_FETCH = ToolType.of<WebFetchInput, WebFetchOutput>(
   "system:web.fetch",
-  codec(z.object({ url: z.string().min(1).max(2_048).describe("A URL returned by web.search in this request.") })),
+  codec(
+    z.object({ url: z.string().min(1).max(2_048).describe("A URL returned by web.search in this request.") }),
+  ),
   codec(
     z.object({
       url: z.string(),
@@ -91,7 +100,8 @@ export const webFetchTool = (options: WebToolOptions): Tool<WebFetchInput, WebFe
   Tool.of(WEB_FETCH, async (input, scope) => {
     const gate = await options.access.require(scope.requestId, scope.playerId);
     const source = gate.session.find(input.url);
-    if (source === undefined) return { url: input.url, refused: "not a URL returned by this request's searches" };
+    if (source === undefined)
+      return { url: input.url, refused: "not a URL returned by this request's searches" };
     let page: Awaited<ReturnType<SearchGateway["fetch"]>>;
     try {
       page = await options.gateway.fetch(scope.playerId, source.url, scope.signal);

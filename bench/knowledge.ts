@@ -1,0 +1,127 @@
+// Knowledge retrieval latency: KnowledgeDatabase.search (FTS5 trigram, instr() for short terms, ranked) against a
+// plain LIKE scan over the same table in the same run, at 10,000 and 100,000 entries.
+// Run: npx tsx bench/knowledge.ts   (or npm run bench -- knowledge)
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { KnowledgeDatabase } from "../src/data/knowledge/knowledge-database.js";
+import { queryTerms } from "../src/data/knowledge/knowledge-terms.js";
+
+let seed = 7;
+const random = (): number => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+  return seed / 2_147_483_648;
+};
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+
+const EN =
+  "diamond iron gold netherite redstone emerald villager trade enchant anvil beacon portal nether end dragon elytra shulker spawner farm wheat potion brewing furnace smelt pickaxe sword armor shield trident quest reward shop rule spawn base".split(
+    " ",
+  );
+const ZH =
+  "钻石 铁锭 金锭 下界合金 红石 绿宝石 村民 交易 附魔 铁砧 信标 传送门 下界 末地 末影龙 鞘翅 潜影盒 刷怪笼 农场 小麦 药水 酿造 熔炉 冶炼 镐 剑 盔甲 盾牌 三叉戟 任务 奖励 商店 规则 出生点 基地".split(
+    " ",
+  );
+const FILLER_EN = "the a of to and in is you can use with for from when".split(" ");
+const FILLER_ZH = "的 了 在 是 可以 使用 需要 获得 通过 一个 然后 如果".split(" ");
+
+const body = (): string => {
+  const chinese = random() < 0.5;
+  const words: string[] = [];
+  for (let index = 0; index < 40; index++)
+    words.push(random() < 0.35 ? pick(chinese ? ZH : EN) : pick(chinese ? FILLER_ZH : FILLER_EN));
+  return chinese ? words.join("") : words.join(" ");
+};
+
+const QUERIES = [
+  "钻石",
+  "下界合金",
+  "村民交易",
+  "附魔 铁砧",
+  "netherite",
+  "villager trade",
+  "diamond pickaxe",
+  "spawn rules",
+  "末影龙 鞘翅",
+  "redstone",
+];
+const PLAYER = "00000000-0000-4000-8000-000000000001";
+
+const percentile = (values: number[], fraction: number): number => {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
+};
+
+const time = (work: () => unknown): number => {
+  const start = process.hrtime.bigint();
+  work();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+};
+
+const run = (entries: number): void => {
+  const folder = mkdtempSync(join(tmpdir(), "knowledge-bench-"));
+  const path = join(folder, "knowledge.sqlite");
+  const database = KnowledgeDatabase.open(path);
+  const loadStart = Date.now();
+  database.transaction(() => {
+    for (let index = 0; index < entries; index++)
+      database.add({
+        title: `${pick(EN)} ${pick(ZH)} ${index}`,
+        body: body(),
+        source: "file",
+        ...(index % 20 === 0 ? { owner: index % 40 === 0 ? PLAYER : "someone-else" } : {}),
+      });
+  });
+  const loadMillis = Date.now() - loadStart;
+  const raw = new Database(path, { readonly: true });
+  const like = (query: string): unknown[] => {
+    const terms = queryTerms(query);
+    const where = terms.map(() => "(title LIKE ? OR body LIKE ?)").join(" AND ");
+    return raw
+      .prepare(
+        `SELECT id, title, body FROM "system:knowledge" WHERE (owner IS NULL OR owner = ?) AND ${where} ORDER BY id DESC LIMIT 5`,
+      )
+      .all(PLAYER, ...terms.flatMap((term) => [`%${term}%`, `%${term}%`]));
+  };
+  // warm up both paths
+  for (const query of QUERIES) {
+    database.search({ query, playerId: PLAYER, limit: 5 });
+    like(query);
+  }
+  const rounds = entries >= 100_000 ? 10 : 40;
+  const fts: number[] = [];
+  const scan: number[] = [];
+  const byQuery: string[] = [];
+  for (const query of QUERIES) {
+    const ftsQuery: number[] = [];
+    const scanQuery: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      ftsQuery.push(time(() => database.search({ query, playerId: PLAYER, limit: 5 })));
+      scanQuery.push(time(() => like(query)));
+    }
+    fts.push(...ftsQuery);
+    scan.push(...scanQuery);
+    byQuery.push(
+      `    ${query.padEnd(16)} search p50 ${percentile(ftsQuery, 0.5).toFixed(2)} ms   LIKE p50 ${percentile(scanQuery, 0.5).toFixed(2)} ms`,
+    );
+  }
+  raw.close();
+  database.close();
+  rmSync(folder, { recursive: true, force: true });
+  const ratio = (fraction: number): string =>
+    (percentile(scan, fraction) / percentile(fts, fraction)).toFixed(1);
+  console.log(
+    `${entries.toLocaleString("en")} entries (loaded in ${loadMillis} ms), ${fts.length} queries per method`,
+  );
+  console.log(
+    `  KnowledgeDatabase.search  p50 ${percentile(fts, 0.5).toFixed(2)} ms  p99 ${percentile(fts, 0.99).toFixed(2)} ms`,
+  );
+  console.log(
+    `  plain LIKE scan           p50 ${percentile(scan, 0.5).toFixed(2)} ms  p99 ${percentile(scan, 0.99).toFixed(2)} ms`,
+  );
+  console.log(`  LIKE / search ratio       p50 ${ratio(0.5)}x  p99 ${ratio(0.99)}x`);
+  for (const line of byQuery) console.log(line);
+};
+
+for (const entries of [10_000, 100_000]) run(entries);

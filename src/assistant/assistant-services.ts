@@ -1,0 +1,127 @@
+import { join } from "node:path";
+import { AgentLifecycles } from "../agent/agent-lifecycle.js";
+import { CardRegistry } from "../agent/card/card-registry.js";
+import { AgentConfig } from "../agent/execution/agent-config.js";
+import { AgentEngine } from "../agent/execution/agent-engine.js";
+import { ConversationService } from "../agent/execution/conversation-service.js";
+import { MemoryGenerations } from "../agent/execution/memory-generations.js";
+import { TaskExecutor } from "../agent/execution/task-executor.js";
+import { ModelConfig } from "../agent/model/model-config.js";
+import { ModelGateway } from "../agent/model/model-gateway.js";
+import { JournalStepRunner } from "../agent/storage/journal-step-runner.js";
+import { SemanticConfig } from "../agent/routing/semantic-config.js";
+import { FileAgentJournal } from "../data/store/file-agent-journal.js";
+import { FileAgentStore } from "../data/store/file-agent-store.js";
+import { FileConversationStore } from "../data/store/file-conversation-store.js";
+import { FileUsageStore } from "../data/store/file-usage-store.js";
+import { BUILTIN_PACK_ROOT, PromptStore } from "../data/prompts/prompt-store.js";
+import { AccessStore } from "../module/permissions/access-store.js";
+import { Languages } from "../util/language.js";
+import type { Logger } from "../util/logger.js";
+import { PlayerDirectory } from "./player-directory.js";
+
+/** Where one server keeps its files: config under `<dataDir>/config/system`, System data in `<world>/system`. */
+export interface AssistantPaths {
+  readonly dataDir: string;
+  readonly world: string;
+  /** Server data packs, later ones override earlier ones and the built-in pack. */
+  readonly packRoots: readonly string[];
+}
+
+/** The infrastructure every feature shares, opened in dependency order. */
+export interface AssistantInfrastructure {
+  readonly paths: AssistantPaths;
+  readonly logger: Logger;
+  readonly agentConfig: AgentConfig;
+  readonly modelConfig: ModelConfig;
+  readonly semanticConfig: SemanticConfig;
+  readonly access: AccessStore;
+  readonly prompts: PromptStore;
+  readonly languages: Languages;
+  readonly usage: FileUsageStore;
+  readonly gateway: ModelGateway;
+  readonly journal: FileAgentJournal;
+  readonly store: FileAgentStore;
+  readonly generations: MemoryGenerations;
+  readonly conversation: ConversationService;
+  readonly engine: AgentEngine;
+  readonly tasks: TaskExecutor;
+  readonly lifecycles: AgentLifecycles;
+  readonly cards: CardRegistry;
+  readonly players: PlayerDirectory;
+}
+
+/** Opens configs, stores, the model gateway and the engine for one server. */
+export const openInfrastructure = async (options: {
+  readonly paths: AssistantPaths;
+  readonly logger: Logger;
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  readonly now?: () => number;
+}): Promise<AssistantInfrastructure> => {
+  const { paths, logger } = options;
+  const configDir = join(paths.dataDir, "config", "system");
+  const systemDir = join(paths.world, "system");
+  const agentConfig = new AgentConfig(join(configDir, "system-agent.json"), logger);
+  const modelConfig = new ModelConfig({
+    path: join(configDir, "model.json"),
+    logger,
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
+  });
+  const semanticConfig = new SemanticConfig(join(configDir, "semantic.json"), logger);
+  const access = new AccessStore(join(configDir, "access.json"), logger);
+  for (const config of [agentConfig, modelConfig, semanticConfig, access]) await config.reload();
+  const roots = [BUILTIN_PACK_ROOT, ...paths.packRoots];
+  const prompts = await PromptStore.load({ roots, logger });
+  const languages = Languages.load(...roots);
+  const now = options.now;
+  const usage = await FileUsageStore.open({
+    path: join(systemDir, "model-usage.json"),
+    logger,
+    ...(now === undefined ? {} : { now }),
+  });
+  const gateway = new ModelGateway({ client: undefined, store: usage, logger, ...(now === undefined ? {} : { now }) });
+  modelConfig.bind(gateway);
+  const journal = await FileAgentJournal.open({ folder: join(systemDir, "journal"), logger });
+  const tasks = new TaskExecutor();
+  const store = new FileAgentStore({
+    world: paths.world,
+    logger,
+    schedule: (task) => {
+      tasks.maintenance.submit(() => task()).catch((error: unknown) => logger.error("coalesced player write failed", error));
+    },
+  });
+  const generations = new MemoryGenerations();
+  const conversation = new ConversationService({ store: new FileConversationStore(store), generations, logger });
+  const engine = new AgentEngine({
+    config: agentConfig,
+    model: gateway,
+    steps: new JournalStepRunner(journal),
+    logger,
+    ...(now === undefined ? {} : { now }),
+  });
+  const lifecycles = new AgentLifecycles((hook, error) => logger.error(`lifecycle hook ${hook} failed`, error));
+  lifecycles.register(conversation);
+  const players = new PlayerDirectory(join(systemDir, "known-players.json"), logger);
+  await players.load();
+  return {
+    paths,
+    logger,
+    agentConfig,
+    modelConfig,
+    semanticConfig,
+    access,
+    prompts,
+    languages,
+    usage,
+    gateway,
+    journal,
+    store,
+    generations,
+    conversation,
+    engine,
+    tasks,
+    lifecycles,
+    cards: new CardRegistry(),
+    players,
+  };
+};

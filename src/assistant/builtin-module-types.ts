@@ -1,0 +1,19 @@
+import { CHECK_IN_FEATURE } from "../module/builtin/check-in/check-in-feature.js";
+import { CORE_FEATURE_TYPE } from "../module/builtin/core/core-feature.js";
+import { HELP_FEATURE } from "../module/builtin/help/help-feature.js";
+import { ITEM_QUERY_FEATURE } from "../module/builtin/item-query/item-query-feature.js";
+import { PLAYER_QUERY_FEATURE } from "../module/builtin/player-query/player-query-feature.js";
+import type { AnyServerModuleType } from "../module/server-module.js";
+import { Registry } from "../util/registry.js";
+
+/** Every feature type System ships; data-pack entries choose which are installed. */
+export const builtinModuleTypes = (): AnyServerModuleType[] =>
+  [CORE_FEATURE_TYPE, HELP_FEATURE, ITEM_QUERY_FEATURE, PLAYER_QUERY_FEATURE, CHECK_IN_FEATURE] as unknown as AnyServerModuleType[];
+
+/** The registry the ModuleManager installs from: built-in types plus an extension's own. */
+export const moduleTypeRegistry = (extra: readonly AnyServerModuleType[] = []): Registry<AnyServerModuleType> => {
+  const registry = new Registry<AnyServerModuleType>("server module types");
+  for (const type of [...builtinModuleTypes(), ...extra]) registry.register(type.id, type);
+  registry.freeze();
+  return registry;
+};

@@ -1,0 +1,114 @@
+import { translatable, type Text } from "../agent/text.js";
+import type { InteractiveExecutor } from "../agent/execution/interactive-executor.js";
+import type { HybridRouter } from "../agent/routing/hybrid-router.js";
+import type { CoreServices, KnownPlayer, UsageLine } from "../module/builtin/core/core-services.js";
+import type { ModuleManager } from "../module/module-manager.js";
+import type { ExecutionMode } from "../module/permissions/execution-mode.js";
+import type { PermissionService } from "../module/permissions/permission-service.js";
+import type { AssistantInfrastructure } from "./assistant-services.js";
+
+/** The core commands' services over the assembled server. Late-bound parts arrive through `attach`. */
+export class AssistantCoreServices implements CoreServices {
+  #permissions: PermissionService | undefined;
+  #interactive: InteractiveExecutor | undefined;
+  #router: HybridRouter | undefined;
+  #modules: ModuleManager | undefined;
+
+  constructor(
+    private readonly infrastructure: AssistantInfrastructure,
+    private readonly reloadAll: () => Promise<Text>,
+  ) {}
+
+  attach(parts: {
+    permissions: PermissionService;
+    interactive: InteractiveExecutor;
+    router: HybridRouter;
+    modules: ModuleManager;
+  }): void {
+    this.#permissions = parts.permissions;
+    this.#interactive = parts.interactive;
+    this.#router = parts.router;
+    this.#modules = parts.modules;
+  }
+
+  resolvePlayer(name: string): KnownPlayer | undefined {
+    return this.infrastructure.players.resolve(name);
+  }
+
+  async setAccess(
+    player: KnownPlayer,
+    change: { readonly ai?: boolean; readonly feature?: string; readonly enabled?: boolean },
+  ): Promise<boolean> {
+    const permissions = this.#required(this.#permissions);
+    const feature = change.feature;
+    if (feature !== undefined && !this.features().includes(feature)) return false;
+    await permissions.update(player.uuid, (current) => {
+      if (feature !== undefined) return { ...current, features: { ...current.features, [feature]: change.enabled === true } };
+      return change.ai === undefined ? current : { ...current, ai: change.ai };
+    });
+    return true;
+  }
+
+  async revoke(player: KnownPlayer): Promise<void> {
+    this.#interactive?.cancel(player.uuid);
+    await this.infrastructure.lifecycles.revoke(player.uuid);
+    this.#router?.cache.invalidate(player.uuid);
+  }
+
+  async reset(player: KnownPlayer): Promise<void> {
+    await this.revoke(player);
+    await this.infrastructure.store.reset(player.uuid);
+    await this.#required(this.#permissions).update(player.uuid, () => undefined);
+  }
+
+  usage(player: KnownPlayer | undefined): UsageLine[] {
+    const records = this.infrastructure.gateway.usage(player === undefined ? {} : { playerId: player.uuid });
+    const byDay = new Map<string, UsageLine>();
+    for (const record of records) {
+      const name = this.infrastructure.players.nameOf(record.playerId) ?? record.playerId;
+      const key = `${record.day}|${record.playerId}`;
+      const line = byDay.get(key) ?? { day: record.day, player: name, calls: 0, inputTokens: 0, outputTokens: 0 };
+      byDay.set(key, {
+        ...line,
+        calls: line.calls + record.calls,
+        inputTokens: line.inputTokens + record.inputTokens,
+        outputTokens: line.outputTokens + record.outputTokens,
+      });
+    }
+    return [...byDay.values()].sort((left, right) => right.day.localeCompare(left.day) || left.player.localeCompare(right.player));
+  }
+
+  reload(): Promise<Text> {
+    return this.reloadAll();
+  }
+
+  async setMode(mode: ExecutionMode, player: KnownPlayer | undefined): Promise<void> {
+    const permissions = this.#required(this.#permissions);
+    if (player === undefined) await permissions.setDefaultMode(mode);
+    else await permissions.update(player.uuid, (current) => ({ ...current, mode }));
+  }
+
+  async setPreference(playerId: string, key: "history" | "external", value: boolean): Promise<void> {
+    await this.infrastructure.conversation.setPreferences(playerId, { [key]: value });
+  }
+
+  async clearHistory(playerId: string): Promise<void> {
+    await this.infrastructure.conversation.clear(playerId);
+    this.#router?.cache.invalidate(playerId);
+  }
+
+  cancel(playerId: string): boolean {
+    return this.#interactive?.cancel(playerId) ?? false;
+  }
+
+  features(): readonly string[] {
+    return (this.#modules?.installed() ?? []).map((entry) => entry.module.id.toString());
+  }
+
+  #required<T>(value: T | undefined): T {
+    if (value === undefined) throw new Error("assistant is not assembled yet");
+    return value;
+  }
+}
+
+export const reloadSummary = (loaded: readonly string[]): Text => translatable("system.admin.reloaded", loaded.join(", "));

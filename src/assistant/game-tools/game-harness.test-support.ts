@@ -1,0 +1,203 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { AgentResult } from "../../agent/agent-result.js";
+import { CardRegistry } from "../../agent/card/card-registry.js";
+import { buildCard } from "../../agent/card/card-type.js";
+import { AgentEngine, type ExecutionRequest } from "../../agent/execution/agent-engine.js";
+import { BoundedPool } from "../../agent/execution/bounded-pool.js";
+import { EventExecutor } from "../../agent/execution/event-executor.js";
+import { EventRules } from "../../agent/execution/event-rules.js";
+import type { AgentAction } from "../../agent/module/action-type.js";
+import { ServiceContext } from "../../agent/module/context-type.js";
+import { JournalStepRunner } from "../../agent/storage/journal-step-runner.js";
+import { translatable } from "../../agent/text.js";
+import { formatText } from "../../agent/text-format.js";
+import { FileAgentJournal } from "../../data/store/file-agent-journal.js";
+import { FileAgentStore } from "../../data/store/file-agent-store.js";
+import { ModuleManager } from "../../module/module-manager.js";
+import type { AnyServerModuleType, SystemModuleEntry } from "../../module/server-module.js";
+import { Identifier } from "../../util/identifier.js";
+import { Languages } from "../../util/language.js";
+import { MemoryLogger } from "../../util/logger.js";
+import { Registry } from "../../util/registry.js";
+import { AssistantContextTypes, type GameClock } from "../context-types.js";
+import { ItemCatalog } from "../game-data/item-catalog.js";
+import { ItemSources } from "../game-data/item-sources.js";
+import { MemoryGameBridge } from "./memory-game-bridge.js";
+
+/** The repository's resources folder (data packs and language files). */
+export const RESOURCES = fileURLToPath(new URL("../../../resources", import.meta.url));
+
+let catalog: ItemCatalog | undefined;
+let sources: ItemSources | undefined;
+/** The 1.21.4 item data, loaded once per test file. */
+export const itemData = (): { catalog: ItemCatalog; sources: ItemSources } => {
+  catalog ??= ItemCatalog.forVersion("1.21.4");
+  sources ??= new ItemSources(catalog.data, catalog);
+  return { catalog, sources };
+};
+
+/** A settable clock in a fixed zone. */
+export class TestClock implements GameClock {
+  constructor(
+    public millis: number,
+    readonly timeZone = "Asia/Shanghai",
+  ) {}
+  now(): number {
+    return this.millis;
+  }
+}
+
+export interface HarnessOptions {
+  readonly types: readonly AnyServerModuleType[];
+  /** Data-pack entries: `{ id, server }`; the type defaults to the id. */
+  readonly entries: readonly { readonly id: string; readonly type?: string; readonly server?: unknown }[];
+  /** A world folder to reuse (a restart); a new temp folder otherwise. */
+  readonly world?: string;
+  readonly clock?: TestClock;
+  readonly bridge?: MemoryGameBridge;
+}
+
+/**
+ * A real assembly in miniature: AgentEngine with the file journal as step runner, FileAgentStore and
+ * EventExecutor in a temp world folder, ModuleManager installing features from entries, an in-process game.
+ */
+export class GameHarness {
+  readonly logger = new MemoryLogger();
+  readonly languages = Languages.load(RESOURCES);
+  /** Features an admin turned off per player. */
+  readonly disabled = new Map<string, Set<string>>();
+  private constructor(
+    readonly world: string,
+    readonly engine: AgentEngine,
+    readonly journal: FileAgentJournal,
+    readonly store: FileAgentStore,
+    readonly events: EventExecutor,
+    readonly manager: ModuleManager,
+    readonly bridge: MemoryGameBridge,
+    readonly clock: TestClock,
+    readonly cards: CardRegistry,
+  ) {}
+
+  static async create(options: HarnessOptions): Promise<GameHarness> {
+    const world = options.world ?? (await mkdtemp(join(tmpdir(), "system-game-")));
+    const journal = await FileAgentJournal.open({ folder: join(world, "system", "journal") });
+    const store = new FileAgentStore({ world });
+    const engine = new AgentEngine({ steps: new JournalStepRunner(journal) });
+    const bridge = options.bridge ?? new MemoryGameBridge();
+    const clock = options.clock ?? new TestClock(Date.UTC(2026, 11, 2, 4, 0, 0));
+    const features = new Set<string>();
+    let harness: GameHarness | undefined;
+    const events = new EventExecutor({
+      engine,
+      journal,
+      pool: new BoundedPool("event", { running: 2, queued: 64 }),
+      rules: new EventRules([{ eventType: "system:deliver_reward", module: "system:check_in_delivery" }]),
+      isOnline: (playerId) => bridge.isOnline(playerId),
+      features: (playerId) => harness?.features(playerId) ?? features,
+    });
+    const services = new ServiceContext(engine, engine.modules());
+    const { catalog: items, sources: itemSources } = itemData();
+    const cards = new CardRegistry();
+    services
+      .provide(AssistantContextTypes.GAME_BRIDGE, bridge)
+      .provide(AssistantContextTypes.ITEM_CATALOG, items)
+      .provide(AssistantContextTypes.ITEM_SOURCES, itemSources)
+      .provide(AssistantContextTypes.AGENT_STORE, store)
+      .provide(AssistantContextTypes.EVENTS, events)
+      .provide(AssistantContextTypes.CARDS, cards)
+      .provide(AssistantContextTypes.LANGUAGES, Languages.load(RESOURCES))
+      .provide(AssistantContextTypes.CLOCK, clock);
+    const types = new Registry<AnyServerModuleType>("server_module_type");
+    for (const type of options.types) types.register(type.id, type);
+    const logger = new MemoryLogger();
+    const manager = new ModuleManager({ types, engine, services, logger });
+    manager.install(
+      options.entries.map(
+        (entry): SystemModuleEntry => ({
+          id: Identifier.parse(entry.id),
+          type: Identifier.parse(entry.type ?? entry.id),
+          enabled: true,
+          enabledByDefault: undefined,
+          server: (entry.server ?? {}) as SystemModuleEntry["server"],
+          client: {},
+          source: "test",
+        }),
+      ),
+    );
+    for (const installed of manager.installed()) features.add(installed.module.id.toString());
+    engine.start();
+    harness = new GameHarness(world, engine, journal, store, events, manager, bridge, clock, cards);
+    for (const line of logger.lines) harness.logger.lines.push(line);
+    await events.start();
+    return harness;
+  }
+
+  /** The features this player has now: every installed one minus those turned off for them. */
+  features(playerId: string): Set<string> {
+    const off = this.disabled.get(playerId) ?? new Set<string>();
+    return new Set(
+      this.manager
+        .installed()
+        .map((entry) => entry.module.id.toString())
+        .filter((id) => !off.has(id)),
+    );
+  }
+
+  request(playerId: string, locale = "en_us"): ExecutionRequest {
+    return {
+      requestId: `r-${Math.random().toString(36).slice(2)}`,
+      playerId,
+      locale,
+      features: this.features(playerId),
+    };
+  }
+
+  /** Parses a line through the engine's command tree and runs the action (what the host does for `/system …`). */
+  async command(playerId: string, text: string, locale = "en_us"): Promise<AgentResult> {
+    const outcome = await this.engine
+      .modules()
+      .commands()
+      .parse(text, {
+        playerId,
+        permissionLevel: 0,
+        features: this.features(playerId),
+      });
+    if (outcome.kind !== "action")
+      throw new Error(`"${text}" is not a command here: ${JSON.stringify(outcome)}`);
+    return this.engine.execute(outcome.action, this.request(playerId, locale));
+  }
+
+  run(action: AgentAction, playerId: string, locale = "en_us"): Promise<AgentResult> {
+    return this.engine.execute(action, this.request(playerId, locale));
+  }
+
+  /** The result's card as a player reads it: template and arguments formatted, then the button labels. */
+  render(
+    result: AgentResult,
+    locale = "en_us",
+  ): { text: string; buttons: { label: string; action: string; args: readonly string[] }[] } {
+    const presentation = result.presentation;
+    if (presentation === undefined) throw new Error("the result has no card");
+    const decoded = this.cards.decode(presentation);
+    if (!decoded.success) throw new Error(decoded.error);
+    const view = buildCard(decoded.value).build();
+    return {
+      text: formatText(this.languages, locale, translatable(view.template, ...view.arguments)),
+      buttons: view.buttons.map((button) => ({
+        label: formatText(this.languages, locale, translatable(button.labelKey, ...(button.labelArgs ?? []))),
+        action: button.action,
+        args: button.args,
+      })),
+    };
+  }
+
+  async close(removeWorld = true): Promise<void> {
+    await this.events.whenIdle();
+    await this.store.close();
+    await this.journal.close();
+    if (removeWorld) await rm(this.world, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,87 @@
+import type Database from "better-sqlite3";
+import { TABLE } from "./knowledge-schema.js";
+import { charLength, ftsPhrase, queryTerms } from "./knowledge-terms.js";
+
+/** A stored row as SQLite returns it. */
+export interface KnowledgeRow {
+  id: number;
+  owner: string | null;
+  title: string;
+  body: string;
+  source: string;
+  tags: string;
+  ref: string | null;
+  created: number;
+}
+
+/** Candidates read for the partial-match fallback (entries matching at least half of the terms). */
+const FALLBACK_CANDIDATES = 200;
+
+const VISIBLE = "(k.owner IS NULL OR k.owner = ?)";
+const CONTAINS = "instr(lower(k.title || char(10) || k.body || char(10) || k.tags), ?) > 0";
+
+/**
+ * The retrieval plan of one query. Terms of 3+ characters go to the FTS5 trigram index (AND, ranked by bm25)
+ * and shorter ones (which trigram cannot match, e.g. `钻石`) are checked with instr() on those candidates; a
+ * query of short terms only is a newest-first scan that stops after `limit` matches. When no entry has every
+ * term, entries with at least half of them are returned.
+ */
+export class KnowledgeSearch {
+  readonly #statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly database: Database.Database) {}
+
+  /** The terms and the matching rows, best first. */
+  run(query: string, playerId: string | undefined, limit: number): { terms: string[]; rows: KnowledgeRow[] } {
+    const terms = queryTerms(query);
+    if (terms.length === 0 || limit <= 0) return { terms, rows: [] };
+    const long = terms.filter((term) => charLength(term) >= 3);
+    const short = terms.filter((term) => charLength(term) < 3);
+    const all = this.#match(long, short, "AND", playerId, limit);
+    if (all.length > 0 || terms.length === 1) return { terms, rows: all };
+    const needed = Math.ceil(terms.length / 2);
+    const candidates = new Map<number, KnowledgeRow>();
+    for (const row of this.#match(long, [], "OR", playerId, FALLBACK_CANDIDATES)) candidates.set(row.id, row);
+    for (const row of this.#match([], short, "OR", playerId, FALLBACK_CANDIDATES)) candidates.set(row.id, row);
+    const scored = [...candidates.values()]
+      .map((row, order) => ({ row, order, matched: countTerms(row, terms) }))
+      .filter((entry) => entry.matched >= needed)
+      .sort((left, right) => right.matched - left.matched || left.order - right.order);
+    return { terms, rows: scored.slice(0, limit).map((entry) => entry.row) };
+  }
+
+  #match(
+    long: readonly string[],
+    short: readonly string[],
+    mode: "AND" | "OR",
+    playerId: string | undefined,
+    limit: number,
+  ): KnowledgeRow[] {
+    if (long.length === 0 && short.length === 0) return [];
+    const owner = playerId ?? null;
+    if (long.length > 0) {
+      const shortCheck = short.map(() => ` AND ${CONTAINS}`).join("");
+      const sql = `SELECT k.* FROM knowledge_fts JOIN ${TABLE} k ON k.id = knowledge_fts.rowid
+        WHERE knowledge_fts MATCH ? AND ${VISIBLE}${shortCheck} ORDER BY bm25(knowledge_fts) LIMIT ?`;
+      const match = long.map(ftsPhrase).join(` ${mode} `);
+      return this.#statement(sql).all(match, owner, ...short, limit) as KnowledgeRow[];
+    }
+    const checks = short.map(() => CONTAINS).join(` ${mode} `);
+    const sql = `SELECT k.* FROM ${TABLE} k WHERE ${VISIBLE} AND (${checks}) ORDER BY k.id DESC LIMIT ?`;
+    return this.#statement(sql).all(owner, ...short, limit) as KnowledgeRow[];
+  }
+
+  #statement(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.database.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+const countTerms = (row: KnowledgeRow, terms: readonly string[]): number => {
+  const text = `${row.title}\n${row.body}\n${row.tags}`.toLowerCase();
+  return terms.filter((term) => text.includes(term)).length;
+};

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { CardBuilder } from "../../../agent/card/card-builder.js";
+import { CardType } from "../../../agent/card/card-type.js";
+import { literal, type Text, translatable } from "../../../agent/text.js";
+import { joinTexts, LIST_KEY } from "../../../assistant/game-tools/card-text.js";
+import { codec } from "../../../util/codec.js";
+
+const cardSchema = z.object({
+  /** checked_in: today's check-in; already: refused, checked in today before; delivered: the reward arrived. */
+  status: z.enum(["checked_in", "already", "delivered"]),
+  day: z.string(),
+  streak: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  /** Names chosen for the player's language. */
+  items: z.array(z.object({ item: z.string(), name: z.string(), count: z.number().int() })).max(16),
+  /** The reward could not be queued yet; it is retried on the next check-in command. */
+  deliveryQueued: z.boolean(),
+});
+
+/** What a check-in card shows. */
+export type CheckInCardData = z.infer<typeof cardSchema>;
+
+const itemList = (data: CheckInCardData): Text =>
+  joinTexts(
+    data.items.map((stack) => translatable("system.check_in.item", literal(stack.name), stack.count)),
+    LIST_KEY,
+  );
+
+/** `system:check_in`: today's check-in, a refused second one (ALREADY_DONE), or a delivered reward. */
+export const CHECK_IN_CARD = CardType.of<CheckInCardData>("system:check_in", codec(cardSchema), (data) => {
+  if (data.status === "already")
+    return CardBuilder.of("system.check_in.card.already", literal(data.day), literal(String(data.streak)));
+  if (data.status === "delivered") return CardBuilder.of("system.check_in.card.delivered", itemList(data));
+  return CardBuilder.of(
+    data.deliveryQueued ? "system.check_in.card.done" : "system.check_in.card.done_pending",
+    literal(String(data.streak)),
+    literal(String(data.total)),
+    itemList(data),
+  );
+});

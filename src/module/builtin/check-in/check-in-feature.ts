@@ -1,0 +1,68 @@
+import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
+import { AssistantContextTypes, systemClock } from "../../../assistant/context-types.js";
+import type { ItemCatalog } from "../../../assistant/game-data/item-catalog.js";
+import { registerCardType } from "../../../assistant/game-tools/card-text.js";
+import { giveItemsTool } from "../../../assistant/game-tools/give-items-tool.js";
+import { Identifier } from "../../../util/identifier.js";
+import { silentLogger } from "../../../util/logger.js";
+import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
+import { checkInStorage } from "../storage/check-in-storage.js";
+import { CHECK_IN_CARD } from "./check-in-card.js";
+import { CHECK_IN_CONFIG, type CheckInConfig } from "./check-in-config.js";
+import { CheckInDeliveryModule, DELIVER_REWARD_EVENT } from "./check-in-delivery-module.js";
+import { CheckInModule } from "./check-in-module.js";
+
+/** An item's name in a locale (zh_cn when known), else its id. */
+export const itemNamer =
+  (catalog: ItemCatalog | undefined) =>
+  (item: string, locale: string): string => {
+    const info = catalog?.lookup(item);
+    if (info === undefined) return item;
+    return locale.toLowerCase().startsWith("zh") ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
+  };
+
+/**
+ * `system:check_in` feature type. Needs AGENT_STORE, EVENTS and GAME_BRIDGE; uses CLOCK (else the system
+ * clock), ITEM_CATALOG (item names) and CARDS when present. Registers the event type `system:deliver_reward`
+ * handled by `system:check_in_delivery`; the server's EventRules must allow that pair.
+ */
+export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
+  id: Identifier.parse("system:check_in"),
+  config: CHECK_IN_CONFIG,
+  create: (id, config): ServerModule => {
+    const storage = checkInStorage(id);
+    return {
+      id,
+      type: CHECK_IN_FEATURE.id,
+      enabledByDefault: true,
+      toolModule: false,
+      install(context: ServerModuleContext): void {
+        const services = context.services;
+        const store = services.get(AssistantContextTypes.AGENT_STORE);
+        const events = services.get(AssistantContextTypes.EVENTS);
+        const bridge = services.get(AssistantContextTypes.GAME_BRIDGE);
+        const clock = services.find(AssistantContextTypes.CLOCK) ?? systemClock();
+        const itemName = itemNamer(services.find(AssistantContextTypes.ITEM_CATALOG));
+        registerCardType(services.find(AssistantContextTypes.CARDS), CHECK_IN_CARD);
+        const giveItems = giveItemsTool({ bridge, owner: context.id });
+        context.engine.registerEventType(DELIVER_REWARD_EVENT);
+        context.engine.registerModule(
+          new CheckInModule({
+            owner: context.id,
+            config,
+            store,
+            events,
+            clock,
+            storage,
+            itemName,
+            logger: silentLogger,
+          }),
+        );
+        context.engine.registerModule(
+          new CheckInDeliveryModule({ owner: context.id, store, events, storage, giveItems, itemName }),
+        );
+      },
+      storages: (): readonly AnyModuleStorage[] => [storage as unknown as AnyModuleStorage],
+    };
+  },
+};

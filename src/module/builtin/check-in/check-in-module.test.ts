@@ -1,0 +1,210 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { eventRequestId } from "../../../agent/execution/event-executor.js";
+import { ModuleData } from "../../../agent/storage/player-data.js";
+import { GameHarness, TestClock } from "../../../assistant/game-tools/game-harness.test-support.js";
+import { MemoryGameBridge } from "../../../assistant/game-tools/memory-game-bridge.js";
+import { Identifier } from "../../../util/identifier.js";
+import { checkInStorage } from "../storage/check-in-storage.js";
+import { CHECK_IN_DELIVERY_ACTION, deliveryEventId } from "./check-in-delivery-module.js";
+import { CHECK_IN_FEATURE } from "./check-in-feature.js";
+import { CHECK_IN_ACTION } from "./check-in-module.js";
+
+const STEVE = "0f8fad5b-d9cb-469f-a165-70867728950e";
+const OWNER = Identifier.parse("system:check_in");
+const STORAGE = checkInStorage(OWNER);
+const CONFIG = {
+  rewards: [
+    { item: "minecraft:bread", count: 3 },
+    { item: "minecraft:experience_bottle", count: 2 },
+  ],
+  streak_bonus: { every: 3, items: [{ item: "minecraft:diamond", count: 1 }] },
+};
+/** 2026-12-02 12:00 in Shanghai. */
+const NOON = Date.UTC(2026, 11, 2, 4, 0, 0);
+const DAY = 24 * 3_600_000;
+
+let harness: GameHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const open = async (
+  options: { world?: string; bridge?: MemoryGameBridge; clock?: TestClock } = {},
+): Promise<GameHarness> => {
+  harness = await GameHarness.create({
+    types: [CHECK_IN_FEATURE],
+    entries: [{ id: "system:check_in", server: CONFIG }],
+    ...options,
+  });
+  return harness;
+};
+
+const record = (h: GameHarness) => h.store.read(STEVE, (data) => ModuleData.get(data, STORAGE).toData());
+const checkIn = async (h: GameHarness, text = "/system checkin") => {
+  const result = await h.command(STEVE, text);
+  await h.events.whenIdle();
+  return result;
+};
+
+describe("system:check_in", () => {
+  it("checks in once per day: the reward arrives through the durable event, a second check-in is refused with a card", async () => {
+    const h = await open();
+    h.bridge.join(STEVE, "Steve");
+    const first = await checkIn(h);
+    expect(first.isSuccess()).toBe(true);
+    expect(h.render(first).text).toBe(
+      "Checked in! Streak: 1 day(s), 1 in total.\nReward: Bread × 3, Bottle o' Enchanting × 2",
+    );
+    expect(h.bridge.count(STEVE, "minecraft:bread")).toBe(3);
+    expect(h.bridge.count(STEVE, "minecraft:experience_bottle")).toBe(2);
+    const eventId = deliveryEventId(OWNER, STEVE, "2026-12-02");
+    expect(h.journal.event(eventId)?.state).toBe("SUCCEEDED");
+    expect(h.journal.step(`${eventRequestId(eventId)}/give/0`)?.state).toBe("DONE");
+
+    const second = await checkIn(h, "签到");
+    expect(second.failure?.code).toBe("ALREADY_DONE");
+    expect(second.presentation?.type).toBe("system:check_in");
+    expect(h.render(second).text).toBe("You have already checked in today (2026-12-02). Streak: 1 day(s).");
+    expect(h.bridge.gives).toHaveLength(2);
+    expect((await record(h)).total).toBe(1);
+  });
+
+  it("counts the streak over consecutive local days (server time zone), resets it after a gap, pays the bonus", async () => {
+    const clock = new TestClock(NOON, "Asia/Shanghai");
+    const h = await open({ clock });
+    h.bridge.join(STEVE, "Steve");
+    await checkIn(h);
+    clock.millis = Date.UTC(2026, 11, 2, 15, 59); // 23:59 in Shanghai: still the same day
+    expect((await checkIn(h)).failure?.code).toBe("ALREADY_DONE");
+    clock.millis = Date.UTC(2026, 11, 2, 16, 1); // 00:01 on the 3rd in Shanghai
+    expect(h.render(await checkIn(h)).text).toContain("Streak: 2 day(s)");
+    clock.millis = NOON + 2 * DAY;
+    const third = h.render(await checkIn(h)).text;
+    expect(third).toContain("Streak: 3 day(s), 3 in total.");
+    expect(third).toContain("Diamond × 1");
+    expect(h.bridge.count(STEVE, "minecraft:diamond")).toBe(1);
+    clock.millis = NOON + 4 * DAY; // skipped a day
+    expect(h.render(await checkIn(h)).text).toContain("Streak: 1 day(s), 4 in total.");
+    expect(await record(h)).toMatchObject({ lastDay: "2026-12-06", streak: 1, total: 4 });
+  });
+
+  it("pays a replayed delivery step exactly once, even after a crash before the player file learnt of it", async () => {
+    const h = await open();
+    h.bridge.join(STEVE, "Steve");
+    const store = h.store;
+    const commit = store.transaction.bind(store);
+    let crashed = false;
+    // The process "dies" right after the first stack was given, before the player file records it.
+    store.transaction = async (playerId, work) => {
+      if (!crashed && h.bridge.gives.length === 1) {
+        crashed = true;
+        throw new Error("crash");
+      }
+      return commit(playerId, work);
+    };
+    await checkIn(h);
+    const eventId = deliveryEventId(OWNER, STEVE, "2026-12-02");
+    expect(h.journal.event(eventId)?.state).toBe("FAILED");
+    expect(h.bridge.gives).toHaveLength(1);
+    const world = h.world;
+    await h.close(false);
+
+    // Restart on the same world and replay the same event request: give/0 has a DONE receipt.
+    const bridge = h.bridge;
+    const again = await open({ world, bridge });
+    const items = CONFIG.rewards;
+    const replay = () =>
+      again.engine.execute(CHECK_IN_DELIVERY_ACTION.action({ day: "2026-12-02", items }), {
+        requestId: eventRequestId(eventId),
+        playerId: STEVE,
+        locale: "en_us",
+        features: again.features(STEVE),
+        event: true,
+      });
+    expect((await replay()).isSuccess()).toBe(true);
+    expect((await replay()).isSuccess()).toBe(true);
+    expect(bridge.gives.map((give) => `${give.item}×${give.count}`)).toEqual([
+      "minecraft:bread×3",
+      "minecraft:experience_bottle×2",
+    ]);
+    expect((await record(again)).deliveries[0]?.state).toBe("DELIVERED");
+  });
+
+  it("holds the reward of an offline player as a WAITING event and delivers it when they join", async () => {
+    const h = await open();
+    h.bridge.join(STEVE, "Steve");
+    h.bridge.leave(STEVE);
+    const result = await h.run(CHECK_IN_ACTION.action({}), STEVE);
+    await h.events.whenIdle();
+    expect(result.isSuccess()).toBe(true);
+    const eventId = deliveryEventId(OWNER, STEVE, "2026-12-02");
+    expect(h.journal.event(eventId)?.state).toBe("WAITING");
+    expect(h.bridge.gives).toEqual([]);
+    h.bridge.join(STEVE, "Steve");
+    await h.events.playerJoined(STEVE);
+    await h.events.whenIdle();
+    expect(h.journal.event(eventId)?.state).toBe("SUCCEEDED");
+    expect(h.bridge.count(STEVE, "minecraft:bread")).toBe(3);
+    expect((await record(h)).deliveries[0]).toMatchObject({ state: "DELIVERED", given: 2 });
+  });
+
+  it("requeues a delivery interrupted by the player leaving, and finishes it on the next join without paying twice", async () => {
+    class LeavingBridge extends MemoryGameBridge {
+      override async giveItem(playerId: string, item: string, count: number): Promise<boolean> {
+        const given = await super.giveItem(playerId, item, count);
+        if (this.gives.length === 1) this.leave(playerId);
+        return given;
+      }
+    }
+    const bridge = new LeavingBridge();
+    const h = await open({ bridge });
+    bridge.join(STEVE, "Steve");
+    await checkIn(h);
+    expect(h.journal.event(deliveryEventId(OWNER, STEVE, "2026-12-02"))?.state).toBe("FAILED");
+    const retry = deliveryEventId(OWNER, STEVE, "2026-12-02", 1);
+    expect(h.journal.event(retry)?.state).toBe("WAITING");
+    bridge.join(STEVE, "Steve");
+    await h.events.playerJoined(STEVE);
+    await h.events.whenIdle();
+    expect(h.journal.event(retry)?.state).toBe("SUCCEEDED");
+    expect(bridge.gives.map((give) => give.item)).toEqual(["minecraft:bread", "minecraft:experience_bottle"]);
+  });
+
+  it("offers a reward again when its event was never queued; the second check-in is still refused", async () => {
+    const h = await open();
+    h.bridge.join(STEVE, "Steve");
+    const events = h.events;
+    const submit = events.submit.bind(events);
+    let refuse = true;
+    events.submit = async (event) => {
+      if (refuse) {
+        refuse = false;
+        return {
+          accepted: false,
+          duplicate: false,
+          failure: { code: "STORAGE_FULL", key: "system.error.storage_full", args: [] },
+        };
+      }
+      return submit(event);
+    };
+    const first = await checkIn(h);
+    expect(first.isPartial()).toBe(true);
+    expect(h.render(first).text).toContain("not sent yet");
+    expect(h.bridge.gives).toEqual([]);
+    const second = await checkIn(h);
+    expect(second.failure?.code).toBe("ALREADY_DONE");
+    expect(h.bridge.count(STEVE, "minecraft:bread")).toBe(3);
+    await checkIn(h);
+    expect(h.bridge.gives).toHaveLength(2);
+  });
+
+  it("refuses an invalid data-pack config: the feature is then not installed", async () => {
+    harness = await GameHarness.create({
+      types: [CHECK_IN_FEATURE],
+      entries: [{ id: "system:check_in", server: { rewards: [{ item: "bread", count: 0 }] } }],
+    });
+    expect(harness.manager.isInstalled("system:check_in")).toBe(false);
+    expect(harness.engine.modules().commands().moduleOf("签到")).toBeUndefined();
+  });
+});

@@ -1,0 +1,140 @@
+import { z } from "zod";
+import { AgentFailure } from "../../../agent/agent-failure.js";
+import { AgentResult } from "../../../agent/agent-result.js";
+import { AgentCommand } from "../../../agent/command/agent-command.js";
+import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
+import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
+import { ActionType } from "../../../agent/module/action-type.js";
+import { ModuleRouting } from "../../../agent/module/module-routing.js";
+import { RoutingProfile } from "../../../agent/module/routing-profile.js";
+import type { AgentStore } from "../../../agent/storage/agent-store.js";
+import type { ModuleStorage } from "../../../agent/storage/module-storage.js";
+import { ModuleData } from "../../../agent/storage/player-data.js";
+import type { EventSink, GameClock } from "../../../assistant/context-types.js";
+import { present } from "../../../assistant/game-tools/card-text.js";
+import type { ItemStack } from "../../../assistant/game-tools/give-items-tool.js";
+import { codec } from "../../../util/codec.js";
+import type { Identifier } from "../../../util/identifier.js";
+import type { Logger } from "../../../util/logger.js";
+import type { CheckInData, CheckInStorage, Delivery } from "../storage/check-in-storage.js";
+import { CHECK_IN_CARD, type CheckInCardData } from "./check-in-card.js";
+import { type CheckInConfig, rewardsFor } from "./check-in-config.js";
+import {
+  CHECK_IN_DELIVERY_ACTION,
+  DELIVER_REWARD_EVENT,
+  deliveryEventId,
+} from "./check-in-delivery-module.js";
+import { localDay, previousDay } from "./local-day.js";
+
+/** Checking in takes no arguments. */
+export type CheckInInput = Record<string, never>;
+export const CHECK_IN_ACTION = ActionType.of<CheckInInput>(
+  "system:check_in",
+  codec(z.object({}).strict() as z.ZodType<CheckInInput>),
+);
+
+export interface CheckInModuleOptions {
+  readonly owner: Identifier;
+  readonly config: CheckInConfig;
+  readonly store: AgentStore;
+  readonly events: EventSink;
+  readonly clock: GameClock;
+  readonly storage: ModuleStorage<CheckInData, CheckInStorage>;
+  readonly itemName: (item: string, locale: string) => string;
+  readonly logger: Logger;
+}
+
+type Outcome =
+  | {
+      readonly already: true;
+      readonly streak: number;
+      readonly total: number;
+      readonly delivery: Delivery | undefined;
+    }
+  | { readonly already: false; readonly streak: number; readonly total: number; readonly items: ItemStack[] };
+
+/**
+ * `system:check_in`: once per local day (the clock's zone, or the config's). The record and the reward's
+ * PENDING delivery are written in one player-file transaction; the reward itself is paid by a durable event
+ * whose id is stable per player and day, so offering it again never pays twice. Explicit entries only: it
+ * writes, so it is never routed locally.
+ */
+export class CheckInModule extends AbstractAgentModule<CheckInInput> {
+  constructor(private readonly options: CheckInModuleOptions) {
+    super({
+      action: CHECK_IN_ACTION,
+      description: "Daily check-in: once per day, keeps a streak and gives reward items.",
+      owner: options.owner,
+      routing: ModuleRouting.defaults<CheckInInput>()
+        .command(AgentCommand.literal<CheckInInput>({}, "checkin", "签到"))
+        .semantic(RoutingProfile.hints(["我要签到", "每日签到"], ["daily check in", "check in for today"])),
+    });
+  }
+
+  override async run(_input: CheckInInput, context: ExecutionContext): Promise<AgentResult> {
+    const { store, storage, clock, config } = this.options;
+    const day = localDay(clock.now(), config.time_zone ?? clock.timeZone);
+    const yesterday = previousDay(day);
+    context.checkAlive();
+    const outcome = await store.transaction(context.playerId, (data): Outcome => {
+      const record = ModuleData.get(data, storage);
+      const streak = record.checkIn(day, yesterday);
+      if (streak === undefined)
+        return { already: true, streak: record.streak, total: record.total, delivery: record.delivery(day) };
+      const items = rewardsFor(config, streak);
+      record.putDelivery(day, items);
+      return { already: false, streak, total: record.total, items };
+    });
+    const card = (
+      status: CheckInCardData["status"],
+      items: readonly ItemStack[],
+      queued: boolean,
+    ): CheckInCardData => ({
+      status,
+      day,
+      streak: outcome.streak,
+      total: outcome.total,
+      items: items.map((stack) => ({
+        item: stack.item,
+        name: this.options.itemName(stack.item, context.locale),
+        count: stack.count,
+      })),
+      deliveryQueued: queued,
+    });
+    if (outcome.already) {
+      // A reward still pending (a crash between the record and the event) is offered again; the id dedupes it.
+      const delivery = outcome.delivery;
+      if (delivery?.state === "PENDING")
+        await this.#deliver(context.playerId, day, delivery.items, delivery.attempt);
+      return AgentResult.error(AgentFailure.ALREADY_DONE).withPresentation(
+        present(CHECK_IN_CARD.card(card("already", delivery?.items ?? [], true))),
+      );
+    }
+    const queued = await this.#deliver(context.playerId, day, outcome.items, 0);
+    const result = AgentResult.success(
+      undefined,
+      present(CHECK_IN_CARD.card(card("checked_in", outcome.items, queued))),
+    );
+    return queued ? result : result.partial(AgentFailure.STORAGE_FULL);
+  }
+
+  /** Offers the day's delivery event; true when it is queued now or already known. */
+  async #deliver(
+    playerId: string,
+    day: string,
+    items: readonly ItemStack[],
+    attempt: number,
+  ): Promise<boolean> {
+    const admission = await this.options.events.submit({
+      id: deliveryEventId(this.options.owner, playerId, day, attempt),
+      eventType: DELIVER_REWARD_EVENT,
+      action: CHECK_IN_DELIVERY_ACTION.action({ day, items: [...items] }),
+      playerId,
+    });
+    if (admission.accepted || admission.duplicate) return true;
+    this.options.logger.warn(
+      `check-in reward of ${playerId} for ${day} not queued: ${admission.failure.code}`,
+    );
+    return false;
+  }
+}

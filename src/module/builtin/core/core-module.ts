@@ -1,0 +1,257 @@
+import { argument, literal, word } from "@jsprismarine/brigadier";
+import { z } from "zod";
+import { AgentException } from "../../../agent/agent-exception.js";
+import { AgentFailure } from "../../../agent/agent-failure.js";
+import { AgentResult } from "../../../agent/agent-result.js";
+import { AgentCommand } from "../../../agent/command/agent-command.js";
+import type { CommandSource } from "../../../agent/command/command-source.js";
+import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
+import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
+import { ActionType } from "../../../agent/module/action-type.js";
+import { ModuleRouting } from "../../../agent/module/module-routing.js";
+import { type Text, translatable } from "../../../agent/text.js";
+import { codec } from "../../../util/codec.js";
+import { EXECUTION_MODES, type ExecutionMode } from "../../permissions/execution-mode.js";
+import { ADMIN_LEVEL, type CoreServices, type KnownPlayer } from "./core-services.js";
+
+const isAdmin = (source: CommandSource): boolean => source.permissionLevel >= ADMIN_LEVEL;
+
+/** A structured-only core command: reachable by its command or a button, never by semantic or model routing. */
+abstract class CoreCommandModule<I> extends AbstractAgentModule<I> {
+  constructor(
+    action: ActionType<I>,
+    description: string,
+    command: AgentCommand<I>,
+    protected readonly services: CoreServices,
+    private readonly admin: boolean,
+  ) {
+    super({ action, description, routing: ModuleRouting.structuredOnly<I>().command(command) });
+  }
+
+  /** Admin modules check the level again at run time: a button or invoke request has no command node. */
+  protected async guard(context: ExecutionContext): Promise<void> {
+    if (this.admin && context.permissionLevel < ADMIN_LEVEL)
+      throw new AgentException(AgentFailure.PERMISSION_DENIED);
+  }
+
+  protected player(name: string): KnownPlayer {
+    const player = this.services.resolvePlayer(name);
+    if (player === undefined) throw new AgentException(AgentFailure.NOT_FOUND.with(name));
+    return player;
+  }
+
+  async run(input: I, context: ExecutionContext): Promise<AgentResult> {
+    await this.guard(context);
+    return AgentResult.success(await this.apply(input, context));
+  }
+
+  protected abstract apply(input: I, context: ExecutionContext): Promise<Text>;
+}
+
+const adminNode = (alias: string) => literal<CommandSource>(alias).requires(isAdmin);
+
+// grant / revoke ------------------------------------------------------------------------------------------
+
+const ACCESS = ActionType.of(
+  "system:admin_access",
+  codec(
+    z.object({
+      grant: z.boolean(),
+      player: z.string().min(1).max(32),
+      feature: z.string().max(128).optional(),
+    }),
+  ),
+);
+type AccessInput = z.infer<typeof ACCESS.codec.schema>;
+
+const accessCommand = (grant: boolean, alias: string): AgentCommand<AccessInput> =>
+  AgentCommand.custom<AccessInput>([alias], (name) =>
+    adminNode(name).then(
+      argument<CommandSource, string>("player", word())
+        .executes(async (context) => {
+          context.getSource().action({ grant, player: String(context.getArgument("player")) });
+          return 1;
+        })
+        .then(
+          argument<CommandSource, string>("feature", word()).executes(async (context) => {
+            context.getSource().action({
+              grant,
+              player: String(context.getArgument("player")),
+              feature: String(context.getArgument("feature")),
+            });
+            return 1;
+          }),
+        ),
+    ),
+  );
+
+class AccessModule extends CoreCommandModule<AccessInput> {
+  constructor(services: CoreServices, grant: boolean) {
+    super(
+      grant ? ACCESS : REVOKE_ACCESS,
+      grant
+        ? "Grant AI access or one feature to a player (admin)."
+        : "Revoke AI access or one feature (admin).",
+      accessCommand(grant, grant ? "grant" : "revoke") as AgentCommand<AccessInput>,
+      services,
+      true,
+    );
+  }
+
+  protected async apply(input: AccessInput): Promise<Text> {
+    const player = this.player(input.player);
+    const grant = this.action === ACCESS;
+    if (input.feature !== undefined) {
+      const known = await this.services.setAccess(player, { feature: input.feature, enabled: grant });
+      if (!known) throw new AgentException(AgentFailure.NOT_FOUND.with(input.feature));
+      return translatable(
+        grant ? "system.admin.feature_granted" : "system.admin.feature_revoked",
+        input.feature,
+        player.name,
+      );
+    }
+    await this.services.setAccess(player, { ai: grant });
+    if (!grant) await this.services.revoke(player);
+    return translatable(grant ? "system.admin.granted" : "system.admin.revoked", player.name);
+  }
+}
+
+const REVOKE_ACCESS = ActionType.of("system:admin_revoke", ACCESS.codec);
+
+// reset -------------------------------------------------------------------------------------------------------
+
+const PLAYER_INPUT = codec(z.object({ player: z.string().min(1).max(32) }));
+const RESET = ActionType.of("system:admin_reset", PLAYER_INPUT);
+
+class ResetModule extends CoreCommandModule<{ player: string }> {
+  constructor(services: CoreServices) {
+    const command = AgentCommand.custom<{ player: string }>(["reset"], (name) =>
+      adminNode(name).then(
+        argument<CommandSource, string>("player", word()).executes(async (context) => {
+          context.getSource().action({ player: String(context.getArgument("player")) });
+          return 1;
+        }),
+      ),
+    );
+    super(
+      RESET,
+      "Delete a player's System files and caches, keeping usage (admin).",
+      command,
+      services,
+      true,
+    );
+  }
+
+  protected async apply(input: { player: string }): Promise<Text> {
+    const player = this.player(input.player);
+    await this.services.reset(player);
+    return translatable("system.admin.reset", player.name);
+  }
+}
+
+// usage -------------------------------------------------------------------------------------------------------
+
+const USAGE = ActionType.of("system:admin_usage", codec(z.object({ player: z.string().max(32).optional() })));
+
+class UsageModule extends CoreCommandModule<{ player?: string | undefined }> {
+  constructor(services: CoreServices) {
+    const command = AgentCommand.custom<{ player?: string }>(["usage"], (name) =>
+      adminNode(name)
+        .executes(async (context) => {
+          context.getSource().action({});
+          return 1;
+        })
+        .then(
+          argument<CommandSource, string>("player", word()).executes(async (context) => {
+            context.getSource().action({ player: String(context.getArgument("player")) });
+            return 1;
+          }),
+        ),
+    );
+    super(USAGE, "Show model calls and tokens per day (admin).", command, services, true);
+  }
+
+  protected async apply(input: { player?: string | undefined }): Promise<Text> {
+    const player = input.player === undefined ? undefined : this.player(input.player);
+    const lines = this.services.usage(player);
+    if (lines.length === 0) return translatable("system.admin.usage_empty");
+    const rows: Text[] = lines.map((line) =>
+      translatable(
+        "system.admin.usage_line",
+        line.day,
+        line.player,
+        line.calls,
+        line.inputTokens,
+        line.outputTokens,
+      ),
+    );
+    return translatable("system.admin.usage", { kind: "literal", text: "" }, ...rows);
+  }
+}
+
+// reload, mode ------------------------------------------------------------------------------------------------
+
+const RELOAD = ActionType.of("system:admin_reload", codec(z.object({})));
+
+class ReloadModule extends CoreCommandModule<Record<string, never>> {
+  constructor(services: CoreServices) {
+    super(
+      RELOAD,
+      "Re-read config, prompts and data packs (admin).",
+      AgentCommand.custom(["reload"], (name) =>
+        adminNode(name).executes(async (context) => {
+          context.getSource().action({});
+          return 1;
+        }),
+      ),
+      services,
+      true,
+    );
+  }
+
+  protected async apply(): Promise<Text> {
+    return this.services.reload();
+  }
+}
+
+const MODE = ActionType.of(
+  "system:admin_mode",
+  codec(z.object({ mode: z.enum(EXECUTION_MODES), player: z.string().max(32).optional() })),
+);
+type ModeInput = { mode: ExecutionMode; player?: string | undefined };
+
+class ModeModule extends CoreCommandModule<ModeInput> {
+  constructor(services: CoreServices) {
+    const command = AgentCommand.custom<ModeInput>(["mode"], (name) => {
+      const node = adminNode(name);
+      for (const mode of EXECUTION_MODES)
+        node.then(
+          literal<CommandSource>(mode)
+            .executes(async (context) => {
+              context.getSource().action({ mode });
+              return 1;
+            })
+            .then(
+              argument<CommandSource, string>("player", word()).executes(async (context) => {
+                context.getSource().action({ mode, player: String(context.getArgument("player")) });
+                return 1;
+              }),
+            ),
+        );
+      return node;
+    });
+    super(MODE, "Set the execution mode of the server or of one player (admin).", command, services, true);
+  }
+
+  protected async apply(input: ModeInput): Promise<Text> {
+    const player = input.player === undefined ? undefined : this.player(input.player);
+    await this.services.setMode(input.mode, player);
+    return player === undefined
+      ? translatable("system.admin.mode_server", input.mode)
+      : translatable("system.admin.mode_player", input.mode, player.name);
+  }
+}
+
+export { AccessModule, ModeModule, ReloadModule, ResetModule, UsageModule };
+export const CORE_ADMIN_ACTIONS = { ACCESS, REVOKE_ACCESS, RESET, USAGE, RELOAD, MODE };
+export { CoreCommandModule };

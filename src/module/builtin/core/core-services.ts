@@ -1,0 +1,50 @@
+import { ContextType } from "../../../agent/module/context-type.js";
+import type { Text } from "../../../agent/text.js";
+import type { ExecutionMode } from "../../permissions/execution-mode.js";
+
+/** A player an admin command names: resolved from online players and players System has seen. */
+export interface KnownPlayer {
+  readonly uuid: string;
+  readonly name: string;
+}
+
+/** One day of one player's model usage, for `/system usage`. */
+export interface UsageLine {
+  readonly day: string;
+  readonly player: string;
+  readonly calls: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/**
+ * What the core commands do, implemented by the AssistantServer. Every method is an admin or player action the
+ * command already authorised (the command nodes `requires` the op level; the module checks again).
+ */
+export interface CoreServices {
+  resolvePlayer(name: string): KnownPlayer | undefined;
+  /** Turns AI on/off for a player, or grants/denies one feature. Returns false for an unknown feature. */
+  setAccess(
+    player: KnownPlayer,
+    change: { readonly ai?: boolean; readonly feature?: string; readonly enabled?: boolean },
+  ): Promise<boolean>;
+  /** Revocation side effects: bump the memory generation, cancel running work, drop caches. */
+  revoke(player: KnownPlayer): Promise<void>;
+  /** Deletes the player's files and caches; usage statistics are kept. */
+  reset(player: KnownPlayer): Promise<void>;
+  usage(player: KnownPlayer | undefined): UsageLine[];
+  /** Re-reads config files, prompts and data packs; returns what was reloaded (for the card). */
+  reload(): Promise<Text>;
+  setMode(mode: ExecutionMode, player: KnownPlayer | undefined): Promise<void>;
+  setPreference(playerId: string, key: "history" | "external", value: boolean): Promise<void>;
+  clearHistory(playerId: string): Promise<void>;
+  /** Cancels the player's running request; false when nothing was running. */
+  cancel(playerId: string): boolean;
+  /** Installed feature ids, to validate grant arguments and complete them. */
+  features(): readonly string[];
+}
+
+export const CORE_SERVICES = ContextType.of<CoreServices>("system:core_services");
+
+/** Operator level needed for admin commands. */
+export const ADMIN_LEVEL = 2;

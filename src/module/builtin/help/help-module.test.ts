@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { GameHarness } from "../../../assistant/game-tools/game-harness.test-support.js";
+import { Identifier } from "../../../util/identifier.js";
+import { Languages } from "../../../util/language.js";
+import { CHECK_IN_FEATURE } from "../check-in/check-in-feature.js";
+import { ITEM_QUERY_FEATURE } from "../item-query/item-query-feature.js";
+import { PLAYER_QUERY_FEATURE } from "../player-query/player-query-feature.js";
+import { HELP_FEATURE } from "./help-feature.js";
+import { HELP_ACTION, HelpModule } from "./help-module.js";
+
+const STEVE = "0f8fad5b-d9cb-469f-a165-70867728950e";
+const TYPES = [HELP_FEATURE, ITEM_QUERY_FEATURE, PLAYER_QUERY_FEATURE, CHECK_IN_FEATURE];
+let harness: GameHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const helpText = async (locale = "en_us"): Promise<string> => {
+  const result = await (harness as GameHarness).command(
+    STEVE,
+    locale === "zh_cn" ? "帮助" : "/system help",
+    locale,
+  );
+  expect(result.isSuccess()).toBe(true);
+  return (harness as GameHarness).render(result, locale).text;
+};
+
+describe("system:help", () => {
+  it("lists the commands and descriptions of every installed and enabled feature, in the player's language", async () => {
+    harness = await GameHarness.create({
+      types: TYPES,
+      entries: [
+        { id: "system:help" },
+        { id: "system:item_query" },
+        { id: "system:player_query" },
+        { id: "system:check_in" },
+      ],
+    });
+    const english = await helpText();
+    expect(english).toContain("/system item <query> | /system 查询物品 <query> | /system 物品 <query>");
+    expect(english).toContain("Look up an item: names, stack size, recipes and drops.");
+    expect(english).toContain("/system checkin | /system 签到 — Daily check-in");
+    expect(english).toContain("/system me");
+    expect(english).toContain("e.g. “Look up item minecraft:diamond”");
+    const chinese = await helpText("zh_cn");
+    expect(chinese).toContain("查询物品：名称、堆叠数量、合成配方与掉落来源。");
+    expect(chinese).toContain("例如：“查询物品 minecraft:diamond”");
+    // The delivery workflow runs only as an event: never offered to players.
+    expect(english).not.toContain("Deliver a daily check-in reward");
+  });
+
+  it("shows nothing of a feature that is not installed", async () => {
+    harness = await GameHarness.create({
+      types: TYPES,
+      entries: [{ id: "system:help" }, { id: "system:player_query" }],
+    });
+    const text = await helpText();
+    expect(text).toContain("/system me");
+    expect(text).not.toContain("item");
+    expect(text).not.toContain("checkin");
+  });
+
+  it("shows nothing of an installed feature the player does not have enabled", async () => {
+    harness = await GameHarness.create({
+      types: TYPES,
+      entries: [{ id: "system:help" }, { id: "system:item_query" }, { id: "system:check_in" }],
+    });
+    harness.disabled.set(STEVE, new Set(["system:check_in"]));
+    const text = await helpText();
+    expect(text).toContain("/system item");
+    expect(text).not.toContain("checkin");
+    expect(text).not.toContain("Daily check-in");
+  });
+
+  it("falls back to the module's English description when no translation exists", async () => {
+    harness = await GameHarness.create({
+      types: TYPES,
+      entries: [{ id: "system:help" }, { id: "custom:lookup", type: "system:item_query" }],
+    });
+    const engine = harness.engine;
+    const bare = new HelpModule({
+      owner: Identifier.parse("system:help"),
+      modules: () => engine.modules(),
+      languages: new Languages(),
+      permissionLevel: () => 0,
+    });
+    const entries = bare.entries({ playerId: STEVE, features: harness.features(STEVE), locale: "en_us" });
+    expect(entries.map((entry) => entry.moduleId)).toEqual(["system:help", "system:item_query"]);
+    expect(entries[1]?.descriptionKey).toBeUndefined();
+    expect(entries[1]?.description).toMatch(/^Look up a Minecraft item/);
+    const translated = await harness.run(HELP_ACTION.action({}), STEVE);
+    const data = translated.presentation?.data as { entries: { descriptionKey?: string }[] };
+    expect(data.entries[1]?.descriptionKey).toBe("system.help.module.system.item_query");
+  });
+
+  it("applies the host's availability filter (the one routing uses) as well as the features", async () => {
+    harness = await GameHarness.create({
+      types: TYPES,
+      entries: [{ id: "system:help" }, { id: "system:item_query" }],
+    });
+    const engine = harness.engine;
+    const filtered = new HelpModule({
+      owner: Identifier.parse("system:help"),
+      modules: () => engine.modules(),
+      languages: undefined,
+      permissionLevel: () => 0,
+      availability: (_playerId, moduleId) => moduleId !== "system:item_query",
+    });
+    const entries = filtered.entries({ playerId: STEVE, features: harness.features(STEVE), locale: "en_us" });
+    expect(entries.map((entry) => entry.moduleId)).toEqual(["system:help"]);
+  });
+});

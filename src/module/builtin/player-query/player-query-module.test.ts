@@ -1,0 +1,70 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GameHarness } from "../../../assistant/game-tools/game-harness.test-support.js";
+import { PLAYER_QUERY_FEATURE } from "./player-query-feature.js";
+import { PLAYER_QUERY_ACTION } from "./player-query-module.js";
+
+const STEVE = "0f8fad5b-d9cb-469f-a165-70867728950e";
+const ALEX = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
+let harness: GameHarness;
+
+beforeEach(async () => {
+  harness = await GameHarness.create({
+    types: [PLAYER_QUERY_FEATURE],
+    entries: [{ id: "system:player_query" }],
+  });
+});
+afterEach(async () => {
+  await harness.close();
+});
+
+describe("system:player_query", () => {
+  it("reads the asking player's snapshot: health, food, xp, position, dimension, game mode, inventory", async () => {
+    harness.bridge.join(STEVE, "Steve", {
+      health: 13.5,
+      food: 17,
+      xpLevel: 5,
+      xpTotal: 91,
+      position: { x: 10.26, y: 70, z: -3.04 },
+      dimension: "minecraft:the_nether",
+      gameMode: "creative",
+    });
+    await harness.bridge.giveItem(STEVE, "minecraft:diamond", 3);
+    await harness.bridge.giveItem(STEVE, "minecraft:diamond", 2);
+    await harness.bridge.giveItem(STEVE, "minecraft:bread", 7);
+    const result = await harness.command(STEVE, "/system me");
+    expect(result.isSuccess()).toBe(true);
+    const text = harness.render(result).text;
+    expect(text).toBe(
+      [
+        "Status of Steve",
+        "Health 13.5/20 · Food 17/20",
+        "Level 5 (91 XP)",
+        "Position 10.3, 70, -3 in minecraft:the_nether",
+        "Game mode: Creative",
+        "Inventory: 3 slots used, 33 free — Bread × 7, Diamond × 5",
+      ].join("\n"),
+    );
+    const chinese = harness.render(await harness.command(STEVE, "我的状态", "zh_cn"), "zh_cn").text;
+    expect(chinese).toContain("面包 ×7、钻石 ×5");
+    expect(chinese).toContain("游戏模式：创造");
+  });
+
+  it("never shows another player's data, and refuses when the player is not in the game", async () => {
+    harness.bridge.join(STEVE, "Steve", { health: 4 });
+    harness.bridge.join(ALEX, "Alex", { health: 19 });
+    const alex = harness.render(await harness.run(PLAYER_QUERY_ACTION.action({}), ALEX)).text;
+    expect(alex).toContain("Status of Alex");
+    expect(alex).toContain("Health 19/20");
+    harness.bridge.leave(ALEX);
+    const offline = await harness.run(PLAYER_QUERY_ACTION.action({}), ALEX);
+    expect(offline.failure?.code).toBe("PLAYER_OFFLINE");
+    expect(offline.failure?.key).toBe("system.game.player_offline");
+  });
+
+  it("declares player.info read-only for reasoning, owned by the feature", () => {
+    const tool = harness.engine.tools.get("system:player.info");
+    expect(tool?.readOnly).toBe(true);
+    expect(tool?.reasoningDescription).toMatch(/health/);
+    expect(tool?.owner?.toString()).toBe("system:player_query");
+  });
+});

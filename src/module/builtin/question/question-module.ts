@@ -1,0 +1,118 @@
+import { AgentFailure } from "../../../agent/agent-failure.js";
+import { AgentResult } from "../../../agent/agent-result.js";
+import { AgentCommand } from "../../../agent/command/agent-command.js";
+import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
+import type { Failure } from "../../../agent/failure.js";
+import { PromptNames, type PromptSource } from "../../../agent/model/prompt-source.js";
+import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
+import { ModuleRouting } from "../../../agent/module/module-routing.js";
+import { RoutingProfile } from "../../../agent/module/routing-profile.js";
+import type { Tool } from "../../../agent/tool/tool.js";
+import type { Identifier } from "../../../util/identifier.js";
+import type { DatabaseQueryInput, DatabaseQueryOutput } from "../knowledge/database-query-tool.js";
+import { DATABASE_QUERY } from "../knowledge/database-query-tool.js";
+import type { WebAccess } from "../search/web-access.js";
+import { WEB_FETCH, WEB_SEARCH } from "../search/web-tools.js";
+import { answerLocally, QUERY_LIMIT } from "./local-answer.js";
+import type { PlayerSwitches } from "./player-switches.js";
+import { QUESTION_ACTION, type QuestionInput } from "./question-input.js";
+import { summaryPrompt } from "./summary-prompt.js";
+import { researchWeb } from "./web-research.js";
+
+export interface QuestionModuleOptions {
+  readonly owner?: Identifier;
+  /** The shared `database.query` instance (the knowledge feature's export). */
+  readonly databaseQuery: Tool<DatabaseQueryInput, DatabaseQueryOutput>;
+  readonly switches: PlayerSwitches;
+  readonly prompts: PromptSource;
+  /** Absent: the web is never opened. */
+  readonly access?: WebAccess | undefined;
+  /** The feature that owns the web tools now (from the tool registry), for the live check. */
+  readonly searchOwner: () => string | undefined;
+}
+
+/** Every entry of the question workflow: `/question` never grants the web, `/search` asks for it. */
+const routing = (): ModuleRouting<QuestionInput> =>
+  ModuleRouting.defaults<QuestionInput>()
+    .command(AgentCommand.argument("<question>", (text) => ({ text, allowWeb: false }), "question", "提问"))
+    .command(AgentCommand.argument("<query>", (text) => ({ text, allowWeb: true }), "search", "搜索"))
+    // Semantic samples route questions but never grant the web: the extractor always says allowWeb=false.
+    .semantic(
+      RoutingProfile.read(
+        (text) => ({ text, allowWeb: false }),
+        ["钻石怎么获得", "服务器规则是什么", "下界合金怎么做"],
+        ["how do I get diamonds", "what are the server rules", "how to make netherite"],
+      ),
+    );
+
+/**
+ * `system:question`: database first. Local hits are answered from the knowledge base (one summary at most,
+ * re-verified before sending, or the stored text itself); only an empty local result with `allowWeb`, the
+ * search feature enabled and external services allowed opens this request's web gate for web research.
+ */
+export class QuestionModule extends AbstractAgentModule<QuestionInput> {
+  constructor(private readonly options: QuestionModuleOptions) {
+    super({
+      action: QUESTION_ACTION,
+      description: "Answer a question from the server's knowledge base (web search only when allowed).",
+      tools: [options.databaseQuery as unknown as Tool<never, unknown>],
+      optionalTools: [WEB_SEARCH, WEB_FETCH] as never,
+      ...(options.owner === undefined ? {} : { owner: options.owner }),
+      routing: routing(),
+    });
+  }
+
+  async run(input: QuestionInput, context: ExecutionContext): Promise<AgentResult> {
+    context.checkInput(input.text);
+    const local = await context.tool(DATABASE_QUERY, "query", { query: input.text, limit: QUERY_LIMIT });
+    const switches = this.options.switches;
+    const playerId = context.playerId;
+    if (local.entries.length > 0) {
+      const summarize = switches.aiEnabled(playerId) && (await switches.externalAllowed(playerId));
+      return answerLocally({
+        context,
+        question: input.text,
+        entries: local.entries,
+        summarize,
+        prompt: summaryPrompt(this.options.prompts),
+      });
+    }
+    const access = this.options.access;
+    if (access === undefined || !(await this.#webAllowed(input, context))) return notFound(input.text);
+    const searchOwner = this.options.searchOwner() ?? "";
+    const gate = access.open(context.requestId, playerId, {
+      allowWeb: input.allowWeb,
+      featureEnabled: () => switches.featureEnabled(playerId, searchOwner),
+      external: () => switches.externalAllowed(playerId),
+    });
+    try {
+      const guard = (): Failure | undefined => {
+        if (!switches.aiEnabled(playerId)) return AgentFailure.AI_DISABLED;
+        return switches.featureEnabled(playerId, searchOwner)
+          ? undefined
+          : AgentFailure.MODULE_DISABLED.with(searchOwner);
+      };
+      return await researchWeb({
+        context,
+        question: input.text,
+        prompt: this.options.prompts.get(PromptNames.WEB_SEARCH),
+        gate,
+        guard,
+      });
+    } finally {
+      access.close(gate);
+    }
+  }
+
+  /** Local empty AND allowWeb AND the search feature enabled AND AI and external services allowed AND a loop budget. */
+  async #webAllowed(input: QuestionInput, context: ExecutionContext): Promise<boolean> {
+    if (!input.allowWeb || context.policy.reactIterations <= 0) return false;
+    if (!context.canUse(WEB_SEARCH) || !context.canUse(WEB_FETCH)) return false;
+    const owner = this.options.searchOwner();
+    const switches = this.options.switches;
+    if (owner === undefined || !switches.featureEnabled(context.playerId, owner)) return false;
+    return switches.aiEnabled(context.playerId) && (await switches.externalAllowed(context.playerId));
+  }
+}
+
+const notFound = (text: string): AgentResult => AgentResult.error(AgentFailure.NOT_FOUND.with(text));

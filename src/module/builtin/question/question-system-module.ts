@@ -1,0 +1,66 @@
+import { z } from "zod";
+import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
+import type { Tool } from "../../../agent/tool/tool.js";
+import { codec } from "../../../util/codec.js";
+import { Identifier } from "../../../util/identifier.js";
+import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
+import {
+  DATABASE_QUERY,
+  type DatabaseQueryInput,
+  type DatabaseQueryOutput,
+  databaseQueryTool,
+} from "../knowledge/database-query-tool.js";
+import { KNOWLEDGE_DATABASE } from "../knowledge/knowledge-module.js";
+import { WEB_ACCESS } from "../search/web-access.js";
+import { WEB_SEARCH } from "../search/web-tools.js";
+import { CLOSED_SWITCHES, PLAYER_SWITCHES } from "./player-switches.js";
+import { QuestionModule } from "./question-module.js";
+import { builtinPrompts, PROMPT_SOURCE } from "./question-services.js";
+
+export const QUESTION_CONFIG = codec(z.object({}).passthrough());
+
+/**
+ * The question feature: registers `system:question` with the shared `database.query` (the knowledge feature's
+ * instance, or one over the injected database) and the injected WebAccess, player switches and prompts.
+ */
+export class QuestionSystemModule implements ServerModule {
+  readonly type = QUESTION_MODULE_TYPE_ID;
+  readonly enabledByDefault = true;
+  readonly toolModule = false;
+
+  constructor(readonly id: Identifier) {}
+
+  install(context: ServerModuleContext): void {
+    const { engine, services } = context;
+    const registered = engine.tools.get(DATABASE_QUERY.id);
+    const database = services.find(KNOWLEDGE_DATABASE);
+    const databaseQuery =
+      (registered as unknown as Tool<DatabaseQueryInput, DatabaseQueryOutput> | undefined) ??
+      (database === undefined ? undefined : databaseQueryTool(database));
+    if (databaseQuery === undefined)
+      throw new Error("system:question needs the knowledge feature or a knowledge database");
+    engine.registerModule(
+      new QuestionModule({
+        owner: context.id,
+        databaseQuery,
+        switches: services.find(PLAYER_SWITCHES) ?? CLOSED_SWITCHES,
+        prompts: services.find(PROMPT_SOURCE) ?? builtinPrompts(),
+        access: services.find(WEB_ACCESS),
+        searchOwner: () => engine.tools.get(WEB_SEARCH.id)?.owner?.toString(),
+      }),
+    );
+  }
+
+  storages(): readonly AnyModuleStorage[] {
+    return [];
+  }
+}
+
+export const QUESTION_MODULE_TYPE_ID = Identifier.parse("system:question");
+
+/** The `system:question` module type the built-in type registry lists. */
+export const QUESTION_MODULE_TYPE: ServerModuleType<unknown> = {
+  id: QUESTION_MODULE_TYPE_ID,
+  config: QUESTION_CONFIG,
+  create: (id) => new QuestionSystemModule(id),
+};
