@@ -15,6 +15,7 @@ const random = (): number => {
 };
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
+// Topic words the queries use; each appears in a few percent of entries, like real guide terms.
 const EN =
   "diamond iron gold netherite redstone emerald villager trade enchant anvil beacon portal nether end dragon elytra shulker spawner farm wheat potion brewing furnace smelt pickaxe sword armor shield trident quest reward shop rule spawn base".split(
     " ",
@@ -23,14 +24,24 @@ const ZH =
   "钻石 铁锭 金锭 下界合金 红石 绿宝石 村民 交易 附魔 铁砧 信标 传送门 下界 末地 末影龙 鞘翅 潜影盒 刷怪笼 农场 小麦 药水 酿造 熔炉 冶炼 镐 剑 盔甲 盾牌 三叉戟 任务 奖励 商店 规则 出生点 基地".split(
     " ",
   );
-const FILLER_EN = "the a of to and in is you can use with for from when".split(" ");
-const FILLER_ZH = "的 了 在 是 可以 使用 需要 获得 通过 一个 然后 如果".split(" ");
+// A skewed (Zipf-like) vocabulary of 4,000 generated English and 4,000 generated Chinese words.
+const SYLLABLES = "ka ro mi tu le sa no ve di pa shi gro bel tan fir quo mun zed ark lin".split(" ");
+const englishWord = (): string =>
+  Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(SYLLABLES)).join("");
+const chineseWord = (): string =>
+  Array.from({ length: 2 + Math.floor(random() * 2) }, () =>
+    String.fromCodePoint(0x4e00 + 200 + Math.floor(random() * 1500)),
+  ).join("");
+const VOCAB_EN = Array.from({ length: 4_000 }, englishWord);
+const VOCAB_ZH = Array.from({ length: 4_000 }, chineseWord);
+const skewed = (vocabulary: readonly string[]): string =>
+  vocabulary[Math.floor(random() ** 2.5 * vocabulary.length)] as string;
 
 const body = (): string => {
   const chinese = random() < 0.5;
   const words: string[] = [];
-  for (let index = 0; index < 40; index++)
-    words.push(random() < 0.35 ? pick(chinese ? ZH : EN) : pick(chinese ? FILLER_ZH : FILLER_EN));
+  for (let index = 0; index < 60; index++)
+    words.push(random() < 0.01 ? pick(chinese ? ZH : EN) : skewed(chinese ? VOCAB_ZH : VOCAB_EN));
   return chinese ? words.join("") : words.join(" ");
 };
 

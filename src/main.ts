@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { AssistantServer } from "./assistant/assistant-server.js";
 import { AssistantHostHandler } from "./host/flying-squid/assistant-handler.js";
 import { serve } from "./host/flying-squid/serve.js";
-import { consoleLogger } from "./util/logger.js";
 import { loadServerConfig, worldFolderOf } from "./host/flying-squid/server-config.js";
+import { consoleLogger } from "./util/logger.js";
 
 /**
  * `npm start` / `system serve`: the embedded flying-squid world with System inside. Flags: `--port N`,
@@ -13,7 +13,7 @@ export const startServer = async (argv: readonly string[]): Promise<void> => {
   const logger = consoleLogger;
   const handler = new AssistantHostHandler(logger);
   let assistant: AssistantServer | undefined;
-  await serve({
+  const host = await serve({
     argv,
     logger,
     shortcuts: ["reason", "question", "search"],
@@ -31,6 +31,7 @@ export const startServer = async (argv: readonly string[]): Promise<void> => {
       await assistant?.close();
     },
   });
+  handler.useHost(host);
 };
 
 const isMain = process.argv[1] !== undefined && /main\.ts$/.test(process.argv[1]);

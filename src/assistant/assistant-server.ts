@@ -1,13 +1,13 @@
-import { type CommandTreeNode } from "../agent/command/command-registry.js";
 import type { AgentResult } from "../agent/agent-result.js";
-import { SELECTION_CARD } from "../agent/card/selection-card.js";
 import { MESSAGE_CARD } from "../agent/card/message-card.js";
+import { SELECTION_CARD } from "../agent/card/selection-card.js";
 import { ServerCards } from "../agent/card/server-cards.js";
-import { InteractiveExecutor } from "../agent/execution/interactive-executor.js";
+import type { CommandTreeNode } from "../agent/command/command-registry.js";
 import { EventExecutor } from "../agent/execution/event-executor.js";
 import { EventRules } from "../agent/execution/event-rules.js";
-import { ServiceContext, type ContextType } from "../agent/module/context-type.js";
+import { InteractiveExecutor } from "../agent/execution/interactive-executor.js";
 import { PromptNames } from "../agent/model/prompt-source.js";
+import { type ContextType, ServiceContext } from "../agent/module/context-type.js";
 import { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { BUILTIN_PACK_ROOT } from "../data/prompts/prompt-store.js";
 import { CORE_SERVICES } from "../module/builtin/core/core-services.js";
@@ -17,9 +17,13 @@ import { PermissionService } from "../module/permissions/permission-service.js";
 import type { AnyServerModuleType } from "../module/server-module.js";
 import { readSystemModuleEntries } from "../module/system-module-entries.js";
 import type { Logger } from "../util/logger.js";
-import { type AssistantInfrastructure, type AssistantPaths, openInfrastructure } from "./assistant-services.js";
+import {
+  type AssistantInfrastructure,
+  type AssistantPaths,
+  openInfrastructure,
+} from "./assistant-services.js";
 import { moduleTypeRegistry } from "./builtin-module-types.js";
-import { presentResult, type PresentedCard } from "./card-presenter.js";
+import { type PresentedCard, presentResult } from "./card-presenter.js";
 import { AssistantContextTypes } from "./context-types.js";
 import { AssistantCoreServices, reloadSummary } from "./core-services-impl.js";
 import type { GameBridge } from "./game-bridge.js";
@@ -87,7 +91,12 @@ export class AssistantServer {
     infrastructure.cards.register(MESSAGE_CARD);
     infrastructure.cards.register(SELECTION_CARD);
     pipelineServices.registerCards(infrastructure.cards);
-    const modules = new ModuleManager({ types: moduleTypeRegistry(options.extraTypes), engine, services, logger });
+    const modules = new ModuleManager({
+      types: moduleTypeRegistry(options.extraTypes),
+      engine,
+      services,
+      logger,
+    });
     modules.install(readSystemModuleEntries([BUILTIN_PACK_ROOT, ...options.paths.packRoots], logger));
     engine.start();
     infrastructure.cards.freeze();
@@ -162,7 +171,16 @@ export class AssistantServer {
         infrastructure.modelConfig.configured() ? "configured" : "not configured"
       }`,
     );
-    return new AssistantServer(infrastructure, modules, permissions, router, interactive, events, pipeline, pipelineServices);
+    return new AssistantServer(
+      infrastructure,
+      modules,
+      permissions,
+      router,
+      interactive,
+      events,
+      pipeline,
+      pipelineServices,
+    );
   }
 
   async join(player: PlayerInfo): Promise<void> {
@@ -211,8 +229,18 @@ export class AssistantServer {
         .commands()
         .parse(text, this.pipeline.routingPlayer(snapshot, player.locale, generation));
       if (command.kind === "action" && command.action.type === CANCEL)
-        result = await this.pipeline.execute(command.action, { ...base, text, counters: this.pipelineServices.counters() });
-      else result = await this.interactive.submit({ requestId: base.requestId, playerId: player.uuid, locale: player.locale, text });
+        result = await this.pipeline.execute(command.action, {
+          ...base,
+          text,
+          counters: this.pipelineServices.counters(),
+        });
+      else
+        result = await this.interactive.submit({
+          requestId: base.requestId,
+          playerId: player.uuid,
+          locale: player.locale,
+          text,
+        });
     }
     return { result, card: this.present(player, result) };
   }
@@ -238,7 +266,10 @@ export class AssistantServer {
   /** The command tree this player may use (the host sends it to the client under `/system`). */
   commandTree(player: PlayerInfo): CommandTreeNode[] {
     const snapshot = this.permissions.snapshot(player.uuid);
-    return this.infrastructure.engine.modules().commands().tree(this.pipeline.routingPlayer(snapshot, player.locale, 0));
+    return this.infrastructure.engine
+      .modules()
+      .commands()
+      .tree(this.pipeline.routingPlayer(snapshot, player.locale, 0));
   }
 
   /** Command aliases the game registers as top-level commands too (`/reason …`, `/question …`). */
@@ -273,4 +304,3 @@ export class AssistantServer {
     await this.infrastructure.usage.flush();
   }
 }
-

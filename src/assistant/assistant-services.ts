@@ -8,13 +8,13 @@ import { MemoryGenerations } from "../agent/execution/memory-generations.js";
 import { TaskExecutor } from "../agent/execution/task-executor.js";
 import { ModelConfig } from "../agent/model/model-config.js";
 import { ModelGateway } from "../agent/model/model-gateway.js";
-import { JournalStepRunner } from "../agent/storage/journal-step-runner.js";
 import { SemanticConfig } from "../agent/routing/semantic-config.js";
+import { JournalStepRunner } from "../agent/storage/journal-step-runner.js";
+import { BUILTIN_PACK_ROOT, PromptStore } from "../data/prompts/prompt-store.js";
 import { FileAgentJournal } from "../data/store/file-agent-journal.js";
 import { FileAgentStore } from "../data/store/file-agent-store.js";
 import { FileConversationStore } from "../data/store/file-conversation-store.js";
 import { FileUsageStore } from "../data/store/file-usage-store.js";
-import { BUILTIN_PACK_ROOT, PromptStore } from "../data/prompts/prompt-store.js";
 import { AccessStore } from "../module/permissions/access-store.js";
 import { Languages } from "../util/language.js";
 import type { Logger } from "../util/logger.js";
@@ -79,7 +79,12 @@ export const openInfrastructure = async (options: {
     logger,
     ...(now === undefined ? {} : { now }),
   });
-  const gateway = new ModelGateway({ client: undefined, store: usage, logger, ...(now === undefined ? {} : { now }) });
+  const gateway = new ModelGateway({
+    client: undefined,
+    store: usage,
+    logger,
+    ...(now === undefined ? {} : { now }),
+  });
   modelConfig.bind(gateway);
   const journal = await FileAgentJournal.open({ folder: join(systemDir, "journal"), logger });
   const tasks = new TaskExecutor();
@@ -87,11 +92,17 @@ export const openInfrastructure = async (options: {
     world: paths.world,
     logger,
     schedule: (task) => {
-      tasks.maintenance.submit(() => task()).catch((error: unknown) => logger.error("coalesced player write failed", error));
+      tasks.maintenance
+        .submit(() => task())
+        .catch((error: unknown) => logger.error("coalesced player write failed", error));
     },
   });
   const generations = new MemoryGenerations();
-  const conversation = new ConversationService({ store: new FileConversationStore(store), generations, logger });
+  const conversation = new ConversationService({
+    store: new FileConversationStore(store),
+    generations,
+    logger,
+  });
   const engine = new AgentEngine({
     config: agentConfig,
     model: gateway,
@@ -99,7 +110,9 @@ export const openInfrastructure = async (options: {
     logger,
     ...(now === undefined ? {} : { now }),
   });
-  const lifecycles = new AgentLifecycles((hook, error) => logger.error(`lifecycle hook ${hook} failed`, error));
+  const lifecycles = new AgentLifecycles((hook, error) =>
+    logger.error(`lifecycle hook ${hook} failed`, error),
+  );
   lifecycles.register(conversation);
   const players = new PlayerDirectory(join(systemDir, "known-players.json"), logger);
   await players.load();

@@ -8,10 +8,18 @@ import { Registry } from "../util/registry.js";
 
 /** Every feature type System ships; data-pack entries choose which are installed. */
 export const builtinModuleTypes = (): AnyServerModuleType[] =>
-  [CORE_FEATURE_TYPE, HELP_FEATURE, ITEM_QUERY_FEATURE, PLAYER_QUERY_FEATURE, CHECK_IN_FEATURE] as unknown as AnyServerModuleType[];
+  [
+    CORE_FEATURE_TYPE,
+    HELP_FEATURE,
+    ITEM_QUERY_FEATURE,
+    PLAYER_QUERY_FEATURE,
+    CHECK_IN_FEATURE,
+  ] as unknown as AnyServerModuleType[];
 
 /** The registry the ModuleManager installs from: built-in types plus an extension's own. */
-export const moduleTypeRegistry = (extra: readonly AnyServerModuleType[] = []): Registry<AnyServerModuleType> => {
+export const moduleTypeRegistry = (
+  extra: readonly AnyServerModuleType[] = [],
+): Registry<AnyServerModuleType> => {
   const registry = new Registry<AnyServerModuleType>("server module types");
   for (const type of [...builtinModuleTypes(), ...extra]) registry.register(type.id, type);
   registry.freeze();

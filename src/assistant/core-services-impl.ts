@@ -1,6 +1,6 @@
-import { translatable, type Text } from "../agent/text.js";
 import type { InteractiveExecutor } from "../agent/execution/interactive-executor.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
+import { type Text, translatable } from "../agent/text.js";
 import type { CoreServices, KnownPlayer, UsageLine } from "../module/builtin/core/core-services.js";
 import type { ModuleManager } from "../module/module-manager.js";
 import type { ExecutionMode } from "../module/permissions/execution-mode.js";
@@ -43,7 +43,8 @@ export class AssistantCoreServices implements CoreServices {
     const feature = change.feature;
     if (feature !== undefined && !this.features().includes(feature)) return false;
     await permissions.update(player.uuid, (current) => {
-      if (feature !== undefined) return { ...current, features: { ...current.features, [feature]: change.enabled === true } };
+      if (feature !== undefined)
+        return { ...current, features: { ...current.features, [feature]: change.enabled === true } };
       return change.ai === undefined ? current : { ...current, ai: change.ai };
     });
     return true;
@@ -67,7 +68,13 @@ export class AssistantCoreServices implements CoreServices {
     for (const record of records) {
       const name = this.infrastructure.players.nameOf(record.playerId) ?? record.playerId;
       const key = `${record.day}|${record.playerId}`;
-      const line = byDay.get(key) ?? { day: record.day, player: name, calls: 0, inputTokens: 0, outputTokens: 0 };
+      const line = byDay.get(key) ?? {
+        day: record.day,
+        player: name,
+        calls: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+      };
       byDay.set(key, {
         ...line,
         calls: line.calls + record.calls,
@@ -75,7 +82,9 @@ export class AssistantCoreServices implements CoreServices {
         outputTokens: line.outputTokens + record.outputTokens,
       });
     }
-    return [...byDay.values()].sort((left, right) => right.day.localeCompare(left.day) || left.player.localeCompare(right.player));
+    return [...byDay.values()].sort(
+      (left, right) => right.day.localeCompare(left.day) || left.player.localeCompare(right.player),
+    );
   }
 
   reload(): Promise<Text> {
@@ -111,4 +120,5 @@ export class AssistantCoreServices implements CoreServices {
   }
 }
 
-export const reloadSummary = (loaded: readonly string[]): Text => translatable("system.admin.reloaded", loaded.join(", "));
+export const reloadSummary = (loaded: readonly string[]): Text =>
+  translatable("system.admin.reloaded", loaded.join(", "));

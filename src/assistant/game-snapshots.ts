@@ -45,7 +45,9 @@ const GAME_MODES = ["survival", "creative", "adventure", "spectator"] as const;
 export const gameModeName = (mode: number): PlayerStatsSnapshot["gameMode"] => GAME_MODES[mode] ?? "survival";
 
 /** Sums stacks per item id, largest first; the summary a player query shows. */
-export const inventoryTotals = (stacks: readonly ItemStackSnapshot[]): PlayerStatsSnapshot["inventory"]["totals"] => {
+export const inventoryTotals = (
+  stacks: readonly ItemStackSnapshot[],
+): PlayerStatsSnapshot["inventory"]["totals"] => {
   const totals = new Map<string, number>();
   for (const stack of stacks) totals.set(stack.item, (totals.get(stack.item) ?? 0) + stack.count);
   return [...totals]

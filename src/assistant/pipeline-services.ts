@@ -1,15 +1,14 @@
+import { AgentException } from "../agent/agent-exception.js";
+import { AgentFailure } from "../agent/agent-failure.js";
 import type { CardRegistry } from "../agent/card/card-registry.js";
 import type { AgentEngine } from "../agent/execution/agent-engine.js";
 import { BudgetCounters } from "../agent/execution/budget-counters.js";
 import type { EventAdmission, EventExecutor, EventSubmission } from "../agent/execution/event-executor.js";
-import type { ModuleContext } from "../agent/module/context-type.js";
-import type { ServiceContext } from "../agent/module/context-type.js";
+import type { ModuleContext, ServiceContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
-import { AgentException } from "../agent/agent-exception.js";
-import { AgentFailure } from "../agent/agent-failure.js";
 import type { AssistantInfrastructure } from "./assistant-services.js";
 import { AssistantContextTypes, type EventSink, systemClock } from "./context-types.js";
-import { ItemCatalog, ItemSources, gameData } from "./game-data/index.js";
+import { gameData, ItemCatalog, ItemSources } from "./game-data/index.js";
 import type { ModeTargets } from "./request-pipeline.js";
 
 /** The game version whose item data System uses (the embedded server's version). */

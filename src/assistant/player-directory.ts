@@ -22,7 +22,13 @@ export class PlayerDirectory {
   readonly #known: ConfigInstance<Record<string, string>>;
 
   constructor(path: string | undefined, logger: Logger) {
-    this.#known = new ConfigInstance({ path, codec: KNOWN, defaults: {}, logger, name: "known-players.json" });
+    this.#known = new ConfigInstance({
+      path,
+      codec: KNOWN,
+      defaults: {},
+      logger,
+      name: "known-players.json",
+    });
   }
 
   async load(): Promise<void> {
@@ -59,7 +65,8 @@ export class PlayerDirectory {
   resolve(nameOrUuid: string): { uuid: string; name: string } | undefined {
     const wanted = nameOrUuid.toLowerCase();
     for (const player of this.#online.values())
-      if (player.name.toLowerCase() === wanted || player.uuid === wanted) return { uuid: player.uuid, name: player.name };
+      if (player.name.toLowerCase() === wanted || player.uuid === wanted)
+        return { uuid: player.uuid, name: player.name };
     for (const [uuid, name] of Object.entries(this.#known.get()))
       if (name.toLowerCase() === wanted || uuid === wanted) return { uuid, name };
     return undefined;

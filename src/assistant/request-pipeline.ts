@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { AgentFailure } from "../agent/agent-failure.js";
 import { AgentResult } from "../agent/agent-result.js";
 import { parseCardRef } from "../agent/card/card-ref.js";
+import type { CardRegistry } from "../agent/card/card-registry.js";
 import { SELECTION_CARD } from "../agent/card/selection-card.js";
 import type { ServerCards } from "../agent/card/server-cards.js";
 import type { AgentEngine } from "../agent/execution/agent-engine.js";
@@ -11,7 +12,6 @@ import type { AgentAction } from "../agent/module/action-type.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
 import type { RouteDecision } from "../agent/routing/route-decision.js";
 import type { RoutingPlayer } from "../agent/routing/routing-player.js";
-import type { CardRegistry } from "../agent/card/card-registry.js";
 import type { PermissionSnapshot } from "../module/permissions/permission-service.js";
 
 /** How plain text is handled in a mode other than routing: the action to run instead, if that feature exists. */
@@ -84,11 +84,16 @@ export class RequestPipeline {
   ): Promise<AgentResult> {
     const ref = parseCardRef(refText);
     const index = Number.parseInt(indexText, 10);
-    if (ref === undefined || !/^\d{1,3}$/.test(indexText)) return AgentResult.error(AgentFailure.INPUT_INVALID.with("card"));
+    if (ref === undefined || !/^\d{1,3}$/.test(indexText))
+      return AgentResult.error(AgentFailure.INPUT_INVALID.with("card"));
     const button = issued.button(ref, index);
     if (!button.success) return AgentResult.error(AgentFailure.INPUT_INVALID.with(button.error));
     const player = this.routingPlayer(request.snapshot, request.locale, request.generation);
-    const decision = this.options.router.structured({ player, action: button.value.action, args: button.value.args });
+    const decision = this.options.router.structured({
+      player,
+      action: button.value.action,
+      args: button.value.args,
+    });
     return this.#finish(decision, request);
   }
 
@@ -118,7 +123,9 @@ export class RequestPipeline {
     if (decision.failure !== undefined) return AgentResult.error(decision.failure as Failure);
     if (decision.action !== undefined) return this.execute(decision.action, request);
     if (decision.selection !== undefined)
-      return AgentResult.success().withPresentation(this.options.cards.encode(SELECTION_CARD.card(decision.selection)));
+      return AgentResult.success().withPresentation(
+        this.options.cards.encode(SELECTION_CARD.card(decision.selection)),
+      );
     return AgentResult.error(AgentFailure.UNKNOWN_COMMAND.with(request.text.slice(0, 64)));
   }
 }

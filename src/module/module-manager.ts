@@ -44,12 +44,17 @@ export class ModuleManager {
       }
       const config = type.config.decode(entry.server);
       if (!config.success) {
-        this.options.logger.warn(`feature ${entry.id}: invalid server config (${config.error}); not installed`);
+        this.options.logger.warn(
+          `feature ${entry.id}: invalid server config (${config.error}); not installed`,
+        );
         continue;
       }
       created.push({ entry, module: type.create(entry.id, config.value) });
     }
-    const ordered = [...created.filter((item) => item.module.toolModule), ...created.filter((item) => !item.module.toolModule)];
+    const ordered = [
+      ...created.filter((item) => item.module.toolModule),
+      ...created.filter((item) => !item.module.toolModule),
+    ];
     for (const { entry, module } of ordered) {
       try {
         module.install({ engine: this.options.engine, services: this.options.services, id: entry.id });

@@ -20,7 +20,10 @@ const ENTRY = codec(
  * Reads `data/<namespace>/system_module/*.json` from each data-pack root; a later root overrides an entry with the
  * same id. Invalid entries are logged and skipped, never guessed.
  */
-export const readSystemModuleEntries = (packRoots: readonly string[], logger: Logger): SystemModuleEntry[] => {
+export const readSystemModuleEntries = (
+  packRoots: readonly string[],
+  logger: Logger,
+): SystemModuleEntry[] => {
   const entries = new Map<string, SystemModuleEntry>();
   for (const root of packRoots) {
     const dataFolder = join(root, "data");

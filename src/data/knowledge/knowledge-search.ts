@@ -18,11 +18,19 @@ export interface KnowledgeRow {
 const FALLBACK_CANDIDATES = 200;
 
 const VISIBLE = "(k.owner IS NULL OR k.owner = ?)";
-const CONTAINS = "instr(lower(k.title || char(10) || k.body || char(10) || k.tags), ?) > 0";
+/** A short term anywhere in title, body or tags (LIKE: ASCII case-insensitive like the trigram index). */
+const CONTAINS = "(k.title LIKE ? ESCAPE '!' OR k.body LIKE ? ESCAPE '!' OR k.tags LIKE ? ESCAPE '!')";
+
+/** The LIKE pattern of a term, three times (title, body, tags), with LIKE's wildcards escaped. */
+const patterns = (terms: readonly string[]): string[] =>
+  terms.flatMap((term) => {
+    const pattern = `%${term.replace(/[!%_]/g, (character) => `!${character}`)}%`;
+    return [pattern, pattern, pattern];
+  });
 
 /**
  * The retrieval plan of one query. Terms of 3+ characters go to the FTS5 trigram index (AND, ranked by bm25)
- * and shorter ones (which trigram cannot match, e.g. `钻石`) are checked with instr() on those candidates; a
+ * and shorter ones (which trigram cannot match, e.g. `钻石`) are checked with LIKE on those candidates; a
  * query of short terms only is a newest-first scan that stops after `limit` matches. When no entry has every
  * term, entries with at least half of them are returned.
  */
@@ -64,11 +72,11 @@ export class KnowledgeSearch {
       const sql = `SELECT k.* FROM knowledge_fts JOIN ${TABLE} k ON k.id = knowledge_fts.rowid
         WHERE knowledge_fts MATCH ? AND ${VISIBLE}${shortCheck} ORDER BY bm25(knowledge_fts) LIMIT ?`;
       const match = long.map(ftsPhrase).join(` ${mode} `);
-      return this.#statement(sql).all(match, owner, ...short, limit) as KnowledgeRow[];
+      return this.#statement(sql).all(match, owner, ...patterns(short), limit) as KnowledgeRow[];
     }
     const checks = short.map(() => CONTAINS).join(` ${mode} `);
     const sql = `SELECT k.* FROM ${TABLE} k WHERE ${VISIBLE} AND (${checks}) ORDER BY k.id DESC LIMIT ?`;
-    return this.#statement(sql).all(owner, ...short, limit) as KnowledgeRow[];
+    return this.#statement(sql).all(owner, ...patterns(short), limit) as KnowledgeRow[];
   }
 
   #statement(sql: string): Database.Statement {

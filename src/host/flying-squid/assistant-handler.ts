@@ -22,8 +22,22 @@ export class AssistantHostHandler implements HostHandler, GameBridge {
 
   constructor(private readonly logger: Logger) {}
 
+  #refresh: ((uuid: string) => void) | undefined;
+
   attach(assistant: AssistantServer): void {
     this.#assistant = assistant;
+    // A permission change (op level, grant, revoke, reset, mode) re-sends that player's command tree.
+    assistant.infrastructure.lifecycles.register({
+      onPermissionChange: (playerId) => this.#refresh?.(playerId),
+      onRevoke: (playerId) => this.#refresh?.(playerId),
+    });
+  }
+
+  /** The running host, so command trees can be re-sent after permission changes. */
+  useHost(host: { refreshCommands(uuid?: string): void }): void {
+    this.#refresh = (uuid) => {
+      if (this.#players.has(uuid)) host.refreshCommands(uuid);
+    };
   }
 
   get assistant(): AssistantServer {
@@ -35,7 +49,8 @@ export class AssistantHostHandler implements HostHandler, GameBridge {
   async onCommand(player: HostPlayer, line: string): Promise<void> {
     const [base = "", ...rest] = line.trim().split(/\s+/u);
     const body = line.trim().slice(base.length).trim();
-    const text = base.toLowerCase() === "system" ? this.#systemText(player, body) : `/${[base, ...rest].join(" ")}`;
+    const text =
+      base.toLowerCase() === "system" ? this.#systemText(player, body) : `/${[base, ...rest].join(" ")}`;
     const reply = await this.assistant.handle(info(player), text);
     if (reply.card !== undefined) player.sendCard(render(reply.card));
   }
@@ -70,6 +85,7 @@ export class AssistantHostHandler implements HostHandler, GameBridge {
   async onJoin(player: HostPlayer): Promise<void> {
     this.#players.set(player.uuid, player);
     await this.assistant.join(info(player));
+    this.#refresh?.(player.uuid);
   }
 
   async onLeave(player: HostPlayer): Promise<void> {

@@ -171,6 +171,24 @@ describe("system:check_in", () => {
     expect(bridge.gives.map((give) => give.item)).toEqual(["minecraft:bread", "minecraft:experience_bottle"]);
   });
 
+  it("retries a delivery the game refused (full inventory) on the next check-in command, paying once", async () => {
+    let room = false;
+    const bridge = new MemoryGameBridge(() => room);
+    const h = await open({ bridge });
+    bridge.join(STEVE, "Steve");
+    await checkIn(h);
+    expect(h.journal.event(deliveryEventId(OWNER, STEVE, "2026-12-02"))?.state).toBe("FAILED");
+    expect(bridge.gives).toEqual([]);
+    expect((await checkIn(h)).failure?.code).toBe("ALREADY_DONE");
+    expect(h.journal.event(deliveryEventId(OWNER, STEVE, "2026-12-02", 1))?.state).toBe("FAILED");
+    room = true;
+    expect((await checkIn(h)).failure?.code).toBe("ALREADY_DONE");
+    expect(h.journal.event(deliveryEventId(OWNER, STEVE, "2026-12-02", 2))?.state).toBe("SUCCEEDED");
+    await checkIn(h);
+    expect(bridge.gives.map((give) => give.item)).toEqual(["minecraft:bread", "minecraft:experience_bottle"]);
+    expect((await record(h)).deliveries[0]?.state).toBe("DELIVERED");
+  });
+
   it("offers a reward again when its event was never queued; the second check-in is still refused", async () => {
     const h = await open();
     h.bridge.join(STEVE, "Steve");

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import { AgentResult } from "../../../agent/agent-result.js";
 import { AgentCommand } from "../../../agent/command/agent-command.js";
+import type { EventAdmission } from "../../../agent/execution/event-executor.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
@@ -10,6 +11,7 @@ import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import type { AgentStore } from "../../../agent/storage/agent-store.js";
 import type { ModuleStorage } from "../../../agent/storage/module-storage.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
+import { isTerminal } from "../../../agent/storage/state.js";
 import type { EventSink, GameClock } from "../../../assistant/context-types.js";
 import { present } from "../../../assistant/game-tools/card-text.js";
 import type { ItemStack } from "../../../assistant/game-tools/give-items-tool.js";
@@ -105,7 +107,7 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
       // A reward still pending (a crash between the record and the event) is offered again; the id dedupes it.
       const delivery = outcome.delivery;
       if (delivery?.state === "PENDING")
-        await this.#deliver(context.playerId, day, delivery.items, delivery.attempt);
+        await this.#retry(context.playerId, day, delivery.items, delivery.attempt);
       return AgentResult.error(AgentFailure.ALREADY_DONE).withPresentation(
         present(CHECK_IN_CARD.card(card("already", delivery?.items ?? [], true))),
       );
@@ -125,16 +127,39 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
     items: readonly ItemStack[],
     attempt: number,
   ): Promise<boolean> {
-    const admission = await this.options.events.submit({
-      id: deliveryEventId(this.options.owner, playerId, day, attempt),
-      eventType: DELIVER_REWARD_EVENT,
-      action: CHECK_IN_DELIVERY_ACTION.action({ day, items: [...items] }),
-      playerId,
-    });
+    const admission = await this.#submit(playerId, day, items, attempt);
     if (admission.accepted || admission.duplicate) return true;
     this.options.logger.warn(
       `check-in reward of ${playerId} for ${day} not queued: ${admission.failure.code}`,
     );
     return false;
+  }
+
+  /**
+   * A reward still PENDING on a later check-in command: offered again under the same id (a no-op while it is
+   * queued or waiting); when that attempt already ended (a full inventory), a new attempt continues it.
+   */
+  async #retry(playerId: string, day: string, items: readonly ItemStack[], attempt: number): Promise<void> {
+    const admission = await this.#submit(playerId, day, items, attempt);
+    if (admission.accepted || !admission.duplicate) return;
+    const existing = admission.existing;
+    if (existing === undefined || !isTerminal(existing.state)) return;
+    const { store, storage } = this.options;
+    const next = await store.transaction(playerId, (data) => ModuleData.get(data, storage).nextAttempt(day));
+    if (next !== undefined) await this.#submit(playerId, day, items, next);
+  }
+
+  #submit(
+    playerId: string,
+    day: string,
+    items: readonly ItemStack[],
+    attempt: number,
+  ): Promise<EventAdmission> {
+    return this.options.events.submit({
+      id: deliveryEventId(this.options.owner, playerId, day, attempt),
+      eventType: DELIVER_REWARD_EVENT,
+      action: CHECK_IN_DELIVERY_ACTION.action({ day, items: [...items] }),
+      playerId,
+    });
   }
 }

@@ -185,7 +185,11 @@ class UsageModule extends CoreCommandModule<{ player?: string | undefined }> {
         line.outputTokens,
       ),
     );
-    return translatable("system.admin.usage", { kind: "literal", text: "" }, ...rows);
+    const joined = rows.reduceRight<Text>((rest, row) => translatable("system.text.concat", row, rest), {
+      kind: "literal",
+      text: "",
+    });
+    return translatable("system.admin.usage", joined);
   }
 }
 

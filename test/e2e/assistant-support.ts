@@ -1,0 +1,112 @@
+import { join } from "node:path";
+import type { Bot } from "mineflayer";
+import nbt from "prismarine-nbt";
+import { AssistantServer, type AssistantServerOptions } from "../../src/assistant/assistant-server.js";
+import { AssistantHostHandler } from "../../src/host/flying-squid/assistant-handler.js";
+import { type RunningHost, start } from "../../src/host/flying-squid/server.js";
+import { silentLogger } from "../../src/util/logger.js";
+
+/** A real flying-squid server with the assembled assistant, on a free port in a temp folder. */
+export interface GameUnderTest {
+  readonly host: RunningHost;
+  readonly assistant: AssistantServer;
+  close(): Promise<void>;
+}
+
+export const startGame = async (
+  folder: string,
+  options: { ops?: string[]; extraTypes?: AssistantServerOptions["extraTypes"]; packRoots?: string[] } = {},
+): Promise<GameUnderTest> => {
+  const handler = new AssistantHostHandler(silentLogger);
+  const assistant = await AssistantServer.create({
+    paths: { dataDir: folder, world: join(folder, "world"), packRoots: options.packRoots ?? [] },
+    bridge: handler,
+    logger: silentLogger,
+    environment: {},
+    ...(options.extraTypes === undefined ? {} : { extraTypes: options.extraTypes }),
+  });
+  handler.attach(assistant);
+  const host = await start({
+    host: "127.0.0.1",
+    port: 0,
+    worldFolder: join(folder, "world"),
+    handler,
+    ops: options.ops ?? [],
+    generation: "superflat",
+    logger: silentLogger,
+    shortcuts: ["reason"],
+    announce: () => {},
+  });
+  handler.useHost(host);
+  return {
+    host,
+    assistant,
+    close: async () => {
+      await host.close();
+      await assistant.close();
+    },
+  };
+};
+
+/** Plain text and click commands of one chat component (NBT on 1.21.4, or JSON). */
+export interface ChatMessage {
+  readonly text: string;
+  readonly clicks: string[];
+}
+
+const walk = (node: unknown, message: { text: string; clicks: string[] }): void => {
+  if (typeof node !== "object" || node === null) return;
+  if (Array.isArray(node)) {
+    for (const child of node) walk(child, message);
+    return;
+  }
+  const record = node as Record<string, unknown>;
+  if (typeof record.text === "string") message.text += record.text;
+  for (const key of ["clickEvent", "click_event"]) {
+    const click = record[key] as Record<string, unknown> | undefined;
+    const value = click?.value ?? click?.command;
+    if (typeof value === "string") message.clicks.push(value);
+  }
+  if (record.extra !== undefined) walk(record.extra, message);
+};
+
+/** Collects every system chat message a bot receives, decoded to text and click commands. */
+export const recordChat = (bot: Bot): ChatMessage[] => {
+  const messages: ChatMessage[] = [];
+  bot._client.on("system_chat", (packet: { content: unknown }) => {
+    let content: unknown = packet.content;
+    if (typeof content === "string") {
+      try {
+        content = JSON.parse(content);
+      } catch {
+        content = { text: content };
+      }
+    } else if (typeof content === "object" && content !== null && "type" in content) {
+      content = nbt.simplify(content as nbt.Tags[nbt.TagType]);
+    }
+    const message = { text: "", clicks: [] as string[] };
+    walk(content, message);
+    messages.push(message);
+  });
+  return messages;
+};
+
+/** Sends a command and waits for the next chat message that matches. */
+export const command = async (
+  bot: Bot,
+  messages: ChatMessage[],
+  line: string,
+  match: (message: ChatMessage) => boolean = () => true,
+  timeoutMillis = 20_000,
+): Promise<ChatMessage> => {
+  const from = messages.length;
+  bot.chat(line);
+  const deadline = Date.now() + timeoutMillis;
+  for (;;) {
+    const found = messages.slice(from).find(match);
+    if (found !== undefined) return found;
+    if (Date.now() > deadline)
+      throw new Error(`no reply to ${line}; got ${JSON.stringify(messages.slice(from).map((m) => m.text))}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+};
