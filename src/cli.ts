@@ -3,23 +3,30 @@ import { type CliIo, knowledgeCommand } from "./data/knowledge/knowledge-cli.js"
 
 const USAGE = [
   "usage: system <command>",
-  "  serve                                   start the server",
+  "  serve [--port N] [--data-dir DIR]      start the server (as npm start)",
+  '  route "<text>" [--player NAME] [--locale zh_cn|en_us]   explain how a text is routed',
   "  knowledge import <dir> [--db <path>]    import Markdown/text/JSON knowledge",
 ].join("\n");
 
 /** One subcommand: its arguments after the name, the streams; resolves to the exit code. */
 type Subcommand = (args: readonly string[], io: CliIo) => number | Promise<number>;
 
-const serve: Subcommand = async () => {
-  // TODO(lead): start the server here by calling src/main.ts's start function once it exports one;
-  // importing src/main.ts today starts the embedded defaults as a side effect.
-  await import("./main.js");
+const serve: Subcommand = async (args) => {
+  const { startServer } = await import("./main.js");
+  await startServer(args);
   return 0;
+};
+
+const route: Subcommand = async (args, io) => {
+  const { routeCommand } = await import("./assistant/route-cli.js");
+  void io;
+  return routeCommand(args, { out: process.stdout, err: process.stderr });
 };
 
 const SUBCOMMANDS: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([
   ["serve", serve],
   ["knowledge", knowledgeCommand],
+  ["route", route],
 ]);
 
 const run = async (argv: readonly string[], io: CliIo): Promise<number> => {

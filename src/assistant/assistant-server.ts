@@ -5,7 +5,7 @@ import { ServerCards } from "../agent/card/server-cards.js";
 import type { CommandTreeNode } from "../agent/command/command-registry.js";
 import { EventExecutor } from "../agent/execution/event-executor.js";
 import { EventRules } from "../agent/execution/event-rules.js";
-import { InteractiveExecutor } from "../agent/execution/interactive-executor.js";
+import { fingerprintOf, InteractiveExecutor } from "../agent/execution/interactive-executor.js";
 import { PromptNames } from "../agent/model/prompt-source.js";
 import { type ContextType, ServiceContext } from "../agent/module/context-type.js";
 import { HybridRouter } from "../agent/routing/hybrid-router.js";
@@ -30,6 +30,20 @@ import type { GameBridge } from "./game-bridge.js";
 import { PipelineServices } from "./pipeline-services.js";
 import type { PlayerInfo } from "./player-directory.js";
 import { newRequestId, RequestPipeline } from "./request-pipeline.js";
+
+/** Receives a card for a player outside any request. */
+export type NoticeListener = (playerId: string, card: PresentedCard) => void;
+
+/** Forwards settled event results to the server once it exists (events may settle while it is being built). */
+class Notices {
+  #server: AssistantServer | undefined;
+  attach(server: AssistantServer): void {
+    this.#server = server;
+  }
+  publish(playerId: string, result: AgentResult): void {
+    this.#server?.notify(playerId, result);
+  }
+}
 
 /** Aliases also registered as top-level game commands when their feature is installed. */
 export const SHORTCUT_ALIASES: ReadonlySet<string> = new Set(["reason", "question", "search"]);
@@ -57,6 +71,7 @@ export interface AssistantReply {
  */
 export class AssistantServer {
   readonly #issued = new Map<string, ServerCards>();
+  readonly #noticeListeners: NoticeListener[] = [];
 
   private constructor(
     readonly infrastructure: AssistantInfrastructure,
@@ -83,6 +98,7 @@ export class AssistantServer {
       return reloadSummary(["config", "prompts", "access"]);
     });
     const pipelineServices = new PipelineServices(infrastructure);
+    const notices = new Notices();
     const services = new ServiceContext(engine, engine.modules())
       .provide(CORE_SERVICES, core)
       .provide(AssistantContextTypes.GAME_BRIDGE, options.bridge);
@@ -149,6 +165,7 @@ export class AssistantServer {
       isOnline: (playerId) => options.bridge.isOnline(playerId),
       features: (playerId) => permissions.snapshot(playerId).features,
       locale: (playerId) => infrastructure.players.online(playerId)?.locale ?? "en_us",
+      onSettled: (task, result) => notices.publish(task.playerId, result),
       logger,
     });
     pipelineServices.attachEvents(events);
@@ -240,9 +257,25 @@ export class AssistantServer {
           playerId: player.uuid,
           locale: player.locale,
           text,
+          // a resent line shares the running answer, but not across a permission or memory change
+          fingerprint: `${snapshot.version}|${generation}|${fingerprintOf(text)}`,
         });
     }
     return { result, card: this.present(player, result) };
+  }
+
+  /** Listens for cards that arrive without a request (a delivered reward); the host shows them in chat. */
+  onNotice(listener: NoticeListener): void {
+    this.#noticeListeners.push(listener);
+  }
+
+  /** Shows an event's outcome to its player when they are online; silent results show nothing. */
+  notify(playerId: string, result: AgentResult): void {
+    const player = this.infrastructure.players.online(playerId);
+    if (player === undefined) return;
+    const card = this.present(player, result);
+    if (card === undefined) return;
+    for (const listener of this.#noticeListeners) listener(playerId, card);
   }
 
   /** Renders a result for a player (also used for event notices). */
@@ -302,5 +335,6 @@ export class AssistantServer {
     await this.infrastructure.store.close();
     await this.infrastructure.journal.close();
     await this.infrastructure.usage.flush();
+    this.pipelineServices.knowledge?.close();
   }
 }

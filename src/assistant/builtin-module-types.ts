@@ -3,6 +3,10 @@ import { CORE_FEATURE_TYPE } from "../module/builtin/core/core-feature.js";
 import { HELP_FEATURE } from "../module/builtin/help/help-feature.js";
 import { ITEM_QUERY_FEATURE } from "../module/builtin/item-query/item-query-feature.js";
 import { PLAYER_QUERY_FEATURE } from "../module/builtin/player-query/player-query-feature.js";
+import { KNOWLEDGE_MODULE_TYPE } from "../module/builtin/knowledge/knowledge-module.js";
+import { QUESTION_MODULE_TYPE } from "../module/builtin/question/question-system-module.js";
+import { REASONING_MODULE_TYPE } from "../module/builtin/reasoning/reasoning-system-module.js";
+import { SEARCH_MODULE_TYPE } from "../module/builtin/search/search-module.js";
 import type { AnyServerModuleType } from "../module/server-module.js";
 import { Registry } from "../util/registry.js";
 
@@ -14,6 +18,10 @@ export const builtinModuleTypes = (): AnyServerModuleType[] =>
     ITEM_QUERY_FEATURE,
     PLAYER_QUERY_FEATURE,
     CHECK_IN_FEATURE,
+    KNOWLEDGE_MODULE_TYPE,
+    SEARCH_MODULE_TYPE,
+    QUESTION_MODULE_TYPE,
+    REASONING_MODULE_TYPE,
   ] as unknown as AnyServerModuleType[];
 
 /** The registry the ModuleManager installs from: built-in types plus an extension's own. */

@@ -116,7 +116,12 @@ export class RequestPipeline {
     if (!player.aiEnabled && mode === "full") return undefined;
     const command = await this.options.engine.modules().commands().parse(request.text, player);
     if (command.kind !== "none") return undefined;
-    return mode === "ask" ? this.options.modes.ask?.(request.text) : this.options.modes.full?.(request.text);
+    const action =
+      mode === "ask" ? this.options.modes.ask?.(request.text) : this.options.modes.full?.(request.text);
+    if (action === undefined) return undefined;
+    // the same availability filter as routing: a workflow the player may not use falls back to routing
+    const module = this.options.engine.modules().forAction(action.type);
+    return module !== undefined && this.options.router.available(player, module) ? action : undefined;
   }
 
   async #finish(decision: RouteDecision, request: PipelineRequest): Promise<AgentResult> {

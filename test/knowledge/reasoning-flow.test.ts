@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentFailure } from "../../src/agent/agent-failure.js";
+import { DEFAULT_POLICIES } from "../../src/agent/execution/policy-defaults.js";
 import { BUILTIN_PACK_ROOT } from "../../src/data/prompts/prompt-store.js";
 import { Languages } from "../../src/util/language.js";
 import { cardOf, FEATURES, type Harness, PLAYER, reply, startHarness } from "./knowledge-harness.js";
@@ -102,6 +103,21 @@ describe("entries", () => {
     });
     expect(reason.kind === "action" && reason.action.input).toEqual({ request: "我的任务需要什么" });
     expect(slash.kind === "action" && slash.module.id.toString()).toBe("system:reasoning");
+  });
+
+  it("question uses the system:question default budget (6 rounds, 6 model, 9 tools, 20 steps, 90 s, 20 s)", async () => {
+    harness = await startHarness();
+    expect(harness.engine.modules().get("system:question")?.policy).toEqual(
+      DEFAULT_POLICIES["system:question"],
+    );
+    expect(DEFAULT_POLICIES["system:question"]).toMatchObject({
+      reactIterations: 6,
+      modelCalls: 6,
+      toolCalls: 9,
+      steps: 20,
+      ttlMillis: 90_000,
+      modelTimeoutMillis: 20_000,
+    });
   });
 
   it("semantic samples never grant the web", async () => {

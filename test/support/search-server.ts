@@ -8,6 +8,8 @@ export interface TestPage {
   readonly body?: string;
   /** Sends a redirect (status 302 unless `status` says otherwise) to this location. */
   readonly redirect?: string;
+  /** Sends the headers, then waits this long before the body (a slow page). */
+  readonly delayMillis?: number;
 }
 
 /** One search result as SearXNG's JSON API returns it. */
@@ -88,6 +90,12 @@ export class SearchTestServer {
     response.writeHead(page.status ?? 200, {
       "content-type": page.contentType ?? "text/html; charset=utf-8",
     });
-    response.end(page.body ?? "");
+    if (page.delayMillis === undefined) {
+      response.end(page.body ?? "");
+      return;
+    }
+    response.write(" ");
+    const timer = setTimeout(() => response.end(page.body ?? ""), page.delayMillis);
+    response.on("close", () => clearTimeout(timer));
   }
 }

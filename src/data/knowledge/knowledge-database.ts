@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type { KnowledgeDraft, KnowledgeEntry, KnowledgeHit, KnowledgeSource } from "./knowledge-entry.js";
 import { applySchema, TABLE } from "./knowledge-schema.js";
-import { KnowledgeSearch, type KnowledgeRow } from "./knowledge-search.js";
+import { type KnowledgeRow, KnowledgeSearch } from "./knowledge-search.js";
 import { snippetOf } from "./knowledge-terms.js";
 
 type Row = KnowledgeRow;
@@ -70,14 +70,14 @@ export class KnowledgeDatabase {
 
   add(draft: KnowledgeDraft): KnowledgeEntry {
     const result = this.#insert.run(
-        draft.owner ?? null,
-        draft.title,
-        draft.body,
-        draft.source,
-        JSON.stringify(draft.tags ?? []),
-        draft.ref ?? null,
-        this.now(),
-      );
+      draft.owner ?? null,
+      draft.title,
+      draft.body,
+      draft.source,
+      JSON.stringify(draft.tags ?? []),
+      draft.ref ?? null,
+      this.now(),
+    );
     const entry = this.get(Number(result.lastInsertRowid));
     if (entry === undefined) throw new Error("knowledge entry vanished after insert");
     return entry;

@@ -50,7 +50,8 @@ export class KnowledgeSearch {
     const needed = Math.ceil(terms.length / 2);
     const candidates = new Map<number, KnowledgeRow>();
     for (const row of this.#match(long, [], "OR", playerId, FALLBACK_CANDIDATES)) candidates.set(row.id, row);
-    for (const row of this.#match([], short, "OR", playerId, FALLBACK_CANDIDATES)) candidates.set(row.id, row);
+    for (const row of this.#match([], short, "OR", playerId, FALLBACK_CANDIDATES))
+      candidates.set(row.id, row);
     const scored = [...candidates.values()]
       .map((row, order) => ({ row, order, matched: countTerms(row, terms) }))
       .filter((entry) => entry.matched >= needed)

@@ -27,6 +27,7 @@ export class AssistantHostHandler implements HostHandler, GameBridge {
   attach(assistant: AssistantServer): void {
     this.#assistant = assistant;
     // A permission change (op level, grant, revoke, reset, mode) re-sends that player's command tree.
+    assistant.onNotice((playerId, card) => this.#players.get(playerId)?.sendCard(render(card)));
     assistant.infrastructure.lifecycles.register({
       onPermissionChange: (playerId) => this.#refresh?.(playerId),
       onRevoke: (playerId) => this.#refresh?.(playerId),

@@ -1,4 +1,4 @@
-import { argument, literal, word } from "@jsprismarine/brigadier";
+import { argument, greedyString, literal, word } from "@jsprismarine/brigadier";
 import { z } from "zod";
 import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
@@ -73,11 +73,12 @@ const accessCommand = (grant: boolean, alias: string): AgentCommand<AccessInput>
           return 1;
         })
         .then(
-          argument<CommandSource, string>("feature", word()).executes(async (context) => {
+          // greedy: feature ids are namespaced (`system:search`), which `word()` cannot read
+          argument<CommandSource, string>("feature", greedyString()).executes(async (context) => {
             context.getSource().action({
               grant,
               player: String(context.getArgument("player")),
-              feature: String(context.getArgument("feature")),
+              feature: String(context.getArgument("feature")).trim(),
             });
             return 1;
           }),

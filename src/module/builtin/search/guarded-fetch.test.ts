@@ -98,6 +98,15 @@ describe("GuardedFetcher", () => {
     expect((await guard.fetch(web.page("hop2"))).url).toBe(web.page("ok"));
   });
 
+  it("gives up on a page slower than the time limit", async () => {
+    web.pages.set("slow", { body: "late", delayMillis: 5_000 });
+    const impatient = new GuardedFetcher({
+      allow: [`127.0.0.1:${web.port}`],
+      limits: { maxBytes: 2_048, timeoutMillis: 200, maxRedirects: 3 },
+    });
+    expect(await refusal(web.page("slow"), impatient)).toBe("timed out");
+  });
+
   it("limits size and refuses non-text content", async () => {
     expect(await refusal(web.page("big"))).toMatch(/larger than 2048 bytes/);
     expect(await refusal(web.page("binary"))).toMatch(/not text/);
