@@ -10,7 +10,9 @@ const files = readdirSync("bench")
 let status = 0;
 for (const file of files) {
   console.log(`\n=== bench/${file} ===`);
-  const run = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", `bench/${file}`], { stdio: "inherit" });
+  const run = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", `bench/${file}`], {
+    stdio: "inherit",
+  });
   if (run.status !== 0) status = 1;
 }
 process.exit(status);

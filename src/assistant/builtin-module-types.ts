@@ -2,8 +2,8 @@ import { CHECK_IN_FEATURE } from "../module/builtin/check-in/check-in-feature.js
 import { CORE_FEATURE_TYPE } from "../module/builtin/core/core-feature.js";
 import { HELP_FEATURE } from "../module/builtin/help/help-feature.js";
 import { ITEM_QUERY_FEATURE } from "../module/builtin/item-query/item-query-feature.js";
-import { PLAYER_QUERY_FEATURE } from "../module/builtin/player-query/player-query-feature.js";
 import { KNOWLEDGE_MODULE_TYPE } from "../module/builtin/knowledge/knowledge-module.js";
+import { PLAYER_QUERY_FEATURE } from "../module/builtin/player-query/player-query-feature.js";
 import { QUESTION_MODULE_TYPE } from "../module/builtin/question/question-system-module.js";
 import { REASONING_MODULE_TYPE } from "../module/builtin/reasoning/reasoning-system-module.js";
 import { SEARCH_MODULE_TYPE } from "../module/builtin/search/search-module.js";

@@ -181,6 +181,35 @@ describe("System in a real flying-squid world with mineflayer bots", () => {
     expect(adminChat.slice(adminFrom).some((m) => m.text.includes("gold_ingot"))).toBe(false);
   });
 
+  it("lets an admin add knowledge in game that players then find with /question, and remove it", async () => {
+    const refused = await command(
+      player,
+      playerChat,
+      "/system knowledge add Portals | secret",
+      (m) => m.text.length > 0,
+    );
+    expect(refused.text).toMatch(/Unknown command/i);
+    const added = await command(
+      admin,
+      adminChat,
+      "/system knowledge add Nether portal | Build an obsidian frame four wide and five tall, then light it.",
+      (m) => /Knowledge entry/.test(m.text),
+    );
+    const id = /#(\d+)/.exec(added.text)?.[1];
+    expect(id).toBeDefined();
+    const answer = await command(
+      player,
+      playerChat,
+      "/question nether portal",
+      (m) => /obsidian/i.test(m.text) || /Nothing/i.test(m.text),
+    );
+    expect(answer.text).toMatch(/obsidian frame/);
+    const removed = await command(admin, adminChat, `/system knowledge remove ${id}`, (m) =>
+      /removed|Nothing/i.test(m.text),
+    );
+    expect(removed.text).toMatch(/removed/);
+  });
+
   it("answers a module that throws with an error card and keeps serving", async () => {
     const failed = await command(player, playerChat, "/system boom", (m) => m.text.length > 0);
     expect(failed.text).toMatch(/went wrong/i);

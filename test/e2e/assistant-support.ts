@@ -34,7 +34,7 @@ export const startGame = async (
     ops: options.ops ?? [],
     generation: "superflat",
     logger: silentLogger,
-    shortcuts: ["reason"],
+    shortcuts: ["reason", "question", "search"],
     announce: () => {},
   });
   handler.useHost(host);

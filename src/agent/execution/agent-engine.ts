@@ -153,7 +153,7 @@ export class AgentEngine {
         workflow: module.id.toString(),
         owner: module.owner?.toString(),
         features: request.features,
-      permissionLevel: request.permissionLevel ?? 0,
+        permissionLevel: request.permissionLevel ?? 0,
         policy,
         tools: this.declaredTools(module),
         model: this.#model,

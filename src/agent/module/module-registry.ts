@@ -117,7 +117,12 @@ export class ModuleRegistry {
     const scores =
       options.scores ??
       (this.routes.frozen
-        ? new Map(this.routes.index().search(text, 16).map((score) => [score.target, score.similarity]))
+        ? new Map(
+            this.routes
+              .index()
+              .search(text, 16)
+              .map((score) => [score.target, score.similarity]),
+          )
         : undefined);
     return buildSuggestions({
       text,

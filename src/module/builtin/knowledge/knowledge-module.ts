@@ -9,6 +9,7 @@ import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
 import { databaseQueryTool } from "./database-query-tool.js";
+import { KnowledgeAdminModule } from "./knowledge-admin-commands.js";
 
 /** The knowledge database the server assembly opened (preferred over the config path). */
 export const KNOWLEDGE_DATABASE = ContextType.of<KnowledgeDatabase>("system:knowledge_database");
@@ -49,6 +50,7 @@ export class KnowledgeSystemModule implements ServerModule {
     context.engine.registerTool(databaseQueryTool(database).ownedBy(context.id) as unknown as AnyTool);
     this.#database = database;
     this.#admin = new KnowledgeAdmin(database);
+    context.engine.registerModule(new KnowledgeAdminModule(this.#admin));
   }
 
   storages(): readonly AnyModuleStorage[] {

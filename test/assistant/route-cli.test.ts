@@ -1,0 +1,85 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { routeCommand } from "../../src/assistant/route-cli.js";
+
+interface Decision {
+  path: string;
+  moduleId: string | null;
+  input: unknown;
+  candidates: { moduleId: string; similarity: number }[];
+  margin: number;
+  coverage: number;
+  guards: string[];
+}
+
+const run = async (args: string[]): Promise<{ code: number; out: string; err: string }> => {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  const chunks = { out: "", err: "" };
+  out.on("data", (chunk: Buffer) => {
+    chunks.out += chunk.toString("utf8");
+  });
+  err.on("data", (chunk: Buffer) => {
+    chunks.err += chunk.toString("utf8");
+  });
+  const code = await routeCommand(args, { out, err });
+  return { code, ...chunks };
+};
+
+const decide = async (args: string[]): Promise<Decision> => {
+  const { code, out } = await run(args);
+  expect(code).toBe(0);
+  expect(out.trim().split("\n")).toHaveLength(1);
+  return JSON.parse(out) as Decision;
+};
+
+describe("npx system route", () => {
+  it("treats `查询物品 钻石` as its command alias and `查询物品钻石` as a semantic direct route", async () => {
+    const command = await decide(["查询物品 钻石", "--locale", "zh_cn", "--player", "Alex"]);
+    expect(command.path).toBe("command");
+    expect(command.moduleId).toBe("system:item_query");
+    expect(command.input).toEqual({ query: "钻石" });
+    const semantic = await decide(["查询物品钻石", "--locale", "zh_cn", "--player", "Alex"]);
+    expect(semantic.path).toBe("semantic");
+    expect(semantic.moduleId).toBe("system:item_query");
+    expect(semantic.input).toEqual({ query: "minecraft:diamond" });
+    expect(semantic.coverage).toBeGreaterThan(0);
+  });
+
+  it("routes free Chinese text semantically with candidates, margin and coverage", async () => {
+    const decision = await decide(["查看我的背包", "--locale", "zh_cn"]);
+    expect(decision.path).toBe("semantic");
+    expect(decision.moduleId).toBe("system:player_query");
+    expect(decision.candidates[0]?.moduleId).toBe("system:player_query");
+    expect(decision.candidates[0]?.similarity).toBeGreaterThan(0);
+    expect(decision.margin).toBeGreaterThan(0);
+    expect(decision.coverage).toBeGreaterThan(0);
+  });
+
+  it("does not route a negated request directly and explains the guard", async () => {
+    const decision = await decide(["不要查询物品钻石", "--locale", "zh_cn"]);
+    expect(decision.path).not.toBe("semantic");
+    expect(decision.path).toBe("local_fallback");
+    expect(decision.guards.join(",")).toMatch(/negat/i);
+  });
+
+  it("reports an exact command with path command", async () => {
+    const decision = await decide(["/system item minecraft:diamond"]);
+    expect(decision.path).toBe("command");
+    expect(decision.moduleId).toBe("system:item_query");
+    expect(decision.input).toEqual({ query: "minecraft:diamond" });
+  });
+
+  it("reports an unknown command with path none", async () => {
+    const decision = await decide(["/system nosuchthing"]);
+    expect(decision.path).toBe("none");
+    expect(decision.moduleId).toBeNull();
+  });
+
+  it("rejects bad usage with exit code 2", async () => {
+    expect((await run([])).code).toBe(2);
+    const bad = await run(["hello", "--locale", "fr_fr"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/usage: system route/);
+  });
+});
