@@ -34,6 +34,17 @@ const decide = async (args: string[]): Promise<Decision> => {
 };
 
 describe("npx system route", () => {
+  it("routes an item question to the item query and a rules question to the question workflow, both locally", async () => {
+    const item = await decide(["钻石怎么获得", "--locale", "zh_cn"]);
+    expect(item.path).toBe("semantic");
+    expect(item.moduleId).toBe("system:item_query");
+    expect(item.input).toEqual({ query: "minecraft:diamond" });
+    const rules = await decide(["what are the server rules"]);
+    expect(rules.path).toBe("semantic");
+    expect(rules.moduleId).toBe("system:question");
+    expect(rules.input).toEqual({ text: "what are the server rules", allowWeb: false });
+  });
+
   it("treats `查询物品 钻石` as its command alias and `查询物品钻石` as a semantic direct route", async () => {
     const command = await decide(["查询物品 钻石", "--locale", "zh_cn", "--player", "Alex"]);
     expect(command.path).toBe("command");

@@ -40,8 +40,8 @@ const routing = (): ModuleRouting<QuestionInput> =>
     .semantic(
       RoutingProfile.read(
         (text) => ({ text, allowWeb: false }),
-        ["钻石怎么获得", "服务器规则是什么", "下界合金怎么做"],
-        ["how do I get diamonds", "what are the server rules", "how to make netherite"],
+        ["服务器规则是什么", "怎么领取新手礼包", "主城的传送点在哪里"],
+        ["what are the server rules", "how do I claim the starter kit", "where is the spawn teleport"],
       ),
     );
 
