@@ -145,6 +145,7 @@ export class AssistantServer {
       pool: infrastructure.tasks.interactive,
       generations: infrastructure.generations,
       conversation: infrastructure.conversation,
+      backgroundHistory: true,
       logger,
       handler: (request, signal, counters) =>
         pipeline.run({
@@ -331,6 +332,7 @@ export class AssistantServer {
 
   async close(): Promise<void> {
     await this.infrastructure.tasks.shutdown();
+    await this.interactive.flush();
     await this.infrastructure.store.flush();
     await this.infrastructure.store.close();
     await this.infrastructure.journal.close();

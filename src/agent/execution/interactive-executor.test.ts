@@ -218,3 +218,36 @@ describe("InteractiveExecutor", () => {
     expect((await first).failure?.code).toBe("CANCELLED");
   });
 });
+
+describe("background history", () => {
+  it("answers before a slow history write finishes, and keeps each player's turns in order", async () => {
+    const generations = new MemoryGenerations();
+    const store = new InMemoryConversationStore();
+    const slow = gate();
+    const append = store.append.bind(store);
+    let writes = 0;
+    store.append = async (playerId, turns) => {
+      writes++;
+      if (writes === 1) await slow.promise;
+      await append(playerId, turns);
+    };
+    const conversation = new ConversationService({ store, generations });
+    const executor = new InteractiveExecutor({
+      pool: new BoundedPool("interactive", { running: 4, queued: 32 }),
+      generations,
+      conversation,
+      backgroundHistory: true,
+      handler: async (admitted) => AgentResult.success(literal(`echo ${admitted.text}`)),
+    });
+    const first = await executor.submit(request("alex", "first"));
+    expect(first.isSuccess()).toBe(true);
+    expect(await conversation.history("alex")).toEqual([]);
+    await executor.submit(request("alex", "second"));
+    slow.open();
+    await executor.flush();
+    const texts = (await conversation.history("alex"))
+      .filter((turn) => turn.role === "user")
+      .map((turn) => turn.text);
+    expect(texts).toEqual(["first", "second"]);
+  });
+});

@@ -42,6 +42,11 @@ export interface InteractiveExecutorOptions {
   readonly maxInputBytes?: number;
   /** How long a request's answer is shared with an identical request of the same player (default 3 s). */
   readonly dedupeMillis?: number;
+  /**
+   * Write history after the reply instead of before it (the chat cache is a cache: its fsync need not delay the
+   * player). Writes of one player stay in order; `flush()` waits for them. Default false.
+   */
+  readonly backgroundHistory?: boolean;
   readonly now?: () => number;
   readonly logger?: Logger;
 }
@@ -71,6 +76,7 @@ export class InteractiveExecutor {
   readonly #recent: RecentResults<AgentResult>;
   readonly #now: () => number;
   readonly #logger: Logger;
+  readonly #writes = new Map<string, Promise<void>>();
 
   constructor(options: InteractiveExecutorOptions) {
     this.#options = options;
@@ -158,8 +164,29 @@ export class InteractiveExecutor {
       result = AgentResult.error(AgentException.failure(error));
     }
     if (signal.aborted || result.failure?.code === AgentFailure.CANCELLED.code) return CANCELLED;
-    if (request.record !== false) await this.#writeBack(request, result);
+    if (request.record !== false) {
+      if (this.#options.backgroundHistory === true)
+        this.#inBackground(request.playerId, () => this.#writeBack(request, result));
+      else await this.#writeBack(request, result);
+    }
     return result;
+  }
+
+  /** Waits until every background history write has finished (shutdown, tests). */
+  async flush(): Promise<void> {
+    while (this.#writes.size > 0) await Promise.all(this.#writes.values());
+  }
+
+  /** Chains a write after the player's previous one, so history keeps its order; failures are logged. */
+  #inBackground(playerId: string, write: () => Promise<void>): void {
+    const previous = this.#writes.get(playerId) ?? Promise.resolve();
+    const next = previous
+      .then(write)
+      .catch((error: unknown) => this.#logger.error(`history write of ${playerId} failed`, error))
+      .finally(() => {
+        if (this.#writes.get(playerId) === next) this.#writes.delete(playerId);
+      });
+    this.#writes.set(playerId, next);
   }
 
   async #writeBack(request: AdmittedRequest, result: AgentResult): Promise<void> {
