@@ -251,3 +251,35 @@ describe("background history", () => {
     expect(texts).toEqual(["first", "second"]);
   });
 });
+
+describe("background history backpressure", () => {
+  it("makes a player's reply wait once more than four history writes are pending", async () => {
+    const generations = new MemoryGenerations();
+    const store = new InMemoryConversationStore();
+    const blocked = gate();
+    const append = store.append.bind(store);
+    store.append = async (playerId, turns) => {
+      await blocked.promise;
+      await append(playerId, turns);
+    };
+    const executor = new InteractiveExecutor({
+      pool: new BoundedPool("interactive", { running: 4, queued: 32 }),
+      generations,
+      conversation: new ConversationService({ store, generations }),
+      backgroundHistory: true,
+      dedupeMillis: 0,
+      handler: async (admitted) => AgentResult.success(literal(admitted.text)),
+    });
+    for (let index = 1; index <= 4; index++) await executor.submit(request("alex", `line ${index}`));
+    let fifthSettled = false;
+    const fifth = executor.submit(request("alex", "line 5")).then(() => {
+      fifthSettled = true;
+    });
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(fifthSettled).toBe(false);
+    blocked.open();
+    await fifth;
+    await executor.flush();
+    expect((await store.history("alex")).length).toBe(10);
+  });
+});

@@ -58,6 +58,9 @@ interface Outcome {
 
 const CANCELLED = AgentResult.error(AgentFailure.CANCELLED);
 
+/** Background history writes one player may have pending before a reply waits for them. */
+const MAX_BACKGROUND_WRITES = 4;
+
 interface Active {
   readonly controller: AbortController;
 }
@@ -77,6 +80,7 @@ export class InteractiveExecutor {
   readonly #now: () => number;
   readonly #logger: Logger;
   readonly #writes = new Map<string, Promise<void>>();
+  readonly #pending = new Map<string, number>();
 
   constructor(options: InteractiveExecutorOptions) {
     this.#options = options;
@@ -165,9 +169,12 @@ export class InteractiveExecutor {
     }
     if (signal.aborted || result.failure?.code === AgentFailure.CANCELLED.code) return CANCELLED;
     if (request.record !== false) {
-      if (this.#options.backgroundHistory === true)
-        this.#inBackground(request.playerId, () => this.#writeBack(request, result));
-      else await this.#writeBack(request, result);
+      if (this.#options.backgroundHistory !== true) await this.#writeBack(request, result);
+      else {
+        const pending = this.#inBackground(request.playerId, () => this.#writeBack(request, result));
+        // Backpressure: a player whose writes fall behind waits for them, so the backlog stays bounded.
+        if (pending > MAX_BACKGROUND_WRITES) await this.#writes.get(request.playerId);
+      }
     }
     return result;
   }
@@ -177,16 +184,25 @@ export class InteractiveExecutor {
     while (this.#writes.size > 0) await Promise.all(this.#writes.values());
   }
 
-  /** Chains a write after the player's previous one, so history keeps its order; failures are logged. */
-  #inBackground(playerId: string, write: () => Promise<void>): void {
+  /**
+   * Chains a write after the player's previous one, so history keeps its order; failures are logged. Returns how
+   * many writes of this player are now pending.
+   */
+  #inBackground(playerId: string, write: () => Promise<void>): number {
     const previous = this.#writes.get(playerId) ?? Promise.resolve();
+    const pending = (this.#pending.get(playerId) ?? 0) + 1;
+    this.#pending.set(playerId, pending);
     const next = previous
       .then(write)
       .catch((error: unknown) => this.#logger.error(`history write of ${playerId} failed`, error))
       .finally(() => {
+        const left = (this.#pending.get(playerId) ?? 1) - 1;
+        if (left <= 0) this.#pending.delete(playerId);
+        else this.#pending.set(playerId, left);
         if (this.#writes.get(playerId) === next) this.#writes.delete(playerId);
       });
     this.#writes.set(playerId, next);
+    return pending;
   }
 
   async #writeBack(request: AdmittedRequest, result: AgentResult): Promise<void> {
