@@ -24,6 +24,15 @@ describe("layers", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("the module contracts never depend on routing (routing builds on them, not the reverse)", () => {
+    const offenders = sources("src/agent/module").filter((file) =>
+      [...readFileSync(file, "utf8").matchAll(/from\s+"([^"]+)"/g)].some((match) =>
+        relative(resolve("src"), resolve(dirname(file), match[1] ?? "")).startsWith("agent/routing/"),
+      ),
+    );
+    expect(offenders).toEqual([]);
+  });
+
   it("src/util imports nothing above it", () => {
     const offenders = sources("src/util").flatMap((file) =>
       [...readFileSync(file, "utf8").matchAll(/from\s+"(\.[^"]+)"/g)]

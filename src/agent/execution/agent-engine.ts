@@ -7,6 +7,7 @@ import type { ModelPort } from "../model/model-client.js";
 import type { AgentAction } from "../module/action-type.js";
 import type { AnyAgentModule } from "../module/agent-module.js";
 import { ModuleRegistry } from "../module/module-registry.js";
+import { RoutingTable } from "../routing/routing-table.js";
 import type { StepRunner } from "../storage/step-runner.js";
 import type { AnyTool } from "../tool/tool.js";
 import { ToolRegistry } from "../tool/tool-registry.js";
@@ -46,7 +47,7 @@ export interface AgentEngineOptions {
 /** The engine: registration, start, and one entry point to run any workflow under its policy. */
 export class AgentEngine {
   readonly tools = new ToolRegistry();
-  readonly #modules = new ModuleRegistry(this.tools);
+  readonly #modules = new ModuleRegistry(this.tools, new RoutingTable());
   readonly #eventTypes = new Set<string>();
   readonly #logger: Logger;
   #started = false;
@@ -59,7 +60,7 @@ export class AgentEngine {
     this.#steps = options.steps;
   }
 
-  modules(): ModuleRegistry {
+  modules(): ModuleRegistry<RoutingTable> {
     return this.#modules;
   }
 

@@ -2,22 +2,25 @@ import { Identifier } from "../../util/identifier.js";
 import { Registry } from "../../util/registry.js";
 import type { SelectionCandidate } from "../card/selection-card.js";
 import type { CommandRegistry } from "../command/command-registry.js";
-import { RoutingTable } from "../routing/routing-table.js";
-import { buildSuggestions } from "../routing/suggestions.js";
 import type { ToolRegistry } from "../tool/tool-registry.js";
 import type { AnyActionType } from "./action-type.js";
 import type { AnyAgentModule } from "./agent-module.js";
+import type { ModuleRoutes } from "./module-routes.js";
 import type { AnyModuleRouting } from "./module-routing.js";
 import type { RoutingProfile } from "./routing-profile.js";
 
-/** The capabilities of this server: workflows by id and their action types. Frozen by engine start. */
-export class ModuleRegistry {
+/**
+ * The capabilities of this server: workflows by id and their action types. Frozen by engine start. `R` is the
+ * injected entry-point table (the engine uses agent/routing's RoutingTable).
+ */
+export class ModuleRegistry<R extends ModuleRoutes = ModuleRoutes> {
   readonly actions = new Registry<AnyActionType>("action types");
   readonly #modules = new Registry<AnyAgentModule>("modules");
-  /** Commands, profiles and reject samples of the registered modules (one Brigadier tree per engine). */
-  readonly routes = new RoutingTable();
-
-  constructor(private readonly tools: ToolRegistry) {}
+  constructor(
+    private readonly tools: ToolRegistry,
+    /** Commands, profiles and reject samples of the registered modules (one Brigadier tree per engine). */
+    readonly routes: R,
+  ) {}
 
   /** Registers a shared action type (the codec every entry point of that action uses). */
   registerAction(type: AnyActionType): void {
@@ -114,23 +117,11 @@ export class ModuleRegistry {
     player: { readonly features: ReadonlySet<string> },
     options: { readonly scores?: ReadonlyMap<string, number>; readonly limit?: number } = {},
   ): SelectionCandidate[] {
-    const scores =
-      options.scores ??
-      (this.routes.frozen
-        ? new Map(
-            this.routes
-              .index()
-              .search(text, 16)
-              .map((score) => [score.target, score.similarity]),
-          )
-        : undefined);
-    return buildSuggestions({
+    return this.routes.suggestions(
       text,
-      modules: this.values(),
-      routingOf: (module) => this.routing(module.id),
-      available: (module) => module.owner === undefined || player.features.has(module.owner.toString()),
-      limit: options.limit ?? 4,
-      ...(scores === undefined ? {} : { scores }),
-    });
+      this.values(),
+      (module) => module.owner === undefined || player.features.has(module.owner.toString()),
+      options,
+    );
   }
 }

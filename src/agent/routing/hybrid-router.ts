@@ -11,12 +11,13 @@ import { IntentCache } from "./intent-cache.js";
 import { ModelRouter } from "./model-router.js";
 import type { RouteDecision, RouteEvidence, RouteSource } from "./route-decision.js";
 import type { Availability, RoutingPlayer } from "./routing-player.js";
+import type { RoutingTable } from "./routing-table.js";
 import type { SemanticSettings } from "./semantic-config.js";
 import { type SemanticMatch, SemanticRouter, type SimilaritySearch } from "./semantic-router.js";
 import { buildSuggestions } from "./suggestions.js";
 
 export interface HybridRouterOptions {
-  readonly modules: ModuleRegistry;
+  readonly modules: ModuleRegistry<RoutingTable>;
   readonly settings: () => SemanticSettings;
   /** The model gateway; undefined when no model is configured (then no model routing at all). */
   readonly model?: ModelPort | undefined;

@@ -10,6 +10,7 @@ import type { AnyAgentModule } from "../module/agent-module.js";
 import type { ModuleRegistry } from "../module/module-registry.js";
 import { parseReplyObject } from "./reply-json.js";
 import type { RoutingPlayer } from "./routing-player.js";
+import type { RoutingTable } from "./routing-table.js";
 
 /** The routing step's own limits; its one model call also counts against the chosen workflow's modelCalls. */
 export const ROUTER_POLICY: ExecutionPolicy = Object.freeze({
@@ -45,7 +46,7 @@ export type ModelRoute =
   | { readonly kind: "failed"; readonly failure: Failure };
 
 export interface ModelRouterOptions {
-  readonly modules: ModuleRegistry;
+  readonly modules: ModuleRegistry<RoutingTable>;
   readonly model: ModelPort | undefined;
   /** The router system prompt (`PromptSource.get("system:router")`), read once per call. */
   readonly system: () => string;

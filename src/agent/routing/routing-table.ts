@@ -1,16 +1,20 @@
 import type { Identifier } from "../../util/identifier.js";
+import type { SelectionCandidate } from "../card/selection-card.js";
 import type { AgentCommand } from "../command/agent-command.js";
 import { CommandRegistry } from "../command/command-registry.js";
 import type { AnyAgentModule } from "../module/agent-module.js";
+import type { ModuleRoutes } from "../module/module-routes.js";
 import { type AnyModuleRouting, ModuleRouting } from "../module/module-routing.js";
 import type { RoutingProfile } from "../module/routing-profile.js";
 import { type IndexEntry, SemanticIndex } from "./semantic-index.js";
+import { buildSuggestions } from "./suggestions.js";
 
 /**
  * The routing declarations of every registered module plus the reject samples: the one command tree and, once
- * frozen, the one semantic index. Lives inside ModuleRegistry so registration validates everything at once.
+ * frozen, the one semantic index. The engine injects it into ModuleRegistry so registration validates
+ * everything at once.
  */
-export class RoutingTable {
+export class RoutingTable implements ModuleRoutes {
   readonly commands = new CommandRegistry();
   readonly #routings = new Map<string, AnyModuleRouting>();
   readonly #rejects = new Map<string, RoutingProfile<unknown>>();
@@ -67,6 +71,32 @@ export class RoutingTable {
     if (!this.#frozen) throw new Error("the semantic index is built after engine start");
     if (this.#index === undefined) this.#index = new SemanticIndex(this.entries());
     return this.#index;
+  }
+
+  /** Candidates from extractors (this text only), else shortcuts; ordered by local similarity once frozen. */
+  suggestions(
+    text: string,
+    modules: readonly AnyAgentModule[],
+    available: (module: AnyAgentModule) => boolean,
+    options: { readonly scores?: ReadonlyMap<string, number>; readonly limit?: number },
+  ): SelectionCandidate[] {
+    const scores =
+      options.scores ??
+      (this.#frozen
+        ? new Map(
+            this.index()
+              .search(text, 16)
+              .map((score) => [score.target, score.similarity]),
+          )
+        : undefined);
+    return buildSuggestions({
+      text,
+      modules,
+      routingOf: (module) => this.routing(module.id),
+      available,
+      limit: options.limit ?? 4,
+      ...(scores === undefined ? {} : { scores }),
+    });
   }
 
   /** The index entries (for an embedding index that replaces the local vectors). */

@@ -4,6 +4,7 @@ import type { AnyAgentModule } from "../module/agent-module.js";
 import type { ModuleRegistry } from "../module/module-registry.js";
 import { directRefusal } from "./direct-qualification.js";
 import type { RouteCandidate } from "./route-decision.js";
+import type { RoutingTable } from "./routing-table.js";
 import type { SemanticSettings } from "./semantic-config.js";
 import type { TargetScore } from "./semantic-index.js";
 import { type GuardHit, StatementGuard } from "./statement-guard.js";
@@ -25,7 +26,7 @@ export interface SemanticMatch {
 }
 
 export interface SemanticRouterOptions {
-  readonly modules: ModuleRegistry;
+  readonly modules: ModuleRegistry<RoutingTable>;
   readonly settings: () => SemanticSettings;
   /** The policy a new request of the module would get (config overrides included). */
   readonly policyOf?: (module: AnyAgentModule) => ExecutionPolicy;
