@@ -2,6 +2,7 @@
 // in-process instant ModelClient behind the real ModelGateway, on the Vercel AI SDK (generateText + MockLanguageModelV3)
 // and on LangGraph.js (createReactAgent + a fake chat model). Also heap per loop with 1,000 loops in flight.
 // Run: npx tsx bench/react-overhead.ts   (npm run bench adds --expose-gc for the memory figures)
+
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool as langchainTool } from "@langchain/core/tools";
 import { FakeChatModel } from "@langchain/core/utils/testing";
@@ -12,6 +13,7 @@ import { z } from "zod";
 import { AgentResult } from "../src/agent/agent-result.js";
 import { AgentEngine } from "../src/agent/execution/agent-engine.js";
 import type { ExecutionContext } from "../src/agent/execution/execution-context.js";
+import { defaultPolicyFor } from "../src/agent/execution/policy-defaults.js";
 import type { ModelClient, ModelRequest, ModelResponse } from "../src/agent/model/model-client.js";
 import { ModelGateway } from "../src/agent/model/model-gateway.js";
 import { AbstractAgentModule } from "../src/agent/module/abstract-agent-module.js";
@@ -74,18 +76,7 @@ class BenchModule extends AbstractAgentModule<{ question: string }> {
         never,
         unknown
       >[],
-      policy: {
-        modelCalls: 4,
-        toolCalls: 8,
-        steps: 14,
-        writeSteps: 0,
-        inputBytes: 65_536,
-        outputTokens: 1_536,
-        totalTokens: 262_144,
-        ttlMillis: 60_000,
-        modelTimeoutMillis: 12_000,
-        reactIterations: ROUNDS,
-      },
+      policy: { ...defaultPolicyFor("system:reasoning"), reactIterations: ROUNDS },
     });
   }
   async run(): Promise<AgentResult> {

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { AssistantServer } from "./assistant/assistant-server.js";
 import { AssistantHostHandler } from "./host/flying-squid/assistant-handler.js";
 import { serve } from "./host/flying-squid/serve.js";
-import { loadServerConfig, worldFolderOf } from "./host/flying-squid/server-config.js";
+import { worldFolderOf } from "./host/flying-squid/server-config.js";
 import { consoleLogger } from "./util/logger.js";
 
 /**
@@ -17,8 +17,7 @@ export const startServer = async (argv: readonly string[]): Promise<void> => {
     argv,
     logger,
     shortcuts: ["reason", "question", "search"],
-    handler: async (dataDir) => {
-      const config = await loadServerConfig(dataDir, logger);
+    handler: async (dataDir, config) => {
       assistant = await AssistantServer.create({
         paths: { dataDir, world: worldFolderOf(config, dataDir), packRoots: [join(dataDir, "datapacks")] },
         bridge: handler,

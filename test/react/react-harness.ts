@@ -5,6 +5,7 @@ import type { AgentConfig } from "../../src/agent/execution/agent-config.js";
 import { AgentEngine, type ExecutionRequest } from "../../src/agent/execution/agent-engine.js";
 import type { ExecutionContext } from "../../src/agent/execution/execution-context.js";
 import type { ExecutionPolicy } from "../../src/agent/execution/execution-policy.js";
+import { defaultPolicyFor } from "../../src/agent/execution/policy-defaults.js";
 import type { Failure } from "../../src/agent/failure.js";
 import type { ModelPort } from "../../src/agent/model/model-client.js";
 import { AbstractAgentModule } from "../../src/agent/module/abstract-agent-module.js";
@@ -47,18 +48,7 @@ export const ANSWER = codec<Answer>(
   z.object({ text: z.string().min(1).max(2000), sources: z.array(z.number().int()).max(8).optional() }),
 );
 
-export const REASONING_POLICY: ExecutionPolicy = Object.freeze({
-  modelCalls: 4,
-  toolCalls: 8,
-  steps: 14,
-  writeSteps: 0,
-  inputBytes: 65_536,
-  outputTokens: 1_536,
-  totalTokens: 262_144,
-  ttlMillis: 60_000,
-  modelTimeoutMillis: 12_000,
-  reactIterations: 3,
-});
+export const REASONING_POLICY: ExecutionPolicy = defaultPolicyFor("system:reasoning");
 
 /** Every tool call that really ran, by tool id, in order. */
 export type CallLog = string[];

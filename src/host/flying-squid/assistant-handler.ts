@@ -50,8 +50,7 @@ export class AssistantHostHandler implements HostHandler, GameBridge {
   async onCommand(player: HostPlayer, line: string): Promise<void> {
     const [base = "", ...rest] = line.trim().split(/\s+/u);
     const body = line.trim().slice(base.length).trim();
-    const text =
-      base.toLowerCase() === "system" ? this.#systemText(player, body) : `/${[base, ...rest].join(" ")}`;
+    const text = base.toLowerCase() === "system" ? this.#systemText(body) : `/${[base, ...rest].join(" ")}`;
     const reply = await this.assistant.handle(info(player), text);
     if (reply.card !== undefined) player.sendCard(render(reply.card));
   }
@@ -126,11 +125,10 @@ export class AssistantHostHandler implements HostHandler, GameBridge {
   }
 
   /** A known command after `/system` is explicit (so a typo gets its usage); anything else is plain text. */
-  #systemText(player: HostPlayer, body: string): string {
+  #systemText(body: string): string {
     const head = body.split(/\s+/u)[0]?.toLowerCase() ?? "";
     if (head === "card") return body;
     const module = this.assistant.infrastructure.engine.modules().commands().moduleOf(head);
-    void player;
     return module === undefined ? body : `/${body}`;
   }
 }

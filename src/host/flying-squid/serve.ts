@@ -2,7 +2,7 @@ import type { Logger } from "../../util/logger.js";
 import { parseCliOptions } from "./cli-options.js";
 import type { HostHandler } from "./host-handler.js";
 import { type RunningHost, start } from "./server.js";
-import { loadServerConfig, worldFolderOf } from "./server-config.js";
+import { loadServerConfig, type ServerConfig, worldFolderOf } from "./server-config.js";
 import { installShutdown } from "./shutdown.js";
 
 /** What the process entry (`npm start`, `system serve`) provides around the host. */
@@ -10,7 +10,7 @@ export interface ServeOptions {
   readonly argv: readonly string[];
   readonly logger: Logger;
   /** Builds the handler once the data directory is known (the AssistantServer assembly). */
-  readonly handler: (dataDir: string) => Promise<HostHandler> | HostHandler;
+  readonly handler: (dataDir: string, config: ServerConfig) => Promise<HostHandler> | HostHandler;
   /** Flushes storage on SIGINT/SIGTERM, after the game server has closed. */
   readonly flush: () => Promise<void>;
   readonly shortcuts?: readonly string[];
@@ -24,7 +24,7 @@ export const serve = async (options: ServeOptions): Promise<RunningHost> => {
   const cli = parseCliOptions(options.argv);
   if (!cli.success) throw new Error(`${cli.error}\nusage: system serve [--port N] [--data-dir DIR]`);
   const config = await loadServerConfig(cli.value.dataDir, options.logger);
-  const handler = await options.handler(cli.value.dataDir);
+  const handler = await options.handler(cli.value.dataDir, config);
   const host = await start({
     host: config.host,
     port: cli.value.port ?? config.port,
