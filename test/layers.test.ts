@@ -9,18 +9,48 @@ const sources = (folder: string): string[] =>
     return name.endsWith(".ts") && !name.endsWith(".test.ts") && !name.includes("test-support") ? [path] : [];
   });
 
+/** The top-level folder of `src` that a relative import of `file` lands in. */
+const importsOf = (file: string): { target: string; layer: string }[] =>
+  [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)].map((match) => {
+    const target = match[1] ?? "";
+    const inside = relative(resolve("src"), resolve(dirname(file), target));
+    return { target, layer: inside.includes("/") ? (inside.split("/")[0] ?? "") : "" };
+  });
+
+/**
+ * Which top-level folders each layer may import: util ← agent ← game, data ← module (and speech) ← assistant ←
+ * host. Siblings (game and data, module and speech) never import each other.
+ */
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  util: ["util"],
+  agent: ["agent", "util"],
+  game: ["game", "agent", "util"],
+  data: ["data", "agent", "util"],
+  module: ["module", "game", "data", "agent", "util"],
+  speech: ["speech", "game", "data", "agent", "util"],
+  assistant: ["assistant", "module", "speech", "game", "data", "agent", "util"],
+  host: ["host", "assistant", "module", "speech", "game", "data", "agent", "util"],
+};
+
 describe("layers", () => {
-  it("src/agent imports only src/agent and src/util", () => {
-    const offenders = sources("src/agent").flatMap((file) =>
-      [...readFileSync(file, "utf8").matchAll(/from\s+"([^"]+)"/g)]
-        .map((match) => match[1] ?? "")
-        .filter((target) => target.startsWith("."))
-        .filter((target) => {
-          const inside = relative(resolve("src"), resolve(dirname(file), target));
-          return !inside.startsWith("agent/") && !inside.startsWith("util/");
-        })
-        .map((target) => `${file} → ${target}`),
-    );
+  it("every top-level folder of src has a place in the order", () => {
+    const folders = readdirSync("src").filter((name) => statSync(join("src", name)).isDirectory());
+    expect(folders.filter((folder) => ALLOWED[folder] === undefined)).toEqual([]);
+  });
+
+  it("each layer imports only itself and the layers below it", () => {
+    const offenders = Object.entries(ALLOWED).flatMap(([layer, allowed]) => {
+      try {
+        statSync(join("src", layer));
+      } catch {
+        return [];
+      }
+      return sources(join("src", layer)).flatMap((file) =>
+        importsOf(file)
+          .filter((entry) => !allowed.includes(entry.layer))
+          .map((entry) => `${file} → ${entry.target}`),
+      );
+    });
     expect(offenders).toEqual([]);
   });
 
@@ -33,14 +63,9 @@ describe("layers", () => {
     expect(offenders).toEqual([]);
   });
 
-  it("src/util imports nothing above it", () => {
-    const offenders = sources("src/util").flatMap((file) =>
-      [...readFileSync(file, "utf8").matchAll(/from\s+"(\.[^"]+)"/g)]
-        .map((match) => match[1] ?? "")
-        .filter((target) => !relative(resolve("src"), resolve(dirname(file), target)).startsWith("util/"))
-        .map((target) => `${file} → ${target}`),
-    );
-    expect(offenders).toEqual([]);
+  it("src/assistant keeps the assembly only: no game data, game tools or card text helpers", () => {
+    const names = sources("src/assistant").map((file) => relative("src/assistant", file));
+    expect(names.filter((name) => /^(game-|context-types)/.test(name))).toEqual([]);
   });
 
   it("routing and commands never switch over module ids", () => {

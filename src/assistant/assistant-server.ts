@@ -10,6 +10,8 @@ import { PromptNames } from "../agent/model/prompt-source.js";
 import { type ContextType, ServiceContext } from "../agent/module/context-type.js";
 import { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { BUILTIN_PACK_ROOT } from "../data/prompts/prompt-store.js";
+import { GameContextTypes } from "../game/context-types.js";
+import type { GameBridge } from "../game/game-bridge.js";
 import { CORE_SERVICES } from "../module/builtin/core/core-services.js";
 import { CANCEL } from "../module/builtin/core/player-commands.js";
 import { ModuleManager } from "../module/module-manager.js";
@@ -24,9 +26,7 @@ import {
 } from "./assistant-services.js";
 import { moduleTypeRegistry } from "./builtin-module-types.js";
 import { type PresentedCard, presentResult } from "./card-presenter.js";
-import { AssistantContextTypes } from "./context-types.js";
 import { AssistantCoreServices, reloadSummary } from "./core-services-impl.js";
-import type { GameBridge } from "./game-bridge.js";
 import { PipelineServices } from "./pipeline-services.js";
 import type { PlayerInfo } from "./player-directory.js";
 import { newRequestId, RequestPipeline } from "./request-pipeline.js";
@@ -101,7 +101,7 @@ export class AssistantServer {
     const notices = new Notices();
     const services = new ServiceContext(engine, engine.modules())
       .provide(CORE_SERVICES, core)
-      .provide(AssistantContextTypes.GAME_BRIDGE, options.bridge);
+      .provide(GameContextTypes.GAME_BRIDGE, options.bridge);
     pipelineServices.provideTo(services);
     for (const [type, service] of options.services ?? []) services.provide(type, service);
     infrastructure.cards.register(MESSAGE_CARD);

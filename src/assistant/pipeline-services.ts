@@ -9,6 +9,8 @@ import type { AgentAction } from "../agent/module/action-type.js";
 import type { ModuleContext, ServiceContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
 import { KnowledgeDatabase } from "../data/knowledge/knowledge-database.js";
+import { type EventSink, GameContextTypes, systemClock } from "../game/context-types.js";
+import { gameData, ItemCatalog, ItemSources } from "../game/data/index.js";
 import { KNOWLEDGE_DATABASE } from "../module/builtin/knowledge/knowledge-module.js";
 import { ANSWER_CARD } from "../module/builtin/question/answer-card.js";
 import { PLAYER_SWITCHES, type PlayerSwitches } from "../module/builtin/question/player-switches.js";
@@ -16,8 +18,6 @@ import { PROMPT_SOURCE } from "../module/builtin/question/question-services.js";
 import { REASONING_CARD } from "../module/builtin/reasoning/reasoning-card.js";
 import { WEB_ACCESS, WebAccess } from "../module/builtin/search/web-access.js";
 import type { AssistantInfrastructure } from "./assistant-services.js";
-import { AssistantContextTypes, type EventSink, systemClock } from "./context-types.js";
-import { gameData, ItemCatalog, ItemSources } from "./game-data/index.js";
 import type { ModeTargets } from "./request-pipeline.js";
 
 /** The workflows plain text goes to in the `ask` and `full` execution modes (docs/execution-modes.md). */
@@ -60,15 +60,15 @@ export class PipelineServices {
       .provide(WEB_ACCESS, new WebAccess())
       .provide(PLAYER_SWITCHES, switches)
       .provide(PROMPT_SOURCE, this.infrastructure.prompts)
-      .provide(AssistantContextTypes.ITEM_CATALOG, catalog)
-      .provide(AssistantContextTypes.ITEM_SOURCES, new ItemSources(gameData(GAME_DATA_VERSION), catalog))
-      .provide(AssistantContextTypes.AGENT_STORE, this.infrastructure.store)
-      .provide(AssistantContextTypes.EVENTS, sink)
-      .provide(AssistantContextTypes.CARDS, this.infrastructure.cards)
-      .provide(AssistantContextTypes.LANGUAGES, this.infrastructure.languages)
-      .provide(AssistantContextTypes.CLOCK, systemClock())
-      .provide(AssistantContextTypes.PERMISSION_LEVEL, (playerId: string) => this.#opLevel(playerId))
-      .provide(AssistantContextTypes.AVAILABILITY, (playerId: string, moduleId: string) =>
+      .provide(GameContextTypes.ITEM_CATALOG, catalog)
+      .provide(GameContextTypes.ITEM_SOURCES, new ItemSources(gameData(GAME_DATA_VERSION), catalog))
+      .provide(GameContextTypes.AGENT_STORE, this.infrastructure.store)
+      .provide(GameContextTypes.EVENTS, sink)
+      .provide(GameContextTypes.CARDS, this.infrastructure.cards)
+      .provide(GameContextTypes.LANGUAGES, this.infrastructure.languages)
+      .provide(GameContextTypes.CLOCK, systemClock())
+      .provide(GameContextTypes.PERMISSION_LEVEL, (playerId: string) => this.#opLevel(playerId))
+      .provide(GameContextTypes.AVAILABILITY, (playerId: string, moduleId: string) =>
         this.#availability(playerId, moduleId),
       );
   }

@@ -3,9 +3,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { explainDecision } from "../agent/routing/route-explanation.js";
+import { MemoryGameBridge } from "../game/tools/memory-game-bridge.js";
 import { silentLogger } from "../util/logger.js";
 import { AssistantServer } from "./assistant-server.js";
-import { MemoryGameBridge } from "./game-tools/memory-game-bridge.js";
 import type { PlayerInfo } from "./player-directory.js";
 
 /** Output streams of a CLI subcommand (same shape as src/cli.ts's CliIo). */

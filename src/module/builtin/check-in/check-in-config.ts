@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ITEM_STACK, type ItemStack } from "../../../assistant/game-tools/give-items-tool.js";
+import { ITEM_STACK, type ItemStack } from "../../../game/tools/give-items-tool.js";
 import { type Codec, codec } from "../../../util/codec.js";
 import { isTimeZone } from "./local-day.js";
 

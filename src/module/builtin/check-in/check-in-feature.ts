@@ -1,8 +1,8 @@
+import { registerCardType } from "../../../agent/card/card-text.js";
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
-import { AssistantContextTypes, systemClock } from "../../../assistant/context-types.js";
-import type { ItemCatalog } from "../../../assistant/game-data/item-catalog.js";
-import { registerCardType } from "../../../assistant/game-tools/card-text.js";
-import { giveItemsTool } from "../../../assistant/game-tools/give-items-tool.js";
+import { GameContextTypes, systemClock } from "../../../game/context-types.js";
+import type { ItemCatalog } from "../../../game/data/item-catalog.js";
+import { giveItemsTool } from "../../../game/tools/give-items-tool.js";
 import { Identifier } from "../../../util/identifier.js";
 import { silentLogger } from "../../../util/logger.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
@@ -38,12 +38,12 @@ export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
       toolModule: false,
       install(context: ServerModuleContext): void {
         const services = context.services;
-        const store = services.get(AssistantContextTypes.AGENT_STORE);
-        const events = services.get(AssistantContextTypes.EVENTS);
-        const bridge = services.get(AssistantContextTypes.GAME_BRIDGE);
-        const clock = services.find(AssistantContextTypes.CLOCK) ?? systemClock();
-        const itemName = itemNamer(services.find(AssistantContextTypes.ITEM_CATALOG));
-        registerCardType(services.find(AssistantContextTypes.CARDS), CHECK_IN_CARD);
+        const store = services.get(GameContextTypes.AGENT_STORE);
+        const events = services.get(GameContextTypes.EVENTS);
+        const bridge = services.get(GameContextTypes.GAME_BRIDGE);
+        const clock = services.find(GameContextTypes.CLOCK) ?? systemClock();
+        const itemName = itemNamer(services.find(GameContextTypes.ITEM_CATALOG));
+        registerCardType(services.find(GameContextTypes.CARDS), CHECK_IN_CARD);
         const giveItems = giveItemsTool({ bridge, owner: context.id });
         context.engine.registerEventType(DELIVER_REWARD_EVENT);
         context.engine.registerModule(

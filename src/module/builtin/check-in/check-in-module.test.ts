@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { GameHarness, TestClock } from "../../../../test/support/game-harness.js";
 import { eventRequestId } from "../../../agent/execution/event-executor.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
-import { GameHarness, TestClock } from "../../../assistant/game-tools/game-harness.test-support.js";
-import { MemoryGameBridge } from "../../../assistant/game-tools/memory-game-bridge.js";
+import { MemoryGameBridge } from "../../../game/tools/memory-game-bridge.js";
 import { Identifier } from "../../../util/identifier.js";
 import { checkInStorage } from "../storage/check-in-storage.js";
 import { CHECK_IN_DELIVERY_ACTION, deliveryEventId } from "./check-in-delivery-module.js";

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { CardBuilder } from "../../../agent/card/card-builder.js";
+import { joinLines } from "../../../agent/card/card-text.js";
 import { CardType } from "../../../agent/card/card-type.js";
 import { literal, type Text, translatable } from "../../../agent/text.js";
-import { joinLines } from "../../../assistant/game-tools/card-text.js";
 import { codec } from "../../../util/codec.js";
 
 const entrySchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { registerCardType } from "../../../agent/card/card-text.js";
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
-import { AssistantContextTypes } from "../../../assistant/context-types.js";
-import { registerCardType } from "../../../assistant/game-tools/card-text.js";
+import { GameContextTypes } from "../../../game/context-types.js";
 import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
@@ -26,15 +26,15 @@ export const HELP_FEATURE: ServerModuleType<HelpConfig> = {
     toolModule: false,
     install(context: ServerModuleContext): void {
       const services = context.services;
-      registerCardType(services.find(AssistantContextTypes.CARDS), HELP_CARD);
-      const level = services.find(AssistantContextTypes.PERMISSION_LEVEL);
+      registerCardType(services.find(GameContextTypes.CARDS), HELP_CARD);
+      const level = services.find(GameContextTypes.PERMISSION_LEVEL);
       context.engine.registerModule(
         new HelpModule({
           owner: context.id,
           modules: () => context.engine.modules(),
-          languages: services.find(AssistantContextTypes.LANGUAGES),
+          languages: services.find(GameContextTypes.LANGUAGES),
           permissionLevel: level ?? (() => 0),
-          availability: services.find(AssistantContextTypes.AVAILABILITY),
+          availability: services.find(GameContextTypes.AVAILABILITY),
         }),
       );
     },

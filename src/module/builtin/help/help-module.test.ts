@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { GameHarness } from "../../../assistant/game-tools/game-harness.test-support.js";
+import { GameHarness } from "../../../../test/support/game-harness.js";
 import { Identifier } from "../../../util/identifier.js";
 import { Languages } from "../../../util/language.js";
 import { CHECK_IN_FEATURE } from "../check-in/check-in-feature.js";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AgentResult } from "../../../agent/agent-result.js";
+import { present } from "../../../agent/card/card-text.js";
 import { AgentCommand } from "../../../agent/command/agent-command.js";
 import { commandHelp } from "../../../agent/command/command-help.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
@@ -9,7 +10,6 @@ import type { ModuleRegistry } from "../../../agent/module/module-registry.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import type { Availability } from "../../../agent/routing/routing-player.js";
-import { present } from "../../../assistant/game-tools/card-text.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import type { Languages } from "../../../util/language.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { GameHarness, RESOURCES } from "../../../assistant/game-tools/game-harness.test-support.js";
+import { GameHarness, RESOURCES } from "../../../../test/support/game-harness.js";
 import { MemoryLogger } from "../../../util/logger.js";
 import { readSystemModuleEntries } from "../../system-module-entries.js";
 import { CHECK_IN_FEATURE } from "../check-in/check-in-feature.js";

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { registerCardType } from "../../../agent/card/card-text.js";
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
-import { AssistantContextTypes } from "../../../assistant/context-types.js";
-import { registerCardType } from "../../../assistant/game-tools/card-text.js";
-import { itemTools } from "../../../assistant/game-tools/item-tools.js";
+import { GameContextTypes } from "../../../game/context-types.js";
+import { itemTools } from "../../../game/tools/item-tools.js";
 import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
@@ -25,9 +25,9 @@ export const ITEM_QUERY_FEATURE: ServerModuleType<ItemQueryConfig> = {
     enabledByDefault: true,
     toolModule: false,
     install(context: ServerModuleContext): void {
-      const catalog = context.services.get(AssistantContextTypes.ITEM_CATALOG);
-      const sources = context.services.get(AssistantContextTypes.ITEM_SOURCES);
-      const cards = context.services.find(AssistantContextTypes.CARDS);
+      const catalog = context.services.get(GameContextTypes.ITEM_CATALOG);
+      const sources = context.services.get(GameContextTypes.ITEM_SOURCES);
+      const cards = context.services.find(GameContextTypes.CARDS);
       registerCardType(cards, ITEM_CARD);
       registerCardType(cards, ITEM_NOT_FOUND_CARD);
       const tools = itemTools({ catalog, sources, owner: context.id });

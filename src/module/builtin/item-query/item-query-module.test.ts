@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GameHarness, itemData } from "../../../../test/support/game-harness.js";
 import { HybridRouter } from "../../../agent/routing/hybrid-router.js";
 import { DEFAULT_SEMANTIC_SETTINGS } from "../../../agent/routing/semantic-config.js";
-import { GameHarness, itemData } from "../../../assistant/game-tools/game-harness.test-support.js";
-import { ItemTextIndex } from "../../../assistant/game-tools/item-text-index.js";
+import { ItemTextIndex } from "../../../game/tools/item-text-index.js";
 import { ITEM_QUERY_FEATURE } from "./item-query-feature.js";
 import { ITEM_QUERY_ACTION } from "./item-query-module.js";
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import { AgentResult } from "../../../agent/agent-result.js";
+import { present } from "../../../agent/card/card-text.js";
 import { AgentCommand } from "../../../agent/command/agent-command.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
@@ -8,16 +9,15 @@ import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import type { AnyTool, Tool } from "../../../agent/tool/tool.js";
-import type { ItemCatalog } from "../../../assistant/game-data/item-catalog.js";
-import type { ItemSourcesInfo } from "../../../assistant/game-data/item-sources.js";
-import { present } from "../../../assistant/game-tools/card-text.js";
-import { ItemTextIndex } from "../../../assistant/game-tools/item-text-index.js";
+import type { ItemCatalog } from "../../../game/data/item-catalog.js";
+import type { ItemSourcesInfo } from "../../../game/data/item-sources.js";
+import { ItemTextIndex } from "../../../game/tools/item-text-index.js";
 import {
   ITEM_LOOKUP,
   ITEM_SOURCES_TOOL,
   type ItemLookupOutput,
   type ItemView,
-} from "../../../assistant/game-tools/item-tools.js";
+} from "../../../game/tools/item-tools.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import { ITEM_CARD, ITEM_NOT_FOUND_CARD, ITEM_QUERY_ACTION_ID, type ItemCardData } from "./item-cards.js";

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { CardBuilder } from "../../../agent/card/card-builder.js";
+import { joinLines, joinTexts, LIST_KEY } from "../../../agent/card/card-text.js";
 import { CardType } from "../../../agent/card/card-type.js";
 import { literal, type Text, translatable } from "../../../agent/text.js";
-import { PLAYER_STATS_SNAPSHOT } from "../../../assistant/game-snapshots.js";
-import { joinLines, joinTexts, LIST_KEY } from "../../../assistant/game-tools/card-text.js";
+import { PLAYER_STATS_SNAPSHOT } from "../../../game/game-snapshots.js";
 import { codec } from "../../../util/codec.js";
 
 const playerCardSchema = z.object({

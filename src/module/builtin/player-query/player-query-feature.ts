@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { registerCardType } from "../../../agent/card/card-text.js";
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
-import { AssistantContextTypes } from "../../../assistant/context-types.js";
-import { registerCardType } from "../../../assistant/game-tools/card-text.js";
-import { playerInfoTool } from "../../../assistant/game-tools/player-tools.js";
+import { GameContextTypes } from "../../../game/context-types.js";
+import { playerInfoTool } from "../../../game/tools/player-tools.js";
 import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
@@ -24,13 +24,13 @@ export const PLAYER_QUERY_FEATURE: ServerModuleType<PlayerQueryConfig> = {
     enabledByDefault: true,
     toolModule: false,
     install(context: ServerModuleContext): void {
-      const bridge = context.services.get(AssistantContextTypes.GAME_BRIDGE);
-      registerCardType(context.services.find(AssistantContextTypes.CARDS), PLAYER_CARD);
+      const bridge = context.services.get(GameContextTypes.GAME_BRIDGE);
+      registerCardType(context.services.find(GameContextTypes.CARDS), PLAYER_CARD);
       context.engine.registerModule(
         new PlayerQueryModule({
           owner: context.id,
           tool: playerInfoTool({ bridge, owner: context.id }),
-          catalog: context.services.find(AssistantContextTypes.ITEM_CATALOG),
+          catalog: context.services.find(GameContextTypes.ITEM_CATALOG),
         }),
       );
     },

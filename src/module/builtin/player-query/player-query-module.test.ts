@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GameHarness } from "../../../assistant/game-tools/game-harness.test-support.js";
+import { GameHarness } from "../../../../test/support/game-harness.js";
 import { PLAYER_QUERY_FEATURE } from "./player-query-feature.js";
 import { PLAYER_QUERY_ACTION } from "./player-query-module.js";
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AgentResult } from "../../../agent/agent-result.js";
+import { present } from "../../../agent/card/card-text.js";
 import { AgentCommand } from "../../../agent/command/agent-command.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
@@ -7,9 +8,8 @@ import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import type { AnyTool, Tool } from "../../../agent/tool/tool.js";
-import type { ItemCatalog } from "../../../assistant/game-data/item-catalog.js";
-import { present } from "../../../assistant/game-tools/card-text.js";
-import { PLAYER_INFO, type PlayerInfoOutput } from "../../../assistant/game-tools/player-tools.js";
+import type { ItemCatalog } from "../../../game/data/item-catalog.js";
+import { PLAYER_INFO, type PlayerInfoOutput } from "../../../game/tools/player-tools.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import { PLAYER_CARD } from "./player-card.js";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import { DataStorage, ModuleStorage } from "../../../agent/storage/module-storage.js";
-import { ITEM_STACK, type ItemStack } from "../../../assistant/game-tools/give-items-tool.js";
+import { ITEM_STACK, type ItemStack } from "../../../game/tools/give-items-tool.js";
 import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 

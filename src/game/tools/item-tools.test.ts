@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { itemData } from "../../../test/support/game-harness.js";
 import { Identifier } from "../../util/identifier.js";
-import { itemData } from "./game-harness.test-support.js";
 import { itemTools } from "./item-tools.js";
 
 const scope = {

@@ -4,9 +4,9 @@ import { ContextType } from "../agent/module/context-type.js";
 import type { Availability } from "../agent/routing/routing-player.js";
 import type { AgentStore } from "../agent/storage/agent-store.js";
 import type { Languages } from "../util/language.js";
+import type { ItemCatalog } from "./data/item-catalog.js";
+import type { ItemSources } from "./data/item-sources.js";
 import type { GameBridge } from "./game-bridge.js";
-import type { ItemCatalog } from "./game-data/item-catalog.js";
-import type { ItemSources } from "./game-data/item-sources.js";
 
 /** Where durable events are offered (the EventExecutor satisfies it); a feature never holds the executor itself. */
 export interface EventSink {
@@ -30,7 +30,7 @@ export const systemClock = (): GameClock => ({
  * The services the AssistantServer injects into game features through ModuleContext. Each feature states
  * which it needs (`get`, installation fails without it) and which it only uses when present (`find`).
  */
-export const AssistantContextTypes = {
+export const GameContextTypes = {
   /** Snapshots of the running game and item delivery (main-thread bridge). */
   GAME_BRIDGE: ContextType.of<GameBridge>("system:game_bridge"),
   /** Item ids and names (en_us, zh_cn) of the game version. */

@@ -1,5 +1,5 @@
 import { CommandArguments } from "../../agent/command/command-arguments.js";
-import type { ItemCatalog, ItemInfo } from "../game-data/item-catalog.js";
+import type { ItemCatalog, ItemInfo } from "../data/item-catalog.js";
 
 interface NameEntry {
   readonly name: string;

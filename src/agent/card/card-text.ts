@@ -1,7 +1,7 @@
-import type { Presentation } from "../../agent/agent-result.js";
-import type { CardRegistry } from "../../agent/card/card-registry.js";
-import type { CardData, CardType } from "../../agent/card/card-type.js";
-import { literal, type Text, translatable } from "../../agent/text.js";
+import type { Presentation } from "../agent-result.js";
+import { literal, type Text, translatable } from "../text.js";
+import type { CardRegistry } from "./card-registry.js";
+import type { CardData, CardType } from "./card-type.js";
 
 /** The translation that joins two lines (`%s\n%s`); a card body of many lines is a chain of it. */
 export const LINES_KEY = "system.card.lines";

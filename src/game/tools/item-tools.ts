@@ -3,8 +3,8 @@ import { Tool } from "../../agent/tool/tool.js";
 import { ToolType } from "../../agent/tool/tool-type.js";
 import { type Codec, codec } from "../../util/codec.js";
 import type { Identifier } from "../../util/identifier.js";
-import type { ItemCatalog } from "../game-data/item-catalog.js";
-import { ITEM_SOURCES, type ItemSources, type ItemSourcesInfo } from "../game-data/item-sources.js";
+import type { ItemCatalog } from "../data/item-catalog.js";
+import { ITEM_SOURCES, type ItemSources, type ItemSourcesInfo } from "../data/item-sources.js";
 
 const itemSchema = z.object({
   id: z.string(),

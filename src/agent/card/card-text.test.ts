@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { literal } from "../../agent/text.js";
-import { formatText } from "../../agent/text-format.js";
+import { RESOURCES } from "../../../test/support/game-harness.js";
 import { Languages } from "../../util/language.js";
+import { literal } from "../text.js";
+import { formatText } from "../text-format.js";
 import { joinLines, joinTexts, LIST_KEY } from "./card-text.js";
-import { RESOURCES } from "./game-harness.test-support.js";
 
 const languages = Languages.load(RESOURCES);
 

@@ -2,33 +2,33 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { AgentResult } from "../../agent/agent-result.js";
-import { CardRegistry } from "../../agent/card/card-registry.js";
-import { buildCard } from "../../agent/card/card-type.js";
-import { AgentEngine, type ExecutionRequest } from "../../agent/execution/agent-engine.js";
-import { BoundedPool } from "../../agent/execution/bounded-pool.js";
-import { EventExecutor } from "../../agent/execution/event-executor.js";
-import { EventRules } from "../../agent/execution/event-rules.js";
-import type { AgentAction } from "../../agent/module/action-type.js";
-import { ServiceContext } from "../../agent/module/context-type.js";
-import { JournalStepRunner } from "../../agent/storage/journal-step-runner.js";
-import { translatable } from "../../agent/text.js";
-import { formatText } from "../../agent/text-format.js";
-import { FileAgentJournal } from "../../data/store/file-agent-journal.js";
-import { FileAgentStore } from "../../data/store/file-agent-store.js";
-import { ModuleManager } from "../../module/module-manager.js";
-import type { AnyServerModuleType, SystemModuleEntry } from "../../module/server-module.js";
-import { Identifier } from "../../util/identifier.js";
-import { Languages } from "../../util/language.js";
-import { MemoryLogger } from "../../util/logger.js";
-import { Registry } from "../../util/registry.js";
-import { AssistantContextTypes, type GameClock } from "../context-types.js";
-import { ItemCatalog } from "../game-data/item-catalog.js";
-import { ItemSources } from "../game-data/item-sources.js";
-import { MemoryGameBridge } from "./memory-game-bridge.js";
+import type { AgentResult } from "../../src/agent/agent-result.js";
+import { CardRegistry } from "../../src/agent/card/card-registry.js";
+import { buildCard } from "../../src/agent/card/card-type.js";
+import { AgentEngine, type ExecutionRequest } from "../../src/agent/execution/agent-engine.js";
+import { BoundedPool } from "../../src/agent/execution/bounded-pool.js";
+import { EventExecutor } from "../../src/agent/execution/event-executor.js";
+import { EventRules } from "../../src/agent/execution/event-rules.js";
+import type { AgentAction } from "../../src/agent/module/action-type.js";
+import { ServiceContext } from "../../src/agent/module/context-type.js";
+import { JournalStepRunner } from "../../src/agent/storage/journal-step-runner.js";
+import { translatable } from "../../src/agent/text.js";
+import { formatText } from "../../src/agent/text-format.js";
+import { FileAgentJournal } from "../../src/data/store/file-agent-journal.js";
+import { FileAgentStore } from "../../src/data/store/file-agent-store.js";
+import { type GameClock, GameContextTypes } from "../../src/game/context-types.js";
+import { ItemCatalog } from "../../src/game/data/item-catalog.js";
+import { ItemSources } from "../../src/game/data/item-sources.js";
+import { MemoryGameBridge } from "../../src/game/tools/memory-game-bridge.js";
+import { ModuleManager } from "../../src/module/module-manager.js";
+import type { AnyServerModuleType, SystemModuleEntry } from "../../src/module/server-module.js";
+import { Identifier } from "../../src/util/identifier.js";
+import { Languages } from "../../src/util/language.js";
+import { MemoryLogger } from "../../src/util/logger.js";
+import { Registry } from "../../src/util/registry.js";
 
 /** The repository's resources folder (data packs and language files). */
-export const RESOURCES = fileURLToPath(new URL("../../../resources", import.meta.url));
+export const RESOURCES = fileURLToPath(new URL("../../resources", import.meta.url));
 
 let catalog: ItemCatalog | undefined;
 let sources: ItemSources | undefined;
@@ -102,14 +102,14 @@ export class GameHarness {
     const { catalog: items, sources: itemSources } = itemData();
     const cards = new CardRegistry();
     services
-      .provide(AssistantContextTypes.GAME_BRIDGE, bridge)
-      .provide(AssistantContextTypes.ITEM_CATALOG, items)
-      .provide(AssistantContextTypes.ITEM_SOURCES, itemSources)
-      .provide(AssistantContextTypes.AGENT_STORE, store)
-      .provide(AssistantContextTypes.EVENTS, events)
-      .provide(AssistantContextTypes.CARDS, cards)
-      .provide(AssistantContextTypes.LANGUAGES, Languages.load(RESOURCES))
-      .provide(AssistantContextTypes.CLOCK, clock);
+      .provide(GameContextTypes.GAME_BRIDGE, bridge)
+      .provide(GameContextTypes.ITEM_CATALOG, items)
+      .provide(GameContextTypes.ITEM_SOURCES, itemSources)
+      .provide(GameContextTypes.AGENT_STORE, store)
+      .provide(GameContextTypes.EVENTS, events)
+      .provide(GameContextTypes.CARDS, cards)
+      .provide(GameContextTypes.LANGUAGES, Languages.load(RESOURCES))
+      .provide(GameContextTypes.CLOCK, clock);
     const types = new Registry<AnyServerModuleType>("server_module_type");
     for (const type of options.types) types.register(type.id, type);
     const logger = new MemoryLogger();
