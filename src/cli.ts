@@ -1,11 +1,11 @@
 // `npx system <command>` (bin/system.js loads this file through tsx).
-import { type CliIo, knowledgeCommand } from "./data/knowledge/knowledge-cli.js";
+import type { CliIo } from "./host/flying-squid/knowledge-cli.js";
 
 const USAGE = [
   "usage: system <command>",
   "  serve [--port N] [--data-dir DIR]      start the server (as npm start)",
   '  route "<text>" [--player NAME] [--locale zh_cn|en_us]   explain how a text is routed',
-  "  knowledge import <dir> [--db <path>]    import Markdown/text/JSON knowledge",
+  "  knowledge import <dir> [--data-dir DIR] [--db <path>]   import Markdown/text/JSON knowledge",
 ].join("\n");
 
 /** One subcommand: its arguments after the name, the streams; resolves to the exit code. */
@@ -23,9 +23,14 @@ const route: Subcommand = async (args, io) => {
   return routeCommand(args, { out: process.stdout, err: process.stderr });
 };
 
+const knowledge: Subcommand = async (args, io) => {
+  const { knowledgeCommand } = await import("./host/flying-squid/knowledge-cli.js");
+  return knowledgeCommand(args, io);
+};
+
 const SUBCOMMANDS: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([
   ["serve", serve],
-  ["knowledge", knowledgeCommand],
+  ["knowledge", knowledge],
   ["route", route],
 ]);
 

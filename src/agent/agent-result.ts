@@ -16,6 +16,11 @@ export type Status = (typeof Status)[keyof typeof Status];
 export interface Presentation {
   readonly type: string;
   readonly data: Json;
+  /**
+   * The typed card the data was encoded from, when the result was made in this process: the presenter builds
+   * from it directly instead of decoding `data` again. Never persisted or sent (see `encode`).
+   */
+  readonly card?: unknown;
 }
 
 interface ResultState {
@@ -140,7 +145,8 @@ export class AgentResult {
         key: this.state.failure.key,
         args: [...this.state.failure.args],
       };
-    if (this.state.presentation !== undefined) encoded.presentation = this.state.presentation;
+    const presentation = this.state.presentation;
+    if (presentation !== undefined) encoded.presentation = { type: presentation.type, data: presentation.data };
     if (this.state.silent) encoded.silent = true;
     return encoded;
   }

@@ -1,63 +1,44 @@
-import type { AgentResult } from "../agent/agent-result.js";
-import { MESSAGE_CARD } from "../agent/card/message-card.js";
-import { SELECTION_CARD } from "../agent/card/selection-card.js";
+import { argument, greedyString, literal, RootCommandNode } from "@jsprismarine/brigadier";
+import type CommandNode from "@jsprismarine/brigadier/tree/CommandNode";
+import { AgentFailure } from "../agent/agent-failure.js";
+import { AgentResult } from "../agent/agent-result.js";
+import { parseCardRef } from "../agent/card/card-ref.js";
 import { ServerCards } from "../agent/card/server-cards.js";
 import type { CommandTreeNode } from "../agent/command/command-registry.js";
-import { EventExecutor } from "../agent/execution/event-executor.js";
-import { EventRules } from "../agent/execution/event-rules.js";
-import { fingerprintOf, InteractiveExecutor } from "../agent/execution/interactive-executor.js";
-import { PromptNames } from "../agent/model/prompt-source.js";
-import { type ContextType, ServiceContext } from "../agent/module/context-type.js";
-import { HybridRouter } from "../agent/routing/hybrid-router.js";
-import { BUILTIN_PACK_ROOT } from "../data/prompts/prompt-store.js";
-import { GameContextTypes } from "../game/context-types.js";
-import type { GameBridge } from "../game/game-bridge.js";
-import { CORE_SERVICES } from "../module/builtin/core/core-services.js";
-import { CANCEL } from "../module/builtin/core/player-commands.js";
-import { ModuleManager } from "../module/module-manager.js";
-import { PermissionService } from "../module/permissions/permission-service.js";
-import type { AnyServerModuleType } from "../module/server-module.js";
-import { readSystemModuleEntries } from "../module/system-module-entries.js";
-import type { Logger } from "../util/logger.js";
+import { type CommandSource, RecordingCommandSource } from "../agent/command/command-source.js";
+import { BudgetCounters } from "../agent/execution/budget-counters.js";
+import { fingerprintOf } from "../agent/execution/interactive-executor.js";
+import type { HybridRouter } from "../agent/routing/hybrid-router.js";
+import { CORE_PLAYER_ACTIONS } from "../module/builtin/core/player-commands.js";
+import type { ModuleManager } from "../module/module-manager.js";
+import type { PermissionService } from "../module/permissions/permission-service.js";
 import {
-  type AssistantInfrastructure,
-  type AssistantPaths,
-  openInfrastructure,
-} from "./assistant-services.js";
-import { moduleTypeRegistry } from "./builtin-module-types.js";
+  type AssistantParts,
+  type AssistantServerOptions,
+  assembleAssistant,
+  logModel,
+} from "./assistant-assembly.js";
+import type { AssistantInfrastructure } from "./assistant-services.js";
 import { type PresentedCard, presentResult } from "./card-presenter.js";
-import { AssistantCoreServices, reloadSummary } from "./core-services-impl.js";
-import { PipelineServices } from "./pipeline-services.js";
 import type { PlayerInfo } from "./player-directory.js";
-import { newRequestId, RequestPipeline } from "./request-pipeline.js";
+import { newRequestId } from "./request-pipeline.js";
+
+/** `card <ref> <index>`: a click on a card button, as the chat component sends it after `/system`. */
+const CLICK = /^card\s+(\S+)\s+(\S+)$/iu;
+
+/**
+ * Controls of the player's own session run beside the running request: cancel (it must reach a busy player) and
+ * clear (it forgets the memory generation any running request depends on).
+ */
+const CONTROLS: ReadonlySet<string> = new Set(
+  [CORE_PLAYER_ACTIONS.CANCEL, CORE_PLAYER_ACTIONS.CLEAR].map((type) => type.id.toString()),
+);
 
 /** Receives a card for a player outside any request. */
 export type NoticeListener = (playerId: string, card: PresentedCard) => void;
 
-/** Forwards settled event results to the server once it exists (events may settle while it is being built). */
-class Notices {
-  #server: AssistantServer | undefined;
-  attach(server: AssistantServer): void {
-    this.#server = server;
-  }
-  publish(playerId: string, result: AgentResult): void {
-    this.#server?.notify(playerId, result);
-  }
-}
-
 /** Aliases also registered as top-level game commands when their feature is installed. */
 export const SHORTCUT_ALIASES: ReadonlySet<string> = new Set(["reason", "question", "search"]);
-
-export interface AssistantServerOptions {
-  readonly paths: AssistantPaths;
-  readonly bridge: GameBridge;
-  readonly logger: Logger;
-  readonly extraTypes?: readonly AnyServerModuleType[];
-  /** Extra services for extension features, by context type. */
-  readonly services?: readonly [ContextType<unknown>, unknown][];
-  readonly environment?: Readonly<Record<string, string | undefined>>;
-  readonly now?: () => number;
-}
 
 /** What the host gets back for one line: the card to show (undefined for silent results) and the raw result. */
 export interface AssistantReply {
@@ -65,204 +46,161 @@ export interface AssistantReply {
   readonly card: PresentedCard | undefined;
 }
 
+/** The command tree a player may see, under `/system` and the shortcuts, with the source its guards check. */
+export interface PlayerCommandTree {
+  readonly root: CommandNode<CommandSource>;
+  readonly source: CommandSource;
+}
+
 /**
- * The assembled assistant of one game server: engine, features, routing, executors and stores. The host talks to
- * it only through join/leave/handle/completions/commandTree/close; it never sees engine internals.
+ * The assembled assistant of one game server. `create` builds every service in dependency order from explicit
+ * arguments (nothing is attached later); the host talks to it only through the facade below: join, leave,
+ * submit a line, click, completions, command tree, notices and close.
  */
 export class AssistantServer {
   readonly #issued = new Map<string, ServerCards>();
   readonly #noticeListeners: NoticeListener[] = [];
+  readonly #commandListeners: ((uuid: string) => void)[] = [];
 
-  private constructor(
-    readonly infrastructure: AssistantInfrastructure,
-    readonly modules: ModuleManager,
-    readonly permissions: PermissionService,
-    readonly router: HybridRouter,
-    readonly interactive: InteractiveExecutor,
-    readonly events: EventExecutor,
-    private readonly pipeline: RequestPipeline,
-    private readonly pipelineServices: PipelineServices,
-  ) {}
+  private constructor(private readonly parts: AssistantParts) {
+    const refresh = (playerId: string): void => {
+      for (const listener of this.#commandListeners) listener(playerId);
+    };
+    parts.infrastructure.lifecycles.register({ onPermissionChange: refresh, onRevoke: refresh });
+  }
 
   static async create(options: AssistantServerOptions): Promise<AssistantServer> {
-    const infrastructure = await openInfrastructure({
-      paths: options.paths,
-      logger: options.logger,
-      ...(options.environment === undefined ? {} : { environment: options.environment }),
-      ...(options.now === undefined ? {} : { now: options.now }),
-    });
-    const { engine, logger } = infrastructure;
-    let reload: () => Promise<void> = async () => {};
-    const core = new AssistantCoreServices(infrastructure, async () => {
-      await reload();
-      return reloadSummary(["config", "prompts", "access"]);
-    });
-    const pipelineServices = new PipelineServices(infrastructure);
-    const notices = new Notices();
-    const services = new ServiceContext(engine, engine.modules())
-      .provide(CORE_SERVICES, core)
-      .provide(GameContextTypes.GAME_BRIDGE, options.bridge);
-    pipelineServices.provideTo(services);
-    for (const [type, service] of options.services ?? []) services.provide(type, service);
-    infrastructure.cards.register(MESSAGE_CARD);
-    infrastructure.cards.register(SELECTION_CARD);
-    pipelineServices.registerCards(infrastructure.cards);
-    const modules = new ModuleManager({
-      types: moduleTypeRegistry(options.extraTypes),
-      engine,
-      services,
-      logger,
-    });
-    modules.install(readSystemModuleEntries([BUILTIN_PACK_ROOT, ...options.paths.packRoots], logger));
-    engine.start();
-    infrastructure.cards.freeze();
-    const permissions = new PermissionService({
-      access: infrastructure.access,
-      modules,
-      lifecycles: infrastructure.lifecycles,
-    });
-    const router = new HybridRouter({
-      modules: engine.modules(),
-      settings: () => infrastructure.semanticConfig.get(),
-      model: infrastructure.gateway,
-      system: () => infrastructure.prompts.get(PromptNames.ROUTER),
-      policyOf: (module) => engine.policyOf(module),
-      ...(options.now === undefined ? {} : { now: options.now }),
-    });
-    infrastructure.lifecycles.register({
-      onPermissionChange: (playerId) => router.cache.invalidate(playerId),
-      onRevoke: (playerId) => router.cache.invalidate(playerId),
-    });
-    infrastructure.generations.onBump((playerId) => router.cache.invalidate(playerId));
-    const pipeline = new RequestPipeline({
-      engine,
-      router,
-      cards: infrastructure.cards,
-      modes: pipelineServices.modeTargets(engine),
-      modelConfigured: () => infrastructure.modelConfig.configured(),
-    });
-    const interactive = new InteractiveExecutor({
-      pool: infrastructure.tasks.interactive,
-      generations: infrastructure.generations,
-      conversation: infrastructure.conversation,
-      backgroundHistory: true,
-      logger,
-      handler: (request, signal, counters) =>
-        pipeline.run({
-          requestId: request.requestId,
-          text: request.text,
-          snapshot: permissions.snapshot(request.playerId),
-          locale: request.locale,
-          generation: request.generation,
-          signal,
-          counters,
-        }),
-    });
-    const events = new EventExecutor({
-      engine,
-      journal: infrastructure.journal,
-      pool: infrastructure.tasks.event,
-      rules: EventRules.fromModules(engine.modules().values()),
-      isOnline: (playerId) => options.bridge.isOnline(playerId),
-      features: (playerId) => permissions.snapshot(playerId).features,
-      locale: (playerId) => infrastructure.players.online(playerId)?.locale ?? "en_us",
-      onSettled: (task, result) => notices.publish(task.playerId, result),
-      logger,
-    });
-    pipelineServices.attachEvents(events);
-    pipelineServices.attachPermissionLevels((playerId) => permissions.snapshot(playerId).opLevel);
-    core.attach({ permissions, interactive, router, modules });
-    reload = async () => {
-      for (const config of [
-        infrastructure.agentConfig,
-        infrastructure.modelConfig,
-        infrastructure.semanticConfig,
-        infrastructure.access,
-      ])
-        await config.reload();
-      await infrastructure.prompts.reload();
-      await permissions.invalidateAll();
-    };
-    await events.start();
-    logger.info(
-      `assistant ready: ${modules.installed().length} features, ${engine.modules().values().length} workflows, model ${
-        infrastructure.modelConfig.configured() ? "configured" : "not configured"
-      }`,
+    let server: AssistantServer | undefined;
+    // a task settles only after `events.start()` below, once the server exists
+    const parts = await assembleAssistant(options, (playerId, result) => server?.notify(playerId, result));
+    server = new AssistantServer(parts);
+    await parts.events.start();
+    const { infrastructure, modules } = parts;
+    infrastructure.logger.info(
+      `assistant ready: ${modules.installed().length} features, ${infrastructure.engine.modules().values().length} workflows`,
     );
-    return new AssistantServer(
-      infrastructure,
-      modules,
-      permissions,
-      router,
-      interactive,
-      events,
-      pipeline,
-      pipelineServices,
-    );
+    logModel(infrastructure);
+    return server;
+  }
+
+  /** The permission service (admin tools and tests read a player's snapshot). */
+  get permissions(): PermissionService {
+    return this.parts.permissions;
+  }
+
+  /** Installed features. */
+  get modules(): ModuleManager {
+    return this.parts.modules;
+  }
+
+  /** The hybrid router (the route explanation CLI asks it directly). */
+  get router(): HybridRouter {
+    return this.parts.router;
+  }
+
+  /** The infrastructure (stores, configs) for tools and tests that inspect what the server keeps. */
+  get infrastructure(): AssistantInfrastructure {
+    return this.parts.infrastructure;
   }
 
   async join(player: PlayerInfo): Promise<void> {
-    await this.infrastructure.players.join(player);
-    await this.permissions.setOpLevel(player.uuid, player.opLevel);
-    await this.infrastructure.store.load(player.uuid);
-    await this.events.playerJoined(player.uuid);
+    const { infrastructure, permissions, events } = this.parts;
+    await infrastructure.players.join(player);
+    await permissions.setOpLevel(player.uuid, player.opLevel);
+    await infrastructure.store.load(player.uuid);
+    await events.playerJoined(player.uuid);
   }
 
   async leave(uuid: string): Promise<void> {
-    this.infrastructure.players.leave(uuid);
+    const { infrastructure } = this.parts;
+    infrastructure.players.leave(uuid);
     this.#issued.delete(uuid);
-    await this.infrastructure.lifecycles.disconnect(uuid);
-    await this.infrastructure.store.unload(uuid);
+    await infrastructure.lifecycles.disconnect(uuid);
+    await infrastructure.store.unload(uuid);
+  }
+
+  /** One line after `/system`: a card click (`card <ref> <index>`) or a typed line (see `submit`). */
+  handle(player: PlayerInfo, line: string): Promise<AssistantReply> {
+    const click = CLICK.exec(line.trim());
+    return click === null ? this.submit(player, line) : this.click(player, click[1] ?? "", click[2] ?? "");
   }
 
   /**
-   * One line from a player: the text after `/system` (or a shortcut line such as `/reason …`). Card clicks
-   * (`card <ref> <index>`) and `/system cancel` run beside the per-player exclusivity; everything else goes
-   * through the interactive executor. Never throws.
+   * One typed line: the text after `/system` (`/item diamond` for an explicit command, plain text otherwise) or a
+   * shortcut line (`/reason …`). The line is parsed once; `/system cancel` runs beside the player's running
+   * request, everything else through the interactive executor. Never throws.
    */
-  async handle(player: PlayerInfo, line: string): Promise<AssistantReply> {
-    this.infrastructure.players.update(player);
-    const snapshot = this.permissions.snapshot(player.uuid);
-    const generation = this.infrastructure.generations.generation(player.uuid);
-    const base = {
-      requestId: newRequestId(),
-      snapshot,
-      locale: player.locale,
-      generation,
-      signal: new AbortController().signal,
-    };
+  async submit(player: PlayerInfo, line: string): Promise<AssistantReply> {
+    const { infrastructure, permissions, pipeline, interactive } = this.parts;
+    infrastructure.players.update(player);
+    // the game's operator level is read at every request: a player may type before their join has settled
+    await permissions.setOpLevel(player.uuid, player.opLevel);
     const text = line.trim();
-    const click = /^card\s+(\S+)\s+(\S+)$/i.exec(text);
+    const snapshot = permissions.snapshot(player.uuid);
+    const generation = infrastructure.generations.generation(player.uuid);
+    const command = await infrastructure.engine
+      .modules()
+      .commands()
+      .parse(text, pipeline.routingPlayer(snapshot, player.locale, generation));
     let result: AgentResult;
-    if (click !== null) {
-      result = await this.pipeline.click(
-        { ...base, text, counters: this.pipelineServices.counters() },
-        this.#cards(player.uuid),
-        click[1] ?? "",
-        click[2] ?? "",
-      );
-    } else {
-      const command = await this.infrastructure.engine
-        .modules()
-        .commands()
-        .parse(text, this.pipeline.routingPlayer(snapshot, player.locale, generation));
-      if (command.kind === "action" && command.action.type === CANCEL)
-        result = await this.pipeline.execute(command.action, {
-          ...base,
-          text,
-          counters: this.pipelineServices.counters(),
-        });
-      else
-        result = await this.interactive.submit({
-          requestId: base.requestId,
-          playerId: player.uuid,
-          locale: player.locale,
-          text,
-          // a resent line shares the running answer, but not across a permission or memory change
-          fingerprint: `${snapshot.version}|${generation}|${fingerprintOf(text)}`,
-        });
+    if (command.kind === "action" && CONTROLS.has(command.action.type.id.toString()))
+      result = await pipeline.control(command.action, {
+        requestId: newRequestId(),
+        snapshot,
+        locale: player.locale,
+        generation,
+        signal: new AbortController().signal,
+        counters: new BudgetCounters(),
+      });
+    else
+      result = await interactive.submit({
+        requestId: newRequestId(),
+        playerId: player.uuid,
+        locale: player.locale,
+        text,
+        // a resent line shares the running answer, but not across a permission or memory change
+        fingerprint: `${snapshot.version}|${generation}|${fingerprintOf(text)}`,
+        payload: { kind: "text", command },
+      });
+    return { result, card: this.present(player, result) };
+  }
+
+  /**
+   * A click on button `index` of card `ref` (`/system card <ref> <index>`): honoured only for this player's current
+   * page, then run as a new structured request through the interactive executor (exclusive, queued, cancellable).
+   */
+  async click(player: PlayerInfo, refText: string, indexText: string): Promise<AssistantReply> {
+    const { infrastructure, permissions, interactive } = this.parts;
+    infrastructure.players.update(player);
+    // the game's operator level is read at every request: a player may type before their join has settled
+    await permissions.setOpLevel(player.uuid, player.opLevel);
+    const ref = parseCardRef(refText);
+    const button =
+      ref === undefined || !/^\d{1,3}$/.test(indexText)
+        ? undefined
+        : this.#cards(player.uuid).button(ref, Number.parseInt(indexText, 10));
+    let result: AgentResult;
+    if (button === undefined) result = AgentResult.error(AgentFailure.INPUT_INVALID.with("card"));
+    else if (!button.success) result = AgentResult.error(AgentFailure.INPUT_INVALID.with(button.error));
+    else {
+      const snapshot = permissions.snapshot(player.uuid);
+      const generation = infrastructure.generations.generation(player.uuid);
+      result = await interactive.submit({
+        requestId: newRequestId(),
+        playerId: player.uuid,
+        locale: player.locale,
+        text: `card ${refText} ${indexText}`,
+        fingerprint: `${snapshot.version}|${generation}|card ${refText} ${indexText}`,
+        record: false,
+        payload: { kind: "button", action: button.value.action, args: button.value.args },
+      });
     }
     return { result, card: this.present(player, result) };
+  }
+
+  /** Whether `head` (the first word after `/system`) names a command, so the line is run as explicit. */
+  isCommand(head: string): boolean {
+    return this.parts.infrastructure.engine.modules().commands().moduleOf(head) !== undefined;
   }
 
   /** Listens for cards that arrive without a request (a delivered reward); the host shows them in chat. */
@@ -270,9 +208,14 @@ export class AssistantServer {
     this.#noticeListeners.push(listener);
   }
 
+  /** Listens for permission changes after which a player's command tree must be sent again. */
+  onCommandsChanged(listener: (uuid: string) => void): void {
+    this.#commandListeners.push(listener);
+  }
+
   /** Shows an event's outcome to its player when they are online; silent results show nothing. */
   notify(playerId: string, result: AgentResult): void {
-    const player = this.infrastructure.players.online(playerId);
+    const player = this.parts.infrastructure.players.online(playerId);
     if (player === undefined) return;
     const card = this.present(player, result);
     if (card === undefined) return;
@@ -281,44 +224,66 @@ export class AssistantServer {
 
   /** Renders a result for a player (also used for event notices). */
   present(player: PlayerInfo, result: AgentResult): PresentedCard | undefined {
+    const { infrastructure } = this.parts;
     return presentResult({
       result,
       locale: player.locale,
-      cards: this.infrastructure.cards,
+      cards: infrastructure.cards,
       issued: this.#cards(player.uuid),
-      languages: this.infrastructure.languages,
+      languages: infrastructure.languages,
     });
   }
 
   /** Completions for the last token of a line (after `/system`), filtered by the player's permissions. */
   async completions(player: PlayerInfo, line: string): Promise<string[]> {
-    const snapshot = this.permissions.snapshot(player.uuid);
-    const identity = this.pipeline.routingPlayer(snapshot, player.locale, 0);
-    return this.infrastructure.engine.modules().commands().completions(line, identity);
+    const { infrastructure, permissions, pipeline } = this.parts;
+    const identity = pipeline.routingPlayer(permissions.snapshot(player.uuid), player.locale, 0);
+    return infrastructure.engine.modules().commands().completions(line, identity);
   }
 
-  /** The command tree this player may use (the host sends it to the client under `/system`). */
+  /** The command tree this player may use: `/system <instruction>` with every command, plus the shortcuts. */
+  commandRoot(player: PlayerInfo): PlayerCommandTree {
+    const { infrastructure, permissions } = this.parts;
+    const registry = infrastructure.engine.modules().commands();
+    const snapshot = permissions.snapshot(player.uuid);
+    const source = new RecordingCommandSource({
+      playerId: player.uuid,
+      permissionLevel: snapshot.opLevel,
+      features: snapshot.features,
+    });
+    const system = literal<CommandSource>("system")
+      .then(argument<CommandSource, string>("instruction", greedyString()).executes(async () => 1))
+      .build();
+    for (const child of registry.root().getChildren()) system.addChild(child as CommandNode<CommandSource>);
+    const root = new RootCommandNode<CommandSource>();
+    root.addChild(system);
+    for (const shortcut of this.shortcuts()) {
+      const node = registry.root().getChild(shortcut);
+      if (node !== undefined) root.addChild(node as CommandNode<CommandSource>);
+    }
+    return { root: root as CommandNode<CommandSource>, source };
+  }
+
+  /** The commands this player may use, as a plain tree (inspection, tests). */
   commandTree(player: PlayerInfo): CommandTreeNode[] {
-    const snapshot = this.permissions.snapshot(player.uuid);
-    return this.infrastructure.engine
-      .modules()
-      .commands()
-      .tree(this.pipeline.routingPlayer(snapshot, player.locale, 0));
+    const { infrastructure, permissions, pipeline } = this.parts;
+    const identity = pipeline.routingPlayer(permissions.snapshot(player.uuid), player.locale, 0);
+    return infrastructure.engine.modules().commands().tree(identity);
   }
 
   /** Command aliases the game registers as top-level commands too (`/reason …`, `/question …`). */
   shortcuts(): string[] {
-    const registry = this.infrastructure.engine.modules().commands();
+    const registry = this.parts.infrastructure.engine.modules().commands();
     return [...registry.aliases().keys()].filter((alias) => SHORTCUT_ALIASES.has(alias));
   }
 
   /** Welcome text for a joining player. */
   welcome(player: PlayerInfo): string {
-    return this.infrastructure.languages.format(player.locale, "system.welcome", []);
+    return this.parts.infrastructure.languages.format(player.locale, "system.welcome", []);
   }
 
   text(locale: string, key: string, ...args: string[]): string {
-    return this.infrastructure.languages.format(locale, key, args);
+    return this.parts.infrastructure.languages.format(locale, key, args);
   }
 
   #cards(playerId: string): ServerCards {
@@ -330,13 +295,17 @@ export class AssistantServer {
     return cards;
   }
 
+  /** Stops the executors, flushes history and player files, closes the journal, usage and features. */
   async close(): Promise<void> {
-    await this.infrastructure.tasks.shutdown();
-    await this.interactive.flush();
-    await this.infrastructure.store.flush();
-    await this.infrastructure.store.close();
-    await this.infrastructure.journal.close();
-    await this.infrastructure.usage.flush();
-    this.pipelineServices.knowledge?.close();
+    const { infrastructure, interactive, modules } = this.parts;
+    await infrastructure.tasks.shutdown();
+    await interactive.flush();
+    await infrastructure.store.flush();
+    await infrastructure.store.close();
+    await infrastructure.journal.close();
+    await infrastructure.usage.flush();
+    await modules.close();
   }
 }
+
+export type { AssistantServerOptions } from "./assistant-assembly.js";

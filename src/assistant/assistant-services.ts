@@ -91,6 +91,8 @@ export const openInfrastructure = async (options: {
   const store = new FileAgentStore({
     world: paths.world,
     logger,
+    // history is a cache: the turns of one second share a write (flushed on leave and shutdown)
+    chatWriteDelayMillis: 1_000,
     schedule: (task) => {
       tasks.maintenance
         .submit(() => task())

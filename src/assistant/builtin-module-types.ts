@@ -1,5 +1,6 @@
 import { CHECK_IN_FEATURE } from "../module/builtin/check-in/check-in-feature.js";
 import { CORE_FEATURE_TYPE } from "../module/builtin/core/core-feature.js";
+import { DELIVERIES_FEATURE } from "../module/builtin/deliveries/deliveries-feature.js";
 import { HELP_FEATURE } from "../module/builtin/help/help-feature.js";
 import { ITEM_QUERY_FEATURE } from "../module/builtin/item-query/item-query-feature.js";
 import { KNOWLEDGE_MODULE_TYPE } from "../module/builtin/knowledge/knowledge-module.js";
@@ -18,6 +19,7 @@ export const builtinModuleTypes = (): AnyServerModuleType[] =>
     ITEM_QUERY_FEATURE,
     PLAYER_QUERY_FEATURE,
     CHECK_IN_FEATURE,
+    DELIVERIES_FEATURE,
     KNOWLEDGE_MODULE_TYPE,
     SEARCH_MODULE_TYPE,
     QUESTION_MODULE_TYPE,

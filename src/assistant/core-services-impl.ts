@@ -7,28 +7,29 @@ import type { ExecutionMode } from "../module/permissions/execution-mode.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
 import type { AssistantInfrastructure } from "./assistant-services.js";
 
-/** The core commands' services over the assembled server. Late-bound parts arrive through `attach`. */
+/** The core commands' services over the assembled server; every part is built before the core feature installs. */
 export class AssistantCoreServices implements CoreServices {
-  #permissions: PermissionService | undefined;
-  #interactive: InteractiveExecutor | undefined;
-  #router: HybridRouter | undefined;
-  #modules: ModuleManager | undefined;
+  readonly #permissions: PermissionService;
+  readonly #interactive: Pick<InteractiveExecutor, "cancel">;
+  readonly #router: HybridRouter;
+  readonly #modules: ModuleManager;
+  readonly infrastructure: AssistantInfrastructure;
+  readonly #reloadAll: () => Promise<Text>;
 
-  constructor(
-    private readonly infrastructure: AssistantInfrastructure,
-    private readonly reloadAll: () => Promise<Text>,
-  ) {}
-
-  attach(parts: {
-    permissions: PermissionService;
-    interactive: InteractiveExecutor;
-    router: HybridRouter;
-    modules: ModuleManager;
-  }): void {
+  constructor(parts: {
+    readonly infrastructure: AssistantInfrastructure;
+    readonly permissions: PermissionService;
+    readonly interactive: Pick<InteractiveExecutor, "cancel">;
+    readonly router: HybridRouter;
+    readonly modules: ModuleManager;
+    readonly reload: () => Promise<Text>;
+  }) {
+    this.infrastructure = parts.infrastructure;
     this.#permissions = parts.permissions;
     this.#interactive = parts.interactive;
     this.#router = parts.router;
     this.#modules = parts.modules;
+    this.#reloadAll = parts.reload;
   }
 
   resolvePlayer(name: string): KnownPlayer | undefined {
@@ -39,7 +40,7 @@ export class AssistantCoreServices implements CoreServices {
     player: KnownPlayer,
     change: { readonly ai?: boolean; readonly feature?: string; readonly enabled?: boolean },
   ): Promise<boolean> {
-    const permissions = this.#required(this.#permissions);
+    const permissions = this.#permissions;
     const feature = change.feature;
     if (feature !== undefined && !this.features().includes(feature)) return false;
     await permissions.update(player.uuid, (current) => {
@@ -51,15 +52,15 @@ export class AssistantCoreServices implements CoreServices {
   }
 
   async revoke(player: KnownPlayer): Promise<void> {
-    this.#interactive?.cancel(player.uuid);
+    this.#interactive.cancel(player.uuid);
     await this.infrastructure.lifecycles.revoke(player.uuid);
-    this.#router?.cache.invalidate(player.uuid);
+    this.#router.cache.invalidate(player.uuid);
   }
 
   async reset(player: KnownPlayer): Promise<void> {
     await this.revoke(player);
     await this.infrastructure.store.reset(player.uuid);
-    await this.#required(this.#permissions).update(player.uuid, () => undefined);
+    await this.#permissions.update(player.uuid, () => undefined);
   }
 
   usage(player: KnownPlayer | undefined): UsageLine[] {
@@ -88,11 +89,11 @@ export class AssistantCoreServices implements CoreServices {
   }
 
   reload(): Promise<Text> {
-    return this.reloadAll();
+    return this.#reloadAll();
   }
 
   async setMode(mode: ExecutionMode, player: KnownPlayer | undefined): Promise<void> {
-    const permissions = this.#required(this.#permissions);
+    const permissions = this.#permissions;
     if (player === undefined) await permissions.setDefaultMode(mode);
     else await permissions.update(player.uuid, (current) => ({ ...current, mode }));
   }
@@ -103,22 +104,20 @@ export class AssistantCoreServices implements CoreServices {
 
   async clearHistory(playerId: string): Promise<void> {
     await this.infrastructure.conversation.clear(playerId);
-    this.#router?.cache.invalidate(playerId);
+    this.#router.cache.invalidate(playerId);
   }
 
   cancel(playerId: string): boolean {
-    return this.#interactive?.cancel(playerId) ?? false;
+    return this.#interactive.cancel(playerId);
   }
 
   features(): readonly string[] {
-    return (this.#modules?.installed() ?? []).map((entry) => entry.module.id.toString());
-  }
-
-  #required<T>(value: T | undefined): T {
-    if (value === undefined) throw new Error("assistant is not assembled yet");
-    return value;
+    return this.#modules.installed().map((entry) => entry.module.id.toString());
   }
 }
 
-export const reloadSummary = (loaded: readonly string[]): Text =>
-  translatable("system.admin.reloaded", loaded.join(", "));
+/** What `/system reload` answers: what was reloaded, and which files were invalid and kept their previous settings. */
+export const reloadSummary = (loaded: readonly string[], kept: readonly string[] = []): Text =>
+  kept.length === 0
+    ? translatable("system.admin.reloaded", loaded.join(", "))
+    : translatable("system.admin.reloaded_with_errors", loaded.join(", "), kept.join(", "));

@@ -15,7 +15,8 @@ const KNOWN = codec(z.record(z.string().max(64), z.string().max(32)));
 
 /**
  * Online players (with locale and op level) and the names of every player seen, so admin commands can name
- * offline players. Names are kept in `<world>/system/known-players.json` (atomic writes).
+ * offline players. Names are kept in `<world>/system/known-players.json` (atomic writes); an unreadable or
+ * invalid file is never written over.
  */
 export class PlayerDirectory {
   readonly #online = new Map<string, PlayerInfo>();
@@ -28,9 +29,11 @@ export class PlayerDirectory {
       defaults: {},
       logger,
       name: "known-players.json",
+      onInvalid: "refuse",
     });
   }
 
+  /** Reads the known names; throws a CorruptFileError naming the file and field when it is invalid. */
   async load(): Promise<void> {
     await this.#known.reload();
   }

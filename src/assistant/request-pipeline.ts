@@ -1,18 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { AgentFailure } from "../agent/agent-failure.js";
 import { AgentResult } from "../agent/agent-result.js";
-import { parseCardRef } from "../agent/card/card-ref.js";
 import type { CardRegistry } from "../agent/card/card-registry.js";
 import { SELECTION_CARD } from "../agent/card/selection-card.js";
-import type { ServerCards } from "../agent/card/server-cards.js";
+import type { CommandOutcome } from "../agent/command/command-registry.js";
 import type { AgentEngine } from "../agent/execution/agent-engine.js";
 import type { BudgetCounters } from "../agent/execution/budget-counters.js";
+import type { ConversationService } from "../agent/execution/conversation-service.js";
+import type { HistoryTurn } from "../agent/execution/execution-context.js";
+import type { MemoryGenerations } from "../agent/execution/memory-generations.js";
 import type { Failure } from "../agent/failure.js";
 import type { AgentAction } from "../agent/module/action-type.js";
-import type { HybridRouter } from "../agent/routing/hybrid-router.js";
+import type { AnyAgentModule } from "../agent/module/agent-module.js";
+import type { HybridRouter, RouteRequest } from "../agent/routing/hybrid-router.js";
 import type { RouteDecision } from "../agent/routing/route-decision.js";
 import type { RoutingPlayer } from "../agent/routing/routing-player.js";
 import type { PermissionSnapshot } from "../module/permissions/permission-service.js";
+import type { PlayerStandings } from "./player-standing.js";
 
 /** How plain text is handled in a mode other than routing: the action to run instead, if that feature exists. */
 export interface ModeTargets {
@@ -22,21 +26,29 @@ export interface ModeTargets {
   readonly full?: (text: string) => AgentAction | undefined;
 }
 
+/** What the assembly parsed before admission: typed text with its command outcome, or a resolved card button. */
+export type RequestPayload =
+  | { readonly kind: "text"; readonly command: CommandOutcome }
+  | { readonly kind: "button"; readonly action: string; readonly args: readonly string[] };
+
 /** One request as the pipeline runs it. */
 export interface PipelineRequest {
   readonly requestId: string;
   readonly text: string;
+  readonly payload: RequestPayload;
   readonly snapshot: PermissionSnapshot;
   readonly locale: string;
   readonly generation: number;
   readonly signal: AbortSignal;
   readonly counters: BudgetCounters;
-  readonly onContext?: Parameters<AgentEngine["execute"]>[1]["onContext"];
+  /** Settles once the player's earlier turns are written (read history only after it). */
+  readonly earlierTurns: Promise<void>;
 }
 
 /**
  * Routes and runs one request: the mode decides whether plain text goes to the hybrid router, the question or
- * free-chat workflow; commands and card clicks are structured in every mode. Never throws.
+ * free-chat workflow; commands and card clicks are structured in every mode. Every workflow runs under the
+ * player's live standing; successful SEMANTIC/MODEL routes are remembered in the intent cache. Never throws.
  */
 export class RequestPipeline {
   constructor(
@@ -45,59 +57,83 @@ export class RequestPipeline {
       readonly router: HybridRouter;
       readonly cards: CardRegistry;
       readonly modes: ModeTargets;
-      readonly modelConfigured: () => boolean;
+      readonly standings: PlayerStandings;
+      readonly conversation: ConversationService;
+      readonly generations: MemoryGenerations;
     },
   ) {}
 
   routingPlayer(snapshot: PermissionSnapshot, locale: string, generation: number): RoutingPlayer {
-    const aiEnabled = snapshot.ai && snapshot.mode !== "simple" && this.options.modelConfigured();
     return {
       playerId: snapshot.playerId,
       permissionLevel: snapshot.opLevel,
       features: snapshot.features,
       locale,
-      aiEnabled,
+      aiEnabled: this.options.standings.modelRefusal(snapshot) === undefined,
       generation,
     };
   }
 
   async run(request: PipelineRequest): Promise<AgentResult> {
     const player = this.routingPlayer(request.snapshot, request.locale, request.generation);
-    const modeAction = await this.#modeAction(request, player);
-    if (modeAction !== undefined) return this.execute(modeAction, request);
-    const decision = await this.options.router.route({
+    const payload = request.payload;
+    if (payload.kind === "button") {
+      const decision = this.options.router.structured({ player, action: payload.action, args: payload.args });
+      return this.#finish(decision, request, []);
+    }
+    // History reaches prompts only: a player who may not call a model needs none read.
+    const history = player.aiEnabled ? await this.#history(request) : [];
+    const modeAction = this.#modeAction(request, player, payload.command);
+    if (modeAction !== undefined) return this.execute(modeAction, request, history);
+    const routeRequest: RouteRequest = {
       requestId: request.requestId,
       text: request.text,
       player,
       signal: request.signal,
       counters: request.counters,
-    });
-    return this.#finish(decision, request);
+      command: payload.command,
+      history,
+    };
+    const decision = await this.options.router.route(routeRequest);
+    const result = await this.#finish(decision, request, history);
+    this.options.router.remember(
+      routeRequest,
+      decision,
+      result,
+      this.options.generations.generation(player.playerId),
+    );
+    return result;
   }
 
-  /** A card click: the button at `index` of this player's current page, run as a new structured request. */
-  async click(
-    request: PipelineRequest,
-    issued: ServerCards,
-    refText: string,
-    indexText: string,
+  async execute(
+    action: AgentAction,
+    request: Omit<PipelineRequest, "payload" | "text" | "earlierTurns">,
+    history: readonly HistoryTurn[] = [],
   ): Promise<AgentResult> {
-    const ref = parseCardRef(refText);
-    const index = Number.parseInt(indexText, 10);
-    if (ref === undefined || !/^\d{1,3}$/.test(indexText))
-      return AgentResult.error(AgentFailure.INPUT_INVALID.with("card"));
-    const button = issued.button(ref, index);
-    if (!button.success) return AgentResult.error(AgentFailure.INPUT_INVALID.with(button.error));
-    const player = this.routingPlayer(request.snapshot, request.locale, request.generation);
-    const decision = this.options.router.structured({
-      player,
-      action: button.value.action,
-      args: button.value.args,
+    const playerId = request.snapshot.playerId;
+    return this.options.engine.execute(action, {
+      requestId: request.requestId,
+      playerId,
+      locale: request.locale,
+      features: request.snapshot.features,
+      permissionLevel: request.snapshot.opLevel,
+      signal: request.signal,
+      counters: request.counters,
+      standing: this.options.standings.of(playerId, request.generation),
+      history,
     });
-    return this.#finish(decision, request);
   }
 
-  async execute(action: AgentAction, request: PipelineRequest): Promise<AgentResult> {
+  async #history(request: PipelineRequest): Promise<readonly HistoryTurn[]> {
+    await request.earlierTurns;
+    return this.options.conversation.projection(request.snapshot.playerId);
+  }
+
+  /** A control of the player's own session (cancel, clear): its standing is fixed, since it changes it itself. */
+  control(
+    action: AgentAction,
+    request: Omit<PipelineRequest, "payload" | "text" | "earlierTurns">,
+  ): Promise<AgentResult> {
     return this.options.engine.execute(action, {
       requestId: request.requestId,
       playerId: request.snapshot.playerId,
@@ -106,15 +142,17 @@ export class RequestPipeline {
       permissionLevel: request.snapshot.opLevel,
       signal: request.signal,
       counters: request.counters,
-      ...(request.onContext === undefined ? {} : { onContext: request.onContext }),
     });
   }
 
-  async #modeAction(request: PipelineRequest, player: RoutingPlayer): Promise<AgentAction | undefined> {
+  #modeAction(
+    request: PipelineRequest,
+    player: RoutingPlayer,
+    command: CommandOutcome,
+  ): AgentAction | undefined {
     const mode = request.snapshot.mode;
     if (mode !== "ask" && mode !== "full") return undefined;
     if (!player.aiEnabled && mode === "full") return undefined;
-    const command = await this.options.engine.modules().commands().parse(request.text, player);
     if (command.kind !== "none") return undefined;
     const action =
       mode === "ask" ? this.options.modes.ask?.(request.text) : this.options.modes.full?.(request.text);
@@ -124,14 +162,31 @@ export class RequestPipeline {
     return module !== undefined && this.options.router.available(player, module) ? action : undefined;
   }
 
-  async #finish(decision: RouteDecision, request: PipelineRequest): Promise<AgentResult> {
-    if (decision.failure !== undefined) return AgentResult.error(decision.failure as Failure);
-    if (decision.action !== undefined) return this.execute(decision.action, request);
+  async #finish(
+    decision: RouteDecision,
+    request: PipelineRequest,
+    history: readonly HistoryTurn[],
+  ): Promise<AgentResult> {
+    if (decision.failure !== undefined) return AgentResult.error(this.#explain(decision, request));
+    if (decision.action !== undefined) return this.execute(decision.action, request, history);
     if (decision.selection !== undefined)
       return AgentResult.success().withPresentation(
         this.options.cards.encode(SELECTION_CARD.card(decision.selection)),
       );
     return AgentResult.error(AgentFailure.UNKNOWN_COMMAND.with(request.text.slice(0, 64)));
+  }
+
+  /** A workflow refused only because the player may not call a model says so (AI off, no model), not "disabled". */
+  #explain(decision: RouteDecision, request: PipelineRequest): Failure {
+    const failure = decision.failure as Failure;
+    const module: AnyAgentModule | undefined =
+      decision.module ??
+      (failure.code === AgentFailure.MODULE_DISABLED.code
+        ? this.options.engine.modules().get(failure.args[0] ?? "")
+        : undefined);
+    if (failure.code !== AgentFailure.MODULE_DISABLED.code || module === undefined) return failure;
+    if (module.owner !== undefined && !request.snapshot.features.has(module.owner.toString())) return failure;
+    return this.options.standings.modelRefusal(request.snapshot) ?? failure;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { AgentEngine } from "../agent/execution/agent-engine.js";
-import type { ModuleContext } from "../agent/module/context-type.js";
+import { MissingServiceError, type ModuleContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
 import type { AnyModuleStorage } from "../agent/storage/module-storage.js";
 import type { Identifier } from "../util/identifier.js";
@@ -25,12 +25,15 @@ export class ModuleManager {
     private readonly options: {
       readonly types: Registry<AnyServerModuleType>;
       readonly engine: AgentEngine;
-      readonly services: ModuleContext<AgentEngine, ModuleRegistry>;
       readonly logger: Logger;
     },
   ) {}
 
-  install(entries: readonly SystemModuleEntry[]): void {
+  /** Installs the entries with the services the assembly built for features (once, before the engine starts). */
+  install(
+    entries: readonly SystemModuleEntry[],
+    services: ModuleContext<AgentEngine, ModuleRegistry>,
+  ): void {
     const created: { entry: SystemModuleEntry; module: ServerModule }[] = [];
     for (const entry of entries) {
       if (!entry.enabled) {
@@ -57,9 +60,14 @@ export class ModuleManager {
     ];
     for (const { entry, module } of ordered) {
       try {
-        module.install({ engine: this.options.engine, services: this.options.services, id: entry.id });
+        module.install({ engine: this.options.engine, services, id: entry.id });
       } catch (error) {
-        this.options.logger.error(`feature ${entry.id} failed to install; not installed`, error);
+        // A service the assembly does not provide is a wiring error: the server must not start without it.
+        if (error instanceof MissingServiceError)
+          throw new Error(`feature ${entry.id} needs the service ${error.service}, which the server does not provide`);
+        // One line an admin can act on: what is wrong, not a stack.
+        const reason = error instanceof Error ? error.message : String(error);
+        this.options.logger.error(`feature ${entry.id} failed to install; not installed: ${reason}`);
         continue;
       }
       this.#installed.set(entry.id.toString(), {
@@ -79,6 +87,17 @@ export class ModuleManager {
 
   isInstalled(id: Identifier | string): boolean {
     return this.#installed.has(id.toString());
+  }
+
+  /** Closes every installed feature (databases it opened); a failure is logged and the others still close. */
+  async close(): Promise<void> {
+    for (const [id, installed] of this.#installed) {
+      try {
+        await installed.module.close?.();
+      } catch (error) {
+        this.options.logger.error(`feature ${id} failed to close`, error);
+      }
+    }
   }
 
   /** Every player storage declared by installed features. */

@@ -26,6 +26,8 @@ export interface ServerModule {
   readonly toolModule: boolean;
   install(context: ServerModuleContext): void;
   storages(): readonly AnyModuleStorage[];
+  /** Releases what install opened (a database); called once at shutdown. */
+  close?(): void | Promise<void>;
 }
 
 /** A registered kind of feature: decodes its data-pack config and creates the ServerModule. */

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { codec } from "./codec.js";
 import { ConfigInstance } from "./config-instance.js";
+import { CorruptFileError } from "./corrupt-file-error.js";
 import { MemoryLogger } from "./logger.js";
 
 interface Settings {
@@ -24,6 +25,16 @@ afterEach(async () => {
 
 const instance = (path: string, logger = new MemoryLogger()): ConfigInstance<Settings> =>
   new ConfigInstance({ path, codec: SETTINGS, defaults: DEFAULTS, logger, name: "test.json" });
+
+const refusing = (path: string, logger = new MemoryLogger()): ConfigInstance<Settings> =>
+  new ConfigInstance({
+    path,
+    codec: SETTINGS,
+    defaults: DEFAULTS,
+    logger,
+    name: "test.json",
+    onInvalid: "refuse",
+  });
 
 describe("ConfigInstance", () => {
   it("writes the defaults when the file is missing, so admins can find it", async () => {
@@ -122,5 +133,65 @@ describe("ConfigInstance", () => {
     expect(await config.reload()).toBe(true);
     await config.set({ name: "m", limit: 0 });
     expect(config.get()).toEqual({ name: "m", limit: 0 });
+  });
+});
+
+describe("ConfigInstance with onInvalid: refuse", () => {
+  it("throws at the first load naming the file and the field, and never writes the file", async () => {
+    const path = join(folder, "test.json");
+    const text = JSON.stringify({ name: "x", limit: -1 });
+    await writeFile(path, text);
+    const config = refusing(path);
+    const error = await config.reload().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CorruptFileError);
+    expect((error as Error).message).toContain(path);
+    expect((error as Error).message).toContain("limit:");
+    await expect(config.set({ name: "y", limit: 1 })).rejects.toThrow(path);
+    expect(await readFile(path, "utf8")).toBe(text);
+  });
+
+  it("throws at the first load of truncated JSON, file untouched", async () => {
+    const path = join(folder, "test.json");
+    await writeFile(path, '{"name": "x", "li');
+    await expect(refusing(path).reload()).rejects.toThrow(`${path} is not valid JSON`);
+    expect(await readFile(path, "utf8")).toBe('{"name": "x", "li');
+  });
+
+  it("a bad reload keeps the last good value, logs file and field, and refuses writes until fixed", async () => {
+    const path = join(folder, "test.json");
+    const logger = new MemoryLogger();
+    const config = refusing(path, logger);
+    await writeFile(path, JSON.stringify({ name: "good", limit: 4 }));
+    expect(await config.reload()).toBe(true);
+    await writeFile(path, JSON.stringify({ name: 7, limit: 4 }));
+    expect(await config.reload()).toBe(false);
+    expect(config.get()).toEqual({ name: "good", limit: 4 });
+    expect(config.problem).toContain("name:");
+    expect(
+      logger.lines.some((line) => line.startsWith("ERROR") && line.includes(path) && line.includes("name:")),
+    ).toBe(true);
+    await expect(config.set({ name: "later", limit: 5 })).rejects.toBeInstanceOf(CorruptFileError);
+    expect(await readFile(path, "utf8")).toBe(JSON.stringify({ name: 7, limit: 4 }));
+    await writeFile(path, JSON.stringify({ name: "fixed", limit: 4 }));
+    expect(await config.reload()).toBe(true);
+    expect(config.problem).toBeUndefined();
+    await config.set({ name: "later", limit: 5 });
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual({ name: "later", limit: 5 });
+  });
+
+  it("refuses a write before the first load, which could replace the file with defaults", async () => {
+    const path = join(folder, "test.json");
+    await writeFile(path, JSON.stringify({ name: "admin", limit: 3 }));
+    await expect(refusing(path).set({ name: "x", limit: 0 })).rejects.toThrow(/not loaded/);
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual({ name: "admin", limit: 3 });
+  });
+
+  it("still starts from the defaults (and writes them) when the file is missing", async () => {
+    const path = join(folder, "test.json");
+    const config = refusing(path);
+    expect(await config.reload()).toBe(true);
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual(DEFAULTS);
+    await config.set({ name: "n", limit: 2 });
+    expect(config.get()).toEqual({ name: "n", limit: 2 });
   });
 });

@@ -61,7 +61,6 @@ describe("System in a real flying-squid world with mineflayer bots", () => {
     game = await startGame(folder, {
       ops: ["Admin"],
       extraTypes: [BOOM_TYPE],
-      packRoots: [join(folder, "datapacks")],
     });
     const watchTree = (bot: Bot, name: string): void => {
       bot._client.on("declare_commands", (packet: { nodes: { extraNodeData?: { name?: string } }[] }) => {

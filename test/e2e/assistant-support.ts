@@ -1,9 +1,10 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Bot } from "mineflayer";
 import nbt from "prismarine-nbt";
-import { AssistantServer, type AssistantServerOptions } from "../../src/assistant/assistant-server.js";
-import { AssistantHostHandler } from "../../src/host/flying-squid/assistant-handler.js";
-import { type RunningHost, start } from "../../src/host/flying-squid/server.js";
+import type { AssistantServer } from "../../src/assistant/assistant-server.js";
+import type { RunningHost } from "../../src/host/flying-squid/server.js";
+import { type SystemOptions, startSystem } from "../../src/host/flying-squid/start-system.js";
 import { silentLogger } from "../../src/util/logger.js";
 
 /** A real flying-squid server with the assembled assistant, on a free port in a temp folder. */
@@ -13,39 +14,30 @@ export interface GameUnderTest {
   close(): Promise<void>;
 }
 
+/**
+ * Starts the server exactly as `npm start` does (startSystem) in `folder`, on a free port, with a superflat world
+ * and the given operators written to `config/system/server.json`.
+ */
 export const startGame = async (
   folder: string,
-  options: { ops?: string[]; extraTypes?: AssistantServerOptions["extraTypes"]; packRoots?: string[] } = {},
+  options: {
+    ops?: string[];
+    extraTypes?: SystemOptions["extraTypes"];
+    environment?: SystemOptions["environment"];
+  } = {},
 ): Promise<GameUnderTest> => {
-  const handler = new AssistantHostHandler(silentLogger);
-  const assistant = await AssistantServer.create({
-    paths: { dataDir: folder, world: join(folder, "world"), packRoots: options.packRoots ?? [] },
-    bridge: handler,
+  mkdirSync(join(folder, "config", "system"), { recursive: true });
+  const configPath = join(folder, "config", "system", "server.json");
+  if (!existsSync(configPath))
+    writeFileSync(configPath, JSON.stringify({ generation: "superflat", ops: options.ops ?? [] }));
+  const system = await startSystem({
+    argv: ["--port", "0", "--data-dir", folder],
+    environment: options.environment ?? {},
     logger: silentLogger,
-    environment: {},
+    announce: () => {},
     ...(options.extraTypes === undefined ? {} : { extraTypes: options.extraTypes }),
   });
-  handler.attach(assistant);
-  const host = await start({
-    host: "127.0.0.1",
-    port: 0,
-    worldFolder: join(folder, "world"),
-    handler,
-    ops: options.ops ?? [],
-    generation: "superflat",
-    logger: silentLogger,
-    shortcuts: ["reason", "question", "search"],
-    announce: () => {},
-  });
-  handler.useHost(host);
-  return {
-    host,
-    assistant,
-    close: async () => {
-      await host.close();
-      await assistant.close();
-    },
-  };
+  return { host: system.host, assistant: system.assistant, close: () => system.close() };
 };
 
 /** Plain text and click commands of one chat component (NBT on 1.21.4, or JSON). */

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { AgentResult } from "../../src/agent/agent-result.js";
+import { CardRegistry } from "../../src/agent/card/card-registry.js";
 import { AgentEngine } from "../../src/agent/execution/agent-engine.js";
 import type { ExecutionContext } from "../../src/agent/execution/execution-context.js";
 import type { AgentAction } from "../../src/agent/module/action-type.js";
 import { ServiceContext } from "../../src/agent/module/context-type.js";
 import type { ModuleRegistry } from "../../src/agent/module/module-registry.js";
 import { KnowledgeDatabase } from "../../src/data/knowledge/knowledge-database.js";
+import { GameContextTypes } from "../../src/game/context-types.js";
 import {
   KNOWLEDGE_DATABASE,
   KNOWLEDGE_MODULE_TYPE,
@@ -93,7 +95,8 @@ export const startHarness = async (options: { readonly model?: boolean } = {}): 
     .provide(KNOWLEDGE_DATABASE, database)
     .provide(WEB_ACCESS, access)
     .provide(PLAYER_SWITCHES, switches)
-    .provide(PROMPT_SOURCE, builtinPrompts());
+    .provide(PROMPT_SOURCE, builtinPrompts())
+    .provide(GameContextTypes.CARDS, new CardRegistry());
   const types = new Registry<AnyServerModuleType>("server_module");
   for (const type of [
     KNOWLEDGE_MODULE_TYPE,
@@ -102,18 +105,21 @@ export const startHarness = async (options: { readonly model?: boolean } = {}): 
     SEARCH_MODULE_TYPE,
   ] as AnyServerModuleType[])
     types.register(type.id, type);
-  const manager = new ModuleManager({ types, engine, services, logger });
-  manager.install([
-    entry(KNOWLEDGE_MODULE_TYPE as AnyServerModuleType, "knowledge"),
-    entry(QUESTION_MODULE_TYPE, "question"),
-    entry(REASONING_MODULE_TYPE, "reasoning"),
-    entry(SEARCH_MODULE_TYPE as AnyServerModuleType, "search", {
-      provider: "searxng",
-      searxng: { url: `${web.origin}/` },
-      allow_private: [`127.0.0.1:${web.port}`],
-      fetch: { max_bytes: 65_536, timeout_millis: 5_000, max_redirects: 3, summary_chars: 500 },
-    }),
-  ]);
+  const manager = new ModuleManager({ types, engine, logger });
+  manager.install(
+    [
+      entry(KNOWLEDGE_MODULE_TYPE as AnyServerModuleType, "knowledge"),
+      entry(QUESTION_MODULE_TYPE, "question"),
+      entry(REASONING_MODULE_TYPE, "reasoning"),
+      entry(SEARCH_MODULE_TYPE as AnyServerModuleType, "search", {
+        provider: "searxng",
+        searxng: { url: `${web.origin}/` },
+        allow_private: [`127.0.0.1:${web.port}`],
+        fetch: { max_bytes: 65_536, timeout_millis: 5_000, max_redirects: 3, summary_chars: 500 },
+      }),
+    ],
+    services,
+  );
   engine.start();
   const contexts: ExecutionContext[] = [];
   const run = (action: AgentAction): Promise<AgentResult> =>

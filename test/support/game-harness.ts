@@ -58,6 +58,10 @@ export interface HarnessOptions {
   readonly world?: string;
   readonly clock?: TestClock;
   readonly bridge?: MemoryGameBridge;
+  /** Operator levels by player id (0 when absent). */
+  readonly opLevels?: Readonly<Record<string, number>>;
+  /** The host's module filter (every module available when absent). */
+  readonly availability?: (playerId: string, moduleId: string) => boolean;
 }
 
 /**
@@ -94,7 +98,7 @@ export class GameHarness {
       engine,
       journal,
       pool: new BoundedPool("event", { running: 2, queued: 64 }),
-      rules: new EventRules([{ eventType: "system:deliver_reward", module: "system:check_in_delivery" }]),
+      rules: () => new EventRules([{ eventType: "system:deliver_reward", module: "system:check_in_delivery" }]),
       isOnline: (playerId) => bridge.isOnline(playerId),
       features: (playerId) => harness?.features(playerId) ?? features,
     });
@@ -109,11 +113,13 @@ export class GameHarness {
       .provide(GameContextTypes.EVENTS, events)
       .provide(GameContextTypes.CARDS, cards)
       .provide(GameContextTypes.LANGUAGES, Languages.load(RESOURCES))
-      .provide(GameContextTypes.CLOCK, clock);
+      .provide(GameContextTypes.CLOCK, clock)
+      .provide(GameContextTypes.PERMISSION_LEVEL, (playerId: string) => options.opLevels?.[playerId] ?? 0)
+      .provide(GameContextTypes.AVAILABILITY, options.availability ?? (() => true));
     const types = new Registry<AnyServerModuleType>("server_module_type");
     for (const type of options.types) types.register(type.id, type);
     const logger = new MemoryLogger();
-    const manager = new ModuleManager({ types, engine, services, logger });
+    const manager = new ModuleManager({ types, engine, logger });
     manager.install(
       options.entries.map(
         (entry): SystemModuleEntry => ({
@@ -126,6 +132,7 @@ export class GameHarness {
           source: "test",
         }),
       ),
+      services,
     );
     for (const installed of manager.installed()) features.add(installed.module.id.toString());
     engine.start();

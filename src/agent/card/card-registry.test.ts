@@ -33,7 +33,16 @@ describe("CardRegistry", () => {
   it("encodes card data as a Presentation and decodes it back by type id", () => {
     const cards = registry();
     const presentation = cards.encode(ITEM_CARD.card({ id: "minecraft:diamond", page: 0 }));
-    expect(presentation).toEqual({ type: "example:item", data: { id: "minecraft:diamond", page: 0 } });
+    expect({ type: presentation.type, data: presentation.data }).toEqual({
+      type: "example:item",
+      data: { id: "minecraft:diamond", page: 0 },
+    });
+    // in this process the typed card travels along, so presenting it needs no decode; it is never persisted
+    expect(cards.cardOf(presentation)).toEqual({ success: true, value: presentation.card });
+    expect(AgentResult.success(undefined, presentation).encode().presentation).toEqual({
+      type: "example:item",
+      data: { id: "minecraft:diamond", page: 0 },
+    });
     const decoded = cards.decode(JSON.parse(JSON.stringify(presentation)));
     if (!decoded.success) throw new Error(decoded.error);
     const view = buildCard(decoded.value).build();

@@ -29,7 +29,17 @@ export class CardRegistry {
   encode<T>(card: CardData<T>): Presentation {
     if (this.registry.get(card.type.id) !== (card.type as unknown))
       throw new Error(`card type ${card.type.id} is not registered`);
-    return { type: card.type.id.toString(), data: card.type.codec.encode(card.data) };
+    return { type: card.type.id.toString(), data: card.type.codec.encode(card.data), card };
+  }
+
+  /**
+   * The card data of a presentation: the typed card it carries when it was made in this process by a registered
+   * type (no decode), otherwise the data decoded as untrusted input.
+   */
+  cardOf(presentation: Presentation): Validation<CardData> {
+    const carried = presentation.card as CardData | undefined;
+    if (carried !== undefined && this.registry.get(carried.type.id) === carried.type) return valid(carried);
+    return this.decode(presentation);
   }
 
   /** Decodes untrusted presentation data back into card data of a registered type. */

@@ -27,6 +27,7 @@ export const joinLines = (lines: readonly Text[]): Text => joinTexts(lines, LINE
 export const present = <T>(card: CardData<T>): Presentation => ({
   type: card.type.id.toString(),
   data: card.type.codec.encode(card.data),
+  card,
 });
 
 /** Registers a card type the registry does not know yet (a feature installed twice shares it). */

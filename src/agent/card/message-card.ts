@@ -25,7 +25,7 @@ export const MESSAGE_CARD = CardType.of<MessageCardData>(
  */
 export const cardForResult = (result: AgentResult, cards: CardRegistry): CardBuilder | undefined => {
   if (result.presentation !== undefined) {
-    const card = cards.decode(result.presentation);
+    const card = cards.cardOf(result.presentation);
     if (card.success) return buildCard(card.value);
   }
   if (result.silent || result.message === undefined) return undefined;

@@ -2,7 +2,6 @@ import { type Logger, silentLogger } from "../../util/logger.js";
 import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
 import { AgentResult } from "../agent-result.js";
-import type { Failure } from "../failure.js";
 import type { ModelPort } from "../model/model-client.js";
 import type { AgentAction } from "../module/action-type.js";
 import type { AnyAgentModule } from "../module/agent-module.js";
@@ -13,8 +12,9 @@ import type { AnyTool } from "../tool/tool.js";
 import { ToolRegistry } from "../tool/tool-registry.js";
 import type { AgentConfig } from "./agent-config.js";
 import type { BudgetCounters } from "./budget-counters.js";
-import { type DeclaredTools, ExecutionContext } from "./execution-context.js";
+import { type DeclaredTools, ExecutionContext, type HistoryTurn } from "./execution-context.js";
 import { EXECUTION_POLICY_CODEC, type ExecutionPolicy } from "./execution-policy.js";
+import type { Standing } from "./standing.js";
 
 /** Who asks and under which standing; the executors build this for each request. */
 export interface ExecutionRequest {
@@ -27,7 +27,10 @@ export interface ExecutionRequest {
   /** The platform permission level (0 player … 4 owner). */
   readonly permissionLevel?: number;
   readonly event?: boolean;
-  readonly standing?: () => Failure | undefined;
+  /** The player's live standing (permissions now); fixed at admission when absent. */
+  readonly standing?: Standing;
+  /** Recent conversation turns for prompts (the executor reads them only when history is on). */
+  readonly history?: readonly HistoryTurn[];
   /** A persisted policy (event recovery); otherwise the current config snapshot is taken. */
   readonly policy?: ExecutionPolicy;
   /** Counters already charged for this request (by routing); the workflow continues on them. */
@@ -51,8 +54,8 @@ export class AgentEngine {
   readonly #eventTypes = new Set<string>();
   readonly #logger: Logger;
   #started = false;
-  #model: ModelPort | undefined;
-  #steps: StepRunner | undefined;
+  readonly #model: ModelPort | undefined;
+  readonly #steps: StepRunner | undefined;
 
   constructor(private readonly options: AgentEngineOptions = {}) {
     this.#logger = options.logger ?? silentLogger;
@@ -82,16 +85,6 @@ export class AgentEngine {
   registerEventType(id: string): void {
     if (this.#started) throw new Error(`engine has started; cannot register event type ${id}`);
     this.#eventTypes.add(id);
-  }
-
-  /** Injects the model gateway (before start). */
-  useModel(model: ModelPort | undefined): void {
-    this.#model = model;
-  }
-
-  /** Injects the durable write-step runner (before start). */
-  useSteps(steps: StepRunner | undefined): void {
-    this.#steps = steps;
   }
 
   /** Validates policies and event references, then freezes every registry. */
@@ -162,6 +155,7 @@ export class AgentEngine {
         signal: request.signal,
         event: request.event ?? false,
         standing: request.standing,
+        ...(request.history === undefined ? {} : { history: request.history }),
         ...(this.options.now === undefined ? {} : { now: this.options.now }),
       },
       shared,
@@ -174,7 +168,8 @@ export class AgentEngine {
     const module = this.#modules.forAction(action.type);
     if (module === undefined)
       return AgentResult.error(AgentFailure.MODULE_DISABLED.with(action.type.id.toString()));
-    if (module.owner !== undefined && !request.features.has(module.owner.toString()))
+    const features = request.standing?.features() ?? request.features;
+    if (module.owner !== undefined && !features.has(module.owner.toString()))
       return AgentResult.error(AgentFailure.MODULE_DISABLED.with(module.owner.toString()));
     if (request.event === true ? !module.event : !module.interactive)
       return AgentResult.error(AgentFailure.PERMISSION_DENIED);
@@ -186,6 +181,9 @@ export class AgentEngine {
       request.onContext?.(context);
       context.checkAlive();
       const result = await module.run(decoded.value, context);
+      // Last check before the output: a player who lost standing meanwhile sees no answer. A durable event's
+      // result is the record of what happened (a reward given), and a failure already says what went wrong.
+      if (request.event !== true && !result.isFailure()) context.checkStanding();
       if (result.isPartial()) this.#logger.info(`${module.id} partially succeeded for ${request.playerId}`);
       return result;
     } catch (error) {

@@ -143,7 +143,7 @@ const harness = async (
     engine,
     journal,
     pool,
-    rules: new EventRules([{ eventType: "test:advancement", module: "test:reward" }]),
+    rules: () => new EventRules([{ eventType: "test:advancement", module: "test:reward" }]),
     isOnline: (playerId) => players.has(playerId),
     features: () => new Set(),
   });
@@ -347,8 +347,67 @@ describe("EventExecutor", () => {
     const { executor, journal, world } = await harness(folder);
     await executor.start();
     await executor.whenIdle();
-    expect(journal.event("u1")?.state).toBe(State.FAILED);
+    expect(journal.event("u1")?.state).toBe(State.UNCONFIRMED);
     expect(resultOf(journal, "u1").failure?.code).toBe("EFFECT_UNKNOWN");
+    expect(executor.unconfirmed().map((task) => [task.id, task.playerId, task.input])).toEqual([
+      ["u1", "alex", { amount: 3 }],
+    ]);
+    expect(world.grants).toBe(0);
+    await journal.close();
+    // Held across restarts: not resumed, still listed, still never granted.
+    const again = await harness(folder);
+    await again.executor.start();
+    await again.executor.whenIdle();
+    expect(again.executor.unconfirmed().map((task) => task.id)).toEqual(["u1"]);
+    expect(again.world.grants).toBe(0);
+    await again.journal.close();
+  });
+
+  const unconfirmedTask = async (folder: string, id: string): Promise<void> => {
+    const seed = await FileAgentJournal.open({ folder });
+    await seed.putEvent({
+      id,
+      type: "test:reward",
+      input: { amount: 6 },
+      playerId: "alex",
+      policy: EXECUTION_POLICY_CODEC.encode(POLICY),
+      state: State.RUNNING,
+      attempts: 1,
+    });
+    await seed.beginStep(`${eventRequestId(id)}/grant`, "test:grant");
+    await seed.close();
+  };
+
+  it("redelivers an unconfirmed task once, as a new task with new step keys, and resolves the original", async () => {
+    const folder = await newFolder();
+    await unconfirmedTask(folder, "r1");
+    const { executor, journal, world } = await harness(folder);
+    await executor.start();
+    await executor.whenIdle();
+    const redelivered = await executor.redeliver("r1");
+    await executor.whenIdle();
+    expect(redelivered).toBe("r1/redeliver");
+    expect(world.grants).toBe(1);
+    expect(world.runs.at(-1)).toBe(`${eventRequestId("r1/redeliver")}:6`);
+    expect(journal.event("r1/redeliver")?.state).toBe(State.SUCCEEDED);
+    expect(journal.event("r1")?.state).toBe(State.FAILED);
+    expect(executor.unconfirmed()).toEqual([]);
+    await expect(executor.redeliver("r1")).rejects.toThrow("NOT_FOUND");
+    expect(world.grants).toBe(1);
+    await journal.close();
+  });
+
+  it("marks an unconfirmed task done without running anything", async () => {
+    const folder = await newFolder();
+    await unconfirmedTask(folder, "m1");
+    const { executor, journal, world } = await harness(folder);
+    await executor.start();
+    await executor.whenIdle();
+    await executor.markDone("m1");
+    expect(journal.event("m1")?.state).toBe(State.SUCCEEDED);
+    expect(executor.unconfirmed()).toEqual([]);
+    await expect(executor.markDone("m1")).rejects.toThrow("NOT_FOUND");
+    await expect(executor.markDone("nope")).rejects.toThrow("NOT_FOUND");
     expect(world.grants).toBe(0);
     await journal.close();
   });

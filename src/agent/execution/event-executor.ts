@@ -6,11 +6,13 @@ import { AgentResult, Status } from "../agent-result.js";
 import type { Failure } from "../failure.js";
 import type { AgentAction } from "../module/action-type.js";
 import type { AgentJournal, EventTask } from "../storage/agent-journal.js";
-import { State } from "../storage/state.js";
+import { isUnfinished, State } from "../storage/state.js";
 import type { AgentEngine } from "./agent-engine.js";
 import type { BoundedPool } from "./bounded-pool.js";
 import type { EventRules } from "./event-rules.js";
 import { EXECUTION_POLICY_CODEC } from "./execution-policy.js";
+import type { Standing } from "./standing.js";
+import { redeliveryId, type UnconfirmedEvent, type UnconfirmedEvents } from "./unconfirmed-events.js";
 
 /** An event offered by the host: its stable id (dedupe key), its type, the action to run and the player. */
 export interface EventSubmission {
@@ -31,13 +33,14 @@ export interface EventExecutorOptions {
   readonly journal: AgentJournal;
   /** The event pool of the TaskExecutor. */
   readonly pool: BoundedPool;
-  readonly rules: EventRules;
+  /** The rule table, read at each check (features install after the executor is built). */
+  readonly rules: () => EventRules;
   readonly isOnline: (playerId: string) => boolean;
   /** The player's enabled features now (the permission snapshot taken when a run starts). */
   readonly features: (playerId: string) => ReadonlySet<string>;
   readonly locale?: (playerId: string) => string;
   /** Checked before and after every call: revocation, lost permission. */
-  readonly standing?: (playerId: string) => Failure | undefined;
+  readonly standing?: (playerId: string) => Standing;
   /** Told of every terminal task (to notify the player). Errors are logged. */
   readonly onSettled?: (task: EventTask, result: AgentResult) => void;
   readonly logger?: Logger;
@@ -55,9 +58,10 @@ export const eventRequestId = (eventId: string): string => `event:${eventId}`;
 /**
  * Runs durable event tasks: QUEUED → RUNNING → SUCCEEDED | FAILED | PARTIALLY_SUCCEEDED, WAITING while the
  * player is offline. Refuses events no rule authorizes, stores each event id once, runs one task per player at
- * a time in arrival order, and at start resumes unfinished tasks with their persisted policy.
+ * a time in arrival order, and at start resumes unfinished tasks with their persisted policy. A task whose
+ * workflow ends with EFFECT_UNKNOWN (an interrupted write step) is held UNCONFIRMED for an admin to resolve.
  */
-export class EventExecutor {
+export class EventExecutor implements UnconfirmedEvents {
   readonly #options: EventExecutorOptions;
   readonly #logger: Logger;
   /** Per player, tasks waiting for a pool slot or the player's previous task, in arrival order. */
@@ -91,7 +95,7 @@ export class EventExecutor {
     const refused = (failure: Failure): EventAdmission => ({ accepted: false, duplicate: false, failure });
     const module = this.#options.engine.modules().forAction(event.action.type);
     if (module === undefined) return refused(AgentFailure.MODULE_DISABLED.with(event.action.type.toString()));
-    if (!this.#options.rules.permits(event.eventType, module))
+    if (!this.#options.rules().permits(event.eventType, module))
       return refused(AgentFailure.PERMISSION_DENIED.with(event.eventType, module.id.toString()));
     const decoded = module.action.codec.decode(event.action.input);
     if (!decoded.success) return refused(AgentFailure.INPUT_INVALID.with(decoded.error));
@@ -118,6 +122,51 @@ export class EventExecutor {
   async playerJoined(playerId: string): Promise<void> {
     for (const task of this.#options.journal.unfinishedEvents())
       if (task.playerId === playerId && task.state === State.WAITING) await this.#schedule(task);
+  }
+
+  unconfirmed(): UnconfirmedEvent[] {
+    return this.#options.journal.unconfirmedEvents().map((task) => ({
+      id: task.id,
+      type: task.type,
+      playerId: task.playerId,
+      input: task.input,
+      createdAt: task.createdAt,
+      updatedAt: task.updatedAt,
+    }));
+  }
+
+  async redeliver(id: string): Promise<string> {
+    const task = this.#unconfirmedTask(id);
+    const journal = this.#options.journal;
+    const put = await journal.putEvent({
+      id: redeliveryId(id),
+      type: task.type,
+      input: task.input,
+      playerId: task.playerId,
+      policy: task.policy,
+      state: State.QUEUED,
+      attempts: 0,
+    });
+    // Queued before the original is resolved: a crash in between leaves it listed, and redelivering it again
+    // finds this task instead of creating a second one.
+    await journal.updateEvent(id, { state: State.FAILED });
+    this.#logger.info(`event ${id}: unconfirmed effect redelivered as ${redeliveryId(id)}`);
+    const queued = put.created ? put.task : put.existing;
+    if (queued !== undefined && isUnfinished(queued.state)) await this.#schedule(queued);
+    return redeliveryId(id);
+  }
+
+  async markDone(id: string): Promise<void> {
+    this.#unconfirmedTask(id);
+    await this.#options.journal.updateEvent(id, { state: State.SUCCEEDED });
+    this.#logger.info(`event ${id}: unconfirmed effect marked done`);
+  }
+
+  #unconfirmedTask(id: string): EventTask {
+    const task = this.#options.journal.event(id);
+    if (task === undefined || task.state !== State.UNCONFIRMED)
+      throw new AgentException(AgentFailure.NOT_FOUND.with(id));
+    return task;
   }
 
   /** Settles when no task is pending or running (tests, orderly shutdown). */
@@ -188,7 +237,7 @@ export class EventExecutor {
     if (!this.#options.isOnline(task.playerId)) return this.#wait(current);
     const module = this.#options.engine.modules().get(task.type);
     const policy = EXECUTION_POLICY_CODEC.decode(task.policy);
-    if (module === undefined || !this.#options.rules.permitsAny(module))
+    if (module === undefined || !this.#options.rules().permitsAny(module))
       return this.#finish(task, AgentResult.error(AgentFailure.PERMISSION_DENIED.with(task.type)));
     if (!policy.success)
       return this.#finish(task, AgentResult.error(AgentFailure.INPUT_INVALID.with(policy.error)));
@@ -207,7 +256,7 @@ export class EventExecutor {
       signal,
       event: true,
       policy: policy.value,
-      ...(standing === undefined ? {} : { standing: () => standing(task.playerId) }),
+      ...(standing === undefined ? {} : { standing: standing(task.playerId) }),
     });
     // Stopped by shutdown: leave it RUNNING so the next start resumes it with its receipts.
     if (signal.aborted) return;
@@ -215,11 +264,16 @@ export class EventExecutor {
   }
 
   async #finish(task: EventTask, result: AgentResult): Promise<void> {
+    const unconfirmed = result.failure?.code === AgentFailure.EFFECT_UNKNOWN.code;
     const settled = await this.#update(task.id, {
-      state: TERMINAL[result.status],
+      state: unconfirmed ? State.UNCONFIRMED : TERMINAL[result.status],
       result: AgentResult.CODEC.encode(result),
     });
     if (settled === undefined) return;
+    if (unconfirmed)
+      this.#logger.warn(
+        `event ${task.id} of ${task.playerId}: its effect could not be confirmed; an admin must check it`,
+      );
     try {
       this.#options.onSettled?.(settled, result);
     } catch (error) {

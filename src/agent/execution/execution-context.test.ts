@@ -12,6 +12,7 @@ import { type AnyToolType, ToolType } from "../tool/tool-type.js";
 import { ExecutionContext } from "./execution-context.js";
 import type { ExecutionPolicy } from "./execution-policy.js";
 import { INPUT_TOKEN_OVERHEAD } from "./policy-defaults.js";
+import { fixedStanding } from "./standing.js";
 
 const POLICY: ExecutionPolicy = {
   modelCalls: 10,
@@ -83,7 +84,9 @@ const makeContext = (setup: Setup = {}): ExecutionContext => {
     steps: setup.steps,
     signal: setup.signal,
     event: setup.event ?? false,
-    standing: setup.standing,
+    ...(setup.standing === undefined
+      ? {}
+      : { standing: { ...fixedStanding(new Set(setup.features ?? [])), lost: setup.standing } }),
     ...(setup.now === undefined ? {} : { now: setup.now }),
   });
 };

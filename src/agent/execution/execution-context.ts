@@ -2,7 +2,7 @@ import type { Json } from "../../util/codec.js";
 import { withDeadline } from "../../util/deadline.js";
 import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
-import type { BudgetDimension, Failure } from "../failure.js";
+import type { BudgetDimension } from "../failure.js";
 import type { ModelPort, ModelResponse } from "../model/model-client.js";
 import type { StepRunner } from "../storage/step-runner.js";
 import type { AnyTool } from "../tool/tool.js";
@@ -10,6 +10,7 @@ import { ToolContext } from "../tool/tool-context.js";
 import type { AnyToolType, ToolType } from "../tool/tool-type.js";
 import { BudgetCounters, modelInputBytes, worstCaseInputTokens } from "./budget-counters.js";
 import { type ExecutionPolicy, tightenPolicy } from "./execution-policy.js";
+import type { Standing } from "./standing.js";
 
 /** A model call as a workflow asks for it; the context adds timeout, signal and token caps. */
 export interface ModelCall {
@@ -46,9 +47,20 @@ export interface ExecutionContextOptions {
   readonly permissionLevel?: number;
   /** True for durable event tasks: only tools allowed in events may run. */
   readonly event?: boolean;
-  /** Checked before and after every call: revocation, forgotten memory, lost permission. */
-  readonly standing?: (() => Failure | undefined) | undefined;
+  /**
+   * The player's live standing, checked before and after every call and before the output: revocation,
+   * forgotten memory, a feature denied, AI turned off. Without it the standing is fixed at admission.
+   */
+  readonly standing?: Standing | undefined;
+  /** Recent turns of the player's conversation (bounded, empty when history is off); loops show it to the model. */
+  readonly history?: readonly HistoryTurn[];
   readonly now?: () => number;
+}
+
+/** One projected conversation turn as prompts carry it. */
+export interface HistoryTurn {
+  readonly role: "user" | "assistant";
+  readonly text: string;
 }
 
 /**
@@ -111,8 +123,9 @@ export class ExecutionContext {
   get permissionLevel(): number {
     return this.#options.permissionLevel ?? 0;
   }
+  /** The features enabled for this player now (live when the request carries a standing). */
   get features(): ReadonlySet<string> {
-    return this.#options.features;
+    return this.#options.standing?.features() ?? this.#options.features;
   }
   /** The policy snapshot taken when the request started; config changes never reach it. */
   get policy(): ExecutionPolicy {
@@ -120,6 +133,10 @@ export class ExecutionContext {
   }
   get signal(): AbortSignal {
     return this.#controller.signal;
+  }
+  /** The bounded projection of recent turns this request may show to the model. */
+  get history(): readonly HistoryTurn[] {
+    return this.#options.history ?? [];
   }
   get event(): boolean {
     return this.#options.event === true;
@@ -140,9 +157,14 @@ export class ExecutionContext {
   checkAlive(): void {
     if (this.#controller.signal.aborted) throw new AgentException(AgentFailure.CANCELLED);
     if (!(this.remainingMillis() > 0)) throw new AgentException(AgentFailure.TIMEOUT);
-    const lost = this.#options.standing?.();
+    this.checkStanding();
+  }
+
+  /** Throws when the player lost standing now: revoked, memory cleared, or the workflow's feature denied. */
+  checkStanding(): void {
+    const lost = this.#options.standing?.lost();
     if (lost !== undefined) throw new AgentException(lost);
-    if (this.#options.owner !== undefined && !this.#options.features.has(this.#options.owner))
+    if (this.#options.owner !== undefined && !this.features.has(this.#options.owner))
       throw new AgentException(AgentFailure.MODULE_DISABLED.with(this.#options.owner));
   }
 
@@ -209,6 +231,8 @@ export class ExecutionContext {
   /** Calls the model through the gateway, within modelCalls, input bytes, token budgets and the per-call timeout. */
   async model(call: ModelCall): Promise<ModelResponse> {
     this.checkAlive();
+    const refusal = this.#options.standing?.modelRefusal();
+    if (refusal !== undefined) throw new AgentException(refusal);
     const port = this.#options.model;
     if (port === undefined) throw new AgentException(AgentFailure.MODEL_UNAVAILABLE);
     const policy = this.policy;

@@ -8,8 +8,8 @@ import type { ConversationService } from "./conversation-service.js";
 import type { MemoryGenerations } from "./memory-generations.js";
 import { RecentResults } from "./recent-results.js";
 
-/** One player request as the host hands it over. */
-export interface InteractiveRequest {
+/** One player request as the host hands it over; `payload` carries what the assembly parsed already. */
+export interface InteractiveRequest<P = unknown> {
   readonly requestId: string;
   readonly playerId: string;
   readonly locale: string;
@@ -19,23 +19,27 @@ export interface InteractiveRequest {
   readonly fingerprint?: string;
   /** Whether the exchange may be written to history (default true; replays and controls pass false). */
   readonly record?: boolean;
+  /** The request as the assembly prepared it (a parsed command, a resolved button); handed to the handler. */
+  readonly payload?: P;
 }
 
 /** A request once admitted: it carries the memory generation it started under, for cache writes downstream. */
-export interface AdmittedRequest extends InteractiveRequest {
+export interface AdmittedRequest<P = unknown> extends InteractiveRequest<P> {
   readonly generation: number;
 }
 
 /** Runs one admitted request: routing and the workflow, wired by the assembly. Should honour the signal. */
-export type InteractiveHandler = (
-  request: AdmittedRequest,
+export type InteractiveHandler<P = unknown> = (
+  request: AdmittedRequest<P>,
   signal: AbortSignal,
   counters: BudgetCounters,
+  /** Settles when the player's earlier turns are in history (await it before reading history for a prompt). */
+  earlierTurns: Promise<void>,
 ) => Promise<AgentResult>;
 
-export interface InteractiveExecutorOptions {
+export interface InteractiveExecutorOptions<P = unknown> {
   readonly pool: BoundedPool;
-  readonly handler: InteractiveHandler;
+  readonly handler: InteractiveHandler<P>;
   readonly generations: MemoryGenerations;
   readonly conversation?: ConversationService;
   /** UTF-8 bytes of request text accepted before anything runs (default 16 KiB). */
@@ -73,8 +77,8 @@ export const fingerprintOf = (text: string): string => text.normalize("NFKC").tr
  * while one is active is refused BUSY), the bounded interactive pool, cancellation and history write-back.
  * `submit` never throws: every refusal is a failed AgentResult.
  */
-export class InteractiveExecutor {
-  readonly #options: InteractiveExecutorOptions;
+export class InteractiveExecutor<P = unknown> {
+  readonly #options: InteractiveExecutorOptions<P>;
   readonly #active = new Map<string, Active>();
   readonly #recent: RecentResults<AgentResult>;
   readonly #now: () => number;
@@ -82,7 +86,7 @@ export class InteractiveExecutor {
   readonly #writes = new Map<string, Promise<void>>();
   readonly #pending = new Map<string, number>();
 
-  constructor(options: InteractiveExecutorOptions) {
+  constructor(options: InteractiveExecutorOptions<P>) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#logger = options.logger ?? silentLogger;
@@ -94,7 +98,7 @@ export class InteractiveExecutor {
     return this.#active.has(playerId);
   }
 
-  submit(request: InteractiveRequest): Promise<AgentResult> {
+  submit(request: InteractiveRequest<P>): Promise<AgentResult> {
     const bytes = Buffer.byteLength(request.text, "utf8");
     const limit = this.#options.maxInputBytes ?? 16_384;
     if (bytes > limit)
@@ -106,7 +110,7 @@ export class InteractiveExecutor {
     const controller = new AbortController();
     this.#active.set(request.playerId, { controller });
     const generation = this.#options.generations.generation(request.playerId);
-    const admitted: AdmittedRequest = { ...request, generation };
+    const admitted: AdmittedRequest<P> = { ...request, generation };
     const running = this.#run(admitted, controller);
     const cancelled = new Promise<Outcome>((resolve) =>
       controller.signal.addEventListener("abort", () => resolve({ admitted: true, result: CANCELLED }), {
@@ -137,7 +141,7 @@ export class InteractiveExecutor {
     return true;
   }
 
-  async #run(request: AdmittedRequest, player: AbortController): Promise<Outcome> {
+  async #run(request: AdmittedRequest<P>, player: AbortController): Promise<Outcome> {
     try {
       const result = await this.#options.pool.submit((poolSignal) =>
         this.#work(request, player.signal, poolSignal),
@@ -153,7 +157,7 @@ export class InteractiveExecutor {
   }
 
   async #work(
-    request: AdmittedRequest,
+    request: AdmittedRequest<P>,
     playerSignal: AbortSignal,
     poolSignal: AbortSignal,
   ): Promise<AgentResult> {
@@ -161,7 +165,8 @@ export class InteractiveExecutor {
     if (signal.aborted) return CANCELLED;
     let result: AgentResult;
     try {
-      result = await this.#options.handler(request, signal, new BudgetCounters());
+      const earlier = this.#writes.get(request.playerId) ?? Promise.resolve();
+      result = await this.#options.handler(request, signal, new BudgetCounters(), earlier);
     } catch (error) {
       if (!(error instanceof AgentException))
         this.#logger.error(`request of ${request.playerId} failed`, error);
@@ -205,7 +210,7 @@ export class InteractiveExecutor {
     return pending;
   }
 
-  async #writeBack(request: AdmittedRequest, result: AgentResult): Promise<void> {
+  async #writeBack(request: AdmittedRequest<P>, result: AgentResult): Promise<void> {
     const conversation = this.#options.conversation;
     if (conversation === undefined) return;
     const at = this.#now();

@@ -27,6 +27,8 @@ export interface AgentModule<I> {
   readonly eventTypes: readonly string[];
   /** The owning feature (ServerModule) id; undefined for infrastructure workflows. */
   readonly owner: Identifier | undefined;
+  /** True when the workflow cannot answer without a model (a model loop): unavailable to players who may not call one. */
+  readonly requiresModel?: boolean;
   run(input: I, context: ExecutionContext): Promise<AgentResult>;
   /** Entry points (commands, semantic samples, shortcuts, model selection); absent means `defaults()` with none. */
   routing?(): ModuleRouting<I>;

@@ -12,6 +12,14 @@ export class ContextType<T> {
   }
 }
 
+/** A service a module asked for with `get` that the server does not provide: a wiring error, fatal at start. */
+export class MissingServiceError extends Error {
+  constructor(readonly service: string) {
+    super(`service ${service} is not provided`);
+    this.name = "MissingServiceError";
+  }
+}
+
 /** Services offered to modules at installation: the engine, its module registry and injected extensions. */
 export interface ModuleContext<Engine = unknown, Modules = unknown> {
   engine(): Engine;
@@ -45,7 +53,7 @@ export class ServiceContext<Engine, Modules> implements ModuleContext<Engine, Mo
   }
 
   get<T>(type: ContextType<T>): T {
-    if (!this.#services.has(type as ContextType<unknown>)) throw new Error(`service ${type} is not provided`);
+    if (!this.#services.has(type as ContextType<unknown>)) throw new MissingServiceError(type.toString());
     return this.#services.get(type as ContextType<unknown>) as T;
   }
 

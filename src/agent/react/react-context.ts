@@ -57,7 +57,11 @@ export class ReActContext<O> {
     );
     this.decisions = new ReActDecisionCodec(this.catalog, options.answer);
     this.rounds = execution.policy.reactIterations;
-    this.#facts = options.facts;
+    const history = execution.history;
+    this.#facts =
+      history.length === 0
+        ? options.facts
+        : { history: history.map((turn) => ({ role: turn.role, text: turn.text })), ...options.facts };
     this.#offered = this.catalog.map((tool) => tool.describe());
     this.#answerSchema = options.answer.jsonSchema() as Json;
   }

@@ -11,6 +11,7 @@ import { ScriptedModelServer } from "../../../test/support/scripted-model-server
 import { testGateway } from "../../../test/support/test-model.js";
 import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
+import { fixedStanding } from "../execution/standing.js";
 
 let server: ScriptedModelServer;
 const finalOnly = (index: number): boolean => sentUser(server, index).finalOnly;
@@ -175,7 +176,9 @@ describe("ReActLoop failures", () => {
     let revoked = false;
     const harness = createHarness({ model: testGateway(server), onFind: () => (revoked = true) });
     server.script({ text: reply.find("diamond") }, { text: reply.answer("never") });
-    const context = harness.context({ standing: () => (revoked ? AgentFailure.REVOKED : undefined) });
+    const context = harness.context({
+      standing: { ...fixedStanding(new Set()), lost: () => (revoked ? AgentFailure.REVOKED : undefined) },
+    });
     const outcome = await runLoop(context, "q", { recoverable: new Set([AgentFailure.REVOKED]) });
     expect(outcome).toMatchObject({ kind: "failed", failure: { code: "REVOKED" } });
     expect(server.requests).toHaveLength(1);

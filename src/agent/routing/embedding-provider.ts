@@ -16,7 +16,7 @@ export interface OpenAiEmbeddingsOptions {
 export class OpenAiEmbeddings implements EmbeddingProvider {
   constructor(private readonly options: OpenAiEmbeddingsOptions) {}
 
-  /** From `system-semantic.json`; the key is read from the named environment variable. */
+  /** From `semantic.json`; the key is read from the named environment variable. */
   static fromSettings(settings: EmbeddingSettings, env: NodeJS.ProcessEnv = process.env): OpenAiEmbeddings {
     const apiKey = settings.apiKeyEnv === undefined ? undefined : env[settings.apiKeyEnv];
     return new OpenAiEmbeddings({

@@ -1,7 +1,9 @@
 import { AgentFailure } from "../agent-failure.js";
 import type { AgentResult } from "../agent-result.js";
 import type { SelectionCardData } from "../card/selection-card.js";
+import type { CommandOutcome } from "../command/command-registry.js";
 import { BudgetCounters } from "../execution/budget-counters.js";
+import type { HistoryTurn } from "../execution/execution-context.js";
 import type { ExecutionPolicy } from "../execution/execution-policy.js";
 import type { ModelPort } from "../model/model-client.js";
 import type { AnyAgentModule } from "../module/agent-module.js";
@@ -39,6 +41,10 @@ export interface RouteRequest {
   readonly signal?: AbortSignal;
   /** Counters to charge (a new set otherwise); the decision returns them for AgentEngine.execute. */
   readonly counters?: BudgetCounters;
+  /** The text already parsed as a command for this player (parsed once per request). */
+  readonly command?: CommandOutcome;
+  /** Recent conversation turns for the model router's `context` (empty when history is off). */
+  readonly history?: readonly HistoryTurn[];
 }
 
 /** A click on a candidate or card button: action id plus string arguments. */
@@ -91,7 +97,7 @@ export class HybridRouter {
       ...rest,
     });
 
-    const command = await this.options.modules.commands().parse(text, player);
+    const command = request.command ?? (await this.options.modules.commands().parse(text, player));
     if (command.kind === "failure") {
       path.push("command:failure");
       return decide("COMMAND", {
@@ -130,6 +136,7 @@ export class HybridRouter {
         modules: available,
         counters,
         ...(request.signal === undefined ? {} : { signal: request.signal }),
+        ...(request.history === undefined ? {} : { history: request.history }),
       });
       if (routed.kind === "module") {
         path.push("model:module");
@@ -164,10 +171,11 @@ export class HybridRouter {
     if (module === undefined || decision.action === undefined) return false;
     if (directRefusal(module, this.options.modules.routing(module.id), this.#policy(module)) !== undefined)
       return false;
-    this.cache.put(request.player, request.text, {
-      moduleId: module.id.toString(),
-      input: module.action.codec.encode(decision.action.input),
-    });
+    const input = module.action.codec.encode(decision.action.input);
+    // Web permission comes only from the current request: a route that opened the web is never replayed.
+    if (typeof input === "object" && input !== null && !Array.isArray(input) && input.allowWeb === true)
+      return false;
+    this.cache.put(request.player, request.text, { moduleId: module.id.toString(), input });
     return true;
   }
 

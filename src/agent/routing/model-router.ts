@@ -1,7 +1,7 @@
 import type { Json } from "../../util/codec.js";
 import { AgentException } from "../agent-exception.js";
 import type { BudgetCounters } from "../execution/budget-counters.js";
-import { ExecutionContext } from "../execution/execution-context.js";
+import { ExecutionContext, type HistoryTurn } from "../execution/execution-context.js";
 import type { ExecutionPolicy } from "../execution/execution-policy.js";
 import type { Failure } from "../failure.js";
 import type { ModelPort } from "../model/model-client.js";
@@ -62,6 +62,8 @@ export interface ModelRouteRequest {
   readonly modules: readonly AnyAgentModule[];
   readonly counters: BudgetCounters;
   readonly signal?: AbortSignal;
+  /** Recent conversation turns, shown to the model as `context` (empty when history is off). */
+  readonly history?: readonly HistoryTurn[];
 }
 
 /**
@@ -120,12 +122,19 @@ export class ModelRouter {
         stepPrefix: "route/",
       },
     );
+    const history = request.history ?? [];
     let text: string;
     try {
       const capabilities = [...catalog, { capabilityId: CLARIFY, description: "Ask the player to choose." }];
       const response = await context.model({
         system: this.options.system(),
-        user: { request: request.text, capabilities: capabilities as unknown as Json },
+        user: {
+          request: request.text,
+          capabilities: capabilities as unknown as Json,
+          ...(history.length === 0
+            ? {}
+            : { context: { history: history.map((turn) => ({ role: turn.role, text: turn.text })) } }),
+        },
         routing: true,
       });
       text = response.text;

@@ -13,7 +13,7 @@ export interface EmbeddingSettings {
 }
 
 /**
- * `config/system/system-semantic.json`: the thresholds of local direct routing (all must hold), the intent
+ * `config/system/semantic.json`: the thresholds of local direct routing (all must hold), the intent
  * cache size and the number of fallback candidates. Similarity is a cosine, not a probability.
  */
 export interface SemanticSettings {
@@ -61,7 +61,7 @@ export class SemanticConfig extends ConfigInstance<SemanticSettings> {
       codec: SEMANTIC_SETTINGS_CODEC,
       defaults: DEFAULT_SEMANTIC_SETTINGS,
       logger,
-      name: "system-semantic.json",
+      name: "semantic.json",
     });
   }
 }

@@ -6,12 +6,14 @@ export interface StoredFailure {
   readonly code: string;
   readonly key: string;
   readonly args: readonly string[];
+  /** The handler refused before changing anything (NoEffectException): the step may run again. */
+  readonly noEffect?: boolean;
 }
 
 /**
  * The durable record of one write step, keyed by a stable step key (`<requestId>/<stepId>`).
  * RUNNING: the intent is durable, the outcome is unknown. DONE: `result` holds the encoded tool output.
- * FAILED: the handler completed by refusing; `failure` holds why.
+ * FAILED: the handler completed by refusing; `failure` holds why (with `noEffect` when nothing was changed).
  */
 export interface StepReceipt {
   readonly key: string;
@@ -85,6 +87,8 @@ export interface AgentJournal {
   updateEvent(id: string, change: EventTaskChange): Promise<EventTask>;
   /** QUEUED, RUNNING and WAITING tasks in insertion order (what the executor resumes at start). */
   unfinishedEvents(): EventTask[];
+  /** UNCONFIRMED tasks in insertion order: effects an admin must check (never resumed, never evicted). */
+  unconfirmedEvents(): EventTask[];
   /** Entries kept but never run because their state was not a known state. */
   unreadable(): readonly UnreadableEntry[];
 

@@ -31,7 +31,7 @@ export interface ConversationStore {
   /** Stored preferences, or undefined when the player never chose (the service applies defaults). */
   preferences(playerId: string): Promise<ConversationPreferences | undefined>;
   setPreferences(playerId: string, preferences: ConversationPreferences): Promise<void>;
-  /** Deletes everything kept for the player (revoke/reset). */
+  /** Deletes the conversation kept for the player, history and preferences (revoke). */
   delete(playerId: string): Promise<void>;
 }
 

@@ -2,6 +2,7 @@ import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
 import type { AnyTool } from "../tool/tool.js";
 import type { AgentJournal } from "./agent-journal.js";
+import { hadNoEffect } from "./no-effect.js";
 import { State } from "./state.js";
 import type { StepRunner } from "./step-runner.js";
 
@@ -11,7 +12,8 @@ const UNSETTLED = new Set([AgentFailure.TIMEOUT.code, AgentFailure.CANCELLED.cod
 /**
  * Runs write steps over the journal. DONE replays the stored result through the tool's output codec without
  * calling the handler; a RUNNING receipt (a crash or timeout mid-effect) runs again only for idempotent tools
- * and is EFFECT_UNKNOWN otherwise, never run again.
+ * and is EFFECT_UNKNOWN otherwise, never run again. A FAILED receipt of a non-idempotent tool replays its
+ * failure, unless the handler refused with a NoEffectException (recorded as `noEffect`): that step may run again.
  */
 export class JournalStepRunner implements StepRunner {
   constructor(private readonly journal: AgentJournal) {}
@@ -28,8 +30,14 @@ export class JournalStepRunner implements StepRunner {
       if (receipt.tool !== toolId)
         throw new AgentException(AgentFailure.EFFECT_UNKNOWN.with(toolId, stepKey));
       if (receipt.state === State.DONE) return this.#replay(tool, stepKey, receipt.result);
-      if (receipt.state === State.FAILED && receipt.failure !== undefined && !tool.idempotent)
-        throw new AgentException({ ...receipt.failure, args: [...receipt.failure.args] });
+      const failure = receipt.failure;
+      if (
+        receipt.state === State.FAILED &&
+        failure !== undefined &&
+        failure.noEffect !== true &&
+        !tool.idempotent
+      )
+        throw new AgentException({ code: failure.code, key: failure.key, args: [...failure.args] });
       if (receipt.state === State.RUNNING && !tool.idempotent)
         throw new AgentException(AgentFailure.EFFECT_UNKNOWN.with(toolId, stepKey));
     } else if (this.journal.unreadable().some((entry) => entry.table === "steps" && entry.key === stepKey)) {
@@ -42,11 +50,12 @@ export class JournalStepRunner implements StepRunner {
     } catch (error) {
       const failure = AgentException.failure(error);
       // A timed-out or cancelled handler may still apply its effect: keep RUNNING (outcome unknown).
-      if (!UNSETTLED.has(failure.code))
+      if (!UNSETTLED.has(failure.code) || hadNoEffect(error))
         await this.journal.failStep(stepKey, {
           code: failure.code,
           key: failure.key,
           args: [...failure.args],
+          ...(hadNoEffect(error) ? { noEffect: true } : {}),
         });
       throw error;
     }

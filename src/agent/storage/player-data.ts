@@ -79,6 +79,13 @@ export class PlayerData {
     this.#changed = true;
   }
 
+  /** Forgets the preferences (revoke): the defaults apply again. */
+  clearPreferences(): void {
+    if (this.#preferences === undefined) return;
+    this.#preferences = undefined;
+    this.#changed = true;
+  }
+
   /** The storage of a declaration; use {@link ModuleData.get}. */
   storage<D, S extends DataStorage<D>>(declared: ModuleStorage<D, S>): S {
     const key = `${declared.owner}\u0000${declared.type}`;

@@ -12,6 +12,12 @@ describe("State", () => {
     ]);
   });
 
+  it("holds UNCONFIRMED apart: never resumed as unfinished work, never evicted as terminal", () => {
+    expect(isUnfinished(State.UNCONFIRMED)).toBe(false);
+    expect(isTerminal(State.UNCONFIRMED)).toBe(false);
+    expect(STATE_CODEC.decode("UNCONFIRMED")).toEqual({ success: true, value: "UNCONFIRMED" });
+  });
+
   it("codec refuses an explicitly invalid state instead of treating it as new work", () => {
     expect(STATE_CODEC.decode("DONE")).toEqual({ success: true, value: "DONE" });
     expect(STATE_CODEC.decode("PAUSED").success).toBe(false);

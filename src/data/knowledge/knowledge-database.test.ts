@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { CorruptFileError } from "../../util/corrupt-file-error.js";
 import { KnowledgeAdmin } from "./knowledge-admin.js";
 import { KnowledgeDatabase } from "./knowledge-database.js";
 
@@ -111,5 +112,24 @@ describe("KnowledgeDatabase", () => {
     raw.pragma("user_version = 99");
     raw.close();
     expect(() => KnowledgeDatabase.open(path)).toThrow(/schema version 99/);
+  });
+
+  it("refuses a file that is not a database with one line naming it, and leaves it untouched", () => {
+    folder = mkdtempSync(join(tmpdir(), "knowledge-"));
+    const path = join(folder, "knowledge.sqlite");
+    const garbage = Buffer.from(Array.from({ length: 8192 }, (_, index) => (index * 197 + 3) % 256));
+    writeFileSync(path, garbage);
+    let error: unknown;
+    try {
+      KnowledgeDatabase.open(path);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(CorruptFileError);
+    expect((error as Error).message).toBe(
+      `knowledge database ${path} is unreadable (file is not a database)`,
+    );
+    expect(readFileSync(path)).toEqual(garbage);
+    expect(readdirSync(folder)).toEqual(["knowledge.sqlite"]);
   });
 });

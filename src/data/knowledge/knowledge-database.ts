@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { CorruptFileError } from "../../util/corrupt-file-error.js";
 import type { KnowledgeDraft, KnowledgeEntry, KnowledgeHit, KnowledgeSource } from "./knowledge-entry.js";
 import { applySchema, TABLE } from "./knowledge-schema.js";
 import { type KnowledgeRow, KnowledgeSearch } from "./knowledge-search.js";
@@ -40,17 +41,25 @@ export class KnowledgeDatabase {
     this.#byId = database.prepare(`SELECT * FROM ${TABLE} WHERE id = ?`);
   }
 
-  /** Opens (creating when missing) a database file, or `:memory:`. */
+  /**
+   * Opens (creating when missing) a database file, or `:memory:`. A file that is not a readable knowledge
+   * database (damaged, not SQLite, another schema version) throws a CorruptFileError naming it; it is not
+   * modified.
+   */
   static open(path: string, options: { readonly now?: () => number } = {}): KnowledgeDatabase {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    const database = new Database(path);
+    let database: Database.Database | undefined;
     try {
+      database = new Database(path);
       if (path !== ":memory:") database.pragma("journal_mode = WAL");
       database.pragma("busy_timeout = 2000");
       applySchema(database);
     } catch (error) {
-      database.close();
-      throw error;
+      database?.close();
+      const problem = error instanceof Error ? error.message : String(error);
+      throw new CorruptFileError(path, `knowledge database ${path} is unreadable (${problem})`, {
+        cause: error,
+      });
     }
     return new KnowledgeDatabase(database, options.now ?? Date.now);
   }

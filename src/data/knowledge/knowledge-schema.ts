@@ -38,9 +38,7 @@ END;
 export const applySchema = (database: Database.Database): void => {
   const version = database.pragma("user_version", { simple: true }) as number;
   if (version !== 0 && version !== KNOWLEDGE_SCHEMA_VERSION)
-    throw new Error(
-      `knowledge database has schema version ${version}; this System reads version ${KNOWLEDGE_SCHEMA_VERSION}`,
-    );
+    throw new Error(`schema version ${version}; this System reads version ${KNOWLEDGE_SCHEMA_VERSION}`);
   database.exec(SCHEMA);
   if (version === 0) database.pragma(`user_version = ${KNOWLEDGE_SCHEMA_VERSION}`);
 };

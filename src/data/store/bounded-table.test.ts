@@ -16,6 +16,15 @@ describe("BoundedTable", () => {
     expect([...table.entries()].map(([key]) => key)).toEqual(["a", "d", "e"]);
   });
 
+  it("never evicts an UNCONFIRMED event an admin has not resolved yet", () => {
+    const table = new BoundedTable<{ state: State }>("events", { maxEntries: 2, maxBytes: 1000 });
+    table.set("held", entry(States.UNCONFIRMED), 10);
+    table.set("done", entry(States.SUCCEEDED), 10);
+    expect(table.set("new", entry(States.QUEUED), 10)).toEqual(["done"]);
+    expect(() => table.set("more", entry(States.QUEUED), 10)).toThrow("STORAGE_FULL");
+    expect(table.has("held")).toBe(true);
+  });
+
   it("evicts by encoded bytes as well as by count", () => {
     const table = new BoundedTable<{ state: State }>("events", { maxEntries: 100, maxBytes: 100 });
     table.set("old", entry(States.FAILED), 40);

@@ -4,8 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentException } from "../../agent/agent-exception.js";
+import { CorruptFileError } from "../../util/corrupt-file-error.js";
 import { MemoryLogger } from "../../util/logger.js";
 import { FileAgentJournal } from "./file-agent-journal.js";
+import { headerPayload } from "./journal-records.js";
 import { encodeFrame } from "./record-frame.js";
 
 let folder: string;
@@ -82,6 +84,73 @@ describe("FileAgentJournal", () => {
     await third.close();
   });
 
+  it("keeps a log with a damaged header aside and refuses to open, naming the file", async () => {
+    const journal = await FileAgentJournal.open({ folder });
+    await journal.beginStep("r1/a", "test:pay");
+    await journal.completeStep("r1/a", { ok: true });
+    await journal.close();
+    const path = await logPath();
+    const bytes = await readFile(path);
+    bytes[10] = (bytes[10] ?? 0) ^ 0xff; // inside the header payload: its checksum no longer matches
+    await writeFile(path, bytes);
+    const error = await FileAgentJournal.open({ folder }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CorruptFileError);
+    expect((error as Error).message).toContain(path);
+    expect((error as Error).message).toContain("unreadable header");
+    const aside = (await readdir(folder)).filter((name) => name.startsWith("journal-0.log.corrupt-"));
+    expect(aside).toHaveLength(1);
+    expect((error as Error).message).toContain(join(folder, aside[0] ?? ""));
+    expect(await readFile(join(folder, aside[0] ?? ""))).toEqual(bytes);
+    expect(await readdir(folder)).not.toContain("journal.lock");
+  });
+
+  it("keeps a log whose header is another file's aside and refuses to open", async () => {
+    const foreign = encodeFrame(headerPayload("system-journal-snapshot", 0));
+    await writeFile(join(folder, "journal-0.log"), foreign);
+    await expect(FileAgentJournal.open({ folder })).rejects.toThrow(
+      /journal-0\.log has an unreadable header/,
+    );
+    const names = await readdir(folder);
+    expect(names.filter((name) => name.startsWith("journal-0.log.corrupt-"))).toHaveLength(1);
+    expect(names).not.toContain("journal-0.log");
+  });
+
+  it("recreates a log left empty or half-headed by a crash while creating it", async () => {
+    const header = encodeFrame(headerPayload("system-journal-log", 0));
+    for (const bytes of [Buffer.alloc(0), header.subarray(0, 7), Buffer.alloc(header.length)]) {
+      await writeFile(join(folder, "journal-0.log"), bytes);
+      const journal = await FileAgentJournal.open({ folder });
+      await journal.beginStep("r1/a", "test:pay");
+      await journal.close();
+      const reopened = await FileAgentJournal.open({ folder });
+      expect(reopened.step("r1/a")?.state).toBe("RUNNING");
+      await reopened.close();
+    }
+    expect((await readdir(folder)).filter((name) => name.includes(".corrupt-"))).toEqual([]);
+  });
+
+  it("refuses a log damaged in the middle instead of dropping the sound records after the damage", async () => {
+    const journal = await FileAgentJournal.open({ folder });
+    await journal.beginStep("r1/a", "test:pay");
+    await journal.beginStep("r1/b", "test:pay");
+    await journal.completeStep("r1/b", { ok: true });
+    await journal.close();
+    const path = await logPath();
+    const bytes = await readFile(path);
+    const header = encodeFrame(headerPayload("system-journal-log", 0)).length;
+    bytes[header + 12] = (bytes[header + 12] ?? 0) ^ 0xff; // inside the first step record
+    await writeFile(path, bytes);
+    await expect(FileAgentJournal.open({ folder })).rejects.toThrow(
+      new RegExp(
+        `${path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} is damaged: .* followed by 2 sound records`,
+      ),
+    );
+    expect(await readFile(path)).toEqual(bytes);
+    expect(
+      (await readdir(folder)).filter((name) => name.includes(".torn-") || name.includes(".corrupt-")),
+    ).toEqual([]);
+  });
+
   it("detects a checksum mismatch in the last record", async () => {
     const journal = await FileAgentJournal.open({ folder });
     await journal.beginStep("r1/a", "test:pay");
@@ -132,6 +201,27 @@ describe("FileAgentJournal", () => {
     const header = { t: "header", format: "system-journal-snapshot", version: 99, generation: 1 };
     await writeFile(join(folder, "snapshot.bin"), encodeFrame(Buffer.from(JSON.stringify(header))));
     await expect(FileAgentJournal.open({ folder })).rejects.toThrow(/version 99/);
+    expect(await readdir(folder)).toContain("snapshot.bin");
+  });
+
+  it("keeps a snapshot with an unreadable header aside; its logs are then refused, not replayed alone", async () => {
+    const journal = await FileAgentJournal.open({ folder });
+    await journal.beginStep("r/1", "test:pay");
+    await journal.compact();
+    await journal.beginStep("r/2", "test:pay");
+    await journal.close();
+    const snapshot = join(folder, "snapshot.bin");
+    const bytes = await readFile(snapshot);
+    bytes[0] = (bytes[0] ?? 0) ^ 0xff;
+    await writeFile(snapshot, bytes);
+    await expect(FileAgentJournal.open({ folder })).rejects.toThrow(
+      /journal snapshot .*snapshot\.bin has an unreadable header/,
+    );
+    const aside = (await readdir(folder)).find((name) => name.startsWith("snapshot.bin.corrupt-"));
+    expect(await readFile(join(folder, aside ?? ""))).toEqual(bytes);
+    await expect(FileAgentJournal.open({ folder })).rejects.toThrow(
+      /journal-1\.log .*snapshot\.bin is missing/,
+    );
   });
 
   it("refuses a damaged snapshot instead of half-reading it", async () => {

@@ -1,4 +1,4 @@
-import { type FileHandle, mkdir, open, readdir, rm, writeFile } from "node:fs/promises";
+import { type FileHandle, mkdir, open, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { AgentException } from "../../agent/agent-exception.js";
 import { AgentFailure } from "../../agent/agent-failure.js";
@@ -14,7 +14,9 @@ import type {
 import { isUnfinished, State } from "../../agent/storage/state.js";
 import { syncDirectory, writeFileAtomic } from "../../util/atomic-file.js";
 import type { Json } from "../../util/codec.js";
+import { CorruptFileError } from "../../util/corrupt-file-error.js";
 import { type Logger, silentLogger } from "../../util/logger.js";
+import { writeAside } from "./aside-file.js";
 import { BoundedTable, type TableLimits } from "./bounded-table.js";
 import { GroupCommitLog } from "./group-commit-log.js";
 import { JournalTables, LOG_FORMAT, readLog, readSnapshot, SNAPSHOT_FORMAT } from "./journal-files.js";
@@ -56,7 +58,8 @@ const clone = <T>(value: T): T => structuredClone(value);
 /**
  * The file journal: a snapshot (`snapshot.bin`, replaced atomically) plus an append-only log of checksummed
  * frames (`journal-<generation>.log`) written with group commit. A write resolves after its fdatasync; a torn
- * tail is detected by length and CRC, ignored and truncated at open; nothing acknowledged is lost.
+ * tail is detected by length and CRC, kept aside and truncated at open; nothing acknowledged is lost, and
+ * damage that is not a torn tail makes open refuse rather than drop records.
  */
 export class FileAgentJournal implements AgentJournal {
   readonly #tables: JournalTables;
@@ -79,7 +82,11 @@ export class FileAgentJournal implements AgentJournal {
     this.#log = new GroupCommitLog(handle, size, () => this.#compactIfLarge());
   }
 
-  /** Opens (recovering) or creates the journal of a folder. Throws loudly on an unknown version or damage. */
+  /**
+   * Opens (recovering) or creates the journal of a folder. A torn tail from a crash is kept aside and cut off;
+   * anything else that would drop records (an unreadable header, another version, damage followed by sound
+   * records) throws a CorruptFileError naming the file, and a file with an unreadable header is moved aside.
+   */
   static async open(options: FileAgentJournalOptions): Promise<FileAgentJournal> {
     const logger = options.logger ?? silentLogger;
     await mkdir(options.folder, { recursive: true });
@@ -102,17 +109,24 @@ export class FileAgentJournal implements AgentJournal {
       isUnfinishedEventStep(key, events),
     );
     const tables = new JournalTables(steps, events);
-    const generation = await readSnapshot(join(options.folder, "snapshot.bin"), tables);
+    const now = options.now ?? Date.now;
+    const snapshotPath = join(options.folder, "snapshot.bin");
+    const generation = await readSnapshot({ path: snapshotPath, tables, now });
     for (const name of await readdir(options.folder)) {
       const match = /^journal-(\d+)\.log$/.exec(name);
       if (match === null) continue;
       const logGeneration = Number(match[1]);
       if (logGeneration > generation)
-        throw new Error(`journal ${join(options.folder, name)} is newer than its snapshot; refusing to open`);
+        throw new CorruptFileError(
+          join(options.folder, name),
+          `journal log ${join(options.folder, name)} belongs to snapshot generation ${logGeneration}, but ` +
+            `${snapshotPath} is ${generation === 0 ? "missing" : `at generation ${generation}`}; refusing to open`,
+        );
+      // An older log was folded into the snapshot by a compaction that stopped before removing it.
       if (logGeneration < generation) await rm(join(options.folder, name), { force: true });
     }
     const path = join(options.folder, logName(generation));
-    const read = await readLog(path, generation, tables, logger);
+    const read = await readLog({ path, generation, tables, logger, now });
     let handle: FileHandle;
     let size: number;
     if (read === undefined) {
@@ -126,8 +140,7 @@ export class FileAgentJournal implements AgentJournal {
       handle = await open(path, "r+");
       if (read.tornBytes > 0) {
         // Keep the dropped bytes beside the log for inspection; only then cut them off.
-        const aside = `${path}.torn-${Date.now()}`;
-        await writeFile(aside, read.tail);
+        const aside = await writeAside(path, "torn", now(), read.tail);
         logger.warn(`journal: the ${read.tornBytes} ignored bytes were kept in ${aside}`);
         await handle.truncate(read.validBytes);
         await handle.sync();
@@ -199,6 +212,13 @@ export class FileAgentJournal implements AgentJournal {
     const tasks: EventTask[] = [];
     for (const [, task] of this.#tables.events.entries())
       if (isUnfinished(task.state)) tasks.push(clone(task));
+    return tasks;
+  }
+
+  unconfirmedEvents(): EventTask[] {
+    const tasks: EventTask[] = [];
+    for (const [, task] of this.#tables.events.entries())
+      if (task.state === State.UNCONFIRMED) tasks.push(clone(task));
     return tasks;
   }
 

@@ -240,7 +240,8 @@ describe("FileAgentStore", () => {
         replay: { f1: { ok: 1 } },
       })),
     ).toBe(true);
-    const read = await small.readChat(PLAYER);
+    await small.flush();
+    const read = await new FileAgentStore({ world, chatMaxBytes: 600 }).readChat(PLAYER);
     expect(read.history.length).toBeGreaterThan(0);
     expect(read.history.length).toBeLessThan(200);
     expect(read.history.at(-1)).toEqual(history.at(-1));
@@ -259,10 +260,24 @@ describe("FileAgentStore", () => {
     await store.load(PLAYER);
     await store.transaction(PLAYER, (data) => ModuleData.get(data, UNLOCKS).unlock("a"));
     await store.writeChat(PLAYER, (chat) => ({ ...chat, history: ["hi"] }));
+    await store.flush();
+    expect(await readdir(join(world, "system", "chat"))).toEqual([`${PLAYER}.dat`]);
     await store.reset(PLAYER);
     expect(await readdir(join(world, "system", "players"))).toEqual([]);
     expect(await readdir(join(world, "system", "chat"))).toEqual([]);
     expect(await unlocks()).toEqual([]);
+  });
+
+  it("writes a burst of chat updates as one coalesced file write, kept in memory meanwhile", async () => {
+    const tasks: (() => Promise<void>)[] = [];
+    const coalescing = new FileAgentStore({ world, schedule: (task) => void tasks.push(task) });
+    for (let index = 0; index < 5; index++)
+      await coalescing.writeChat(PLAYER, (chat) => ({ ...chat, history: [...chat.history, `turn ${index}`] }));
+    expect(tasks).toHaveLength(1);
+    expect((await coalescing.readChat(PLAYER)).history).toHaveLength(5);
+    expect((await new FileAgentStore({ world }).readChat(PLAYER)).history).toEqual([]);
+    await tasks[0]?.();
+    expect((await new FileAgentStore({ world }).readChat(PLAYER)).history).toHaveLength(5);
   });
 
   it("refuses a player id that is not a UUID (no path tricks)", async () => {

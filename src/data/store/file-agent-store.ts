@@ -17,10 +17,22 @@ export interface FileAgentStoreOptions {
   readonly world: string;
   readonly playerMaxBytes?: number;
   readonly chatMaxBytes?: number;
+  /**
+   * How long a chat cache update waits before its file write (default 0: the next scheduled task), so that the
+   * turns of a burst share one write. `flush`, `unload` and `close` write at once.
+   */
+  readonly chatWriteDelayMillis?: number;
   /** Runs coalesced tick writes on the maintenance pool; defaults to the next macrotask. */
   readonly schedule?: (task: () => Promise<void>) => void;
   readonly logger?: Logger;
   readonly now?: () => number;
+}
+
+/** A chat cache held in memory; `dirty` until the file has it. */
+interface ChatEntry {
+  record: ChatRecord;
+  dirty: boolean;
+  scheduled: boolean;
 }
 
 interface Entry {
@@ -43,6 +55,8 @@ const PLAYER_ID = /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{
  */
 export class FileAgentStore implements AgentStore {
   readonly #entries = new Map<string, Entry>();
+  /** Chat caches of players read or written since they were last flushed; written back coalesced. */
+  readonly #chatEntries = new Map<string, ChatEntry>();
   readonly #players = new KeyedLock();
   readonly #chats = new KeyedLock();
   readonly #logger: Logger;
@@ -117,6 +131,10 @@ export class FileAgentStore implements AgentStore {
 
   async unload(playerId: string): Promise<void> {
     await this.#writeIfDirty(playerId);
+    await this.#writeChatIfDirty(playerId);
+    await this.#chats.run(playerId, async () => {
+      if (this.#chatEntries.get(playerId)?.dirty === false) this.#chatEntries.delete(playerId);
+    });
     const entry = this.#entries.get(playerId);
     if (entry !== undefined) entry.pinned = false;
     this.#release(playerId);
@@ -125,7 +143,7 @@ export class FileAgentStore implements AgentStore {
   async readChat(playerId: string): Promise<ChatRecord> {
     return this.#chats.run(playerId, async () => {
       try {
-        return await this.#readChatFile(playerId);
+        return structuredClone((await this.#chatEntry(playerId)).record);
       } catch (error) {
         this.#logger.error(`chat cache of ${playerId} could not be read`, error);
         return emptyChatRecord(playerId, 0);
@@ -133,15 +151,52 @@ export class FileAgentStore implements AgentStore {
     });
   }
 
+  /**
+   * Updates the chat cache in memory at once and writes the file later, coalesced: a burst of requests costs
+   * one file write, not one per turn. The cache is a cache: a crash may lose its last turns, never player data.
+   * `flush`, `unload` and `close` write what is pending.
+   */
   async writeChat(playerId: string, update: (chat: ChatRecord) => ChatRecord): Promise<boolean> {
     return this.#chats.run(playerId, async () => {
       try {
-        let next = update(await this.#readChatFile(playerId));
-        // A cache: drop the oldest history entries until the file fits its limit.
+        const entry = await this.#chatEntry(playerId);
+        // updaters build a new record (they never mutate theirs), so memory needs no copy here
+        entry.record = update(entry.record);
+        entry.dirty = true;
+        this.#scheduleChatWrite(playerId, entry);
+        return true;
+      } catch (error) {
+        this.#logger.error(`chat cache of ${playerId} was not written`, error);
+        return false;
+      }
+    });
+  }
+
+  #scheduleChatWrite(playerId: string, entry: ChatEntry): void {
+    if (entry.scheduled) return;
+    entry.scheduled = true;
+    const schedule = this.options.schedule ?? ((task) => void setTimeout(() => void task(), 0));
+    const write = (): void =>
+      schedule(async () => {
+        entry.scheduled = false;
+        await this.#writeChatIfDirty(playerId);
+      });
+    const delay = this.options.chatWriteDelayMillis ?? 0;
+    if (delay <= 0) write();
+    else setTimeout(write, delay).unref();
+  }
+
+  /** Writes a pending chat cache; a file over its limit loses its oldest history entries until it fits. */
+  async #writeChatIfDirty(playerId: string): Promise<void> {
+    await this.#chats.run(playerId, async () => {
+      const entry = this.#chatEntries.get(playerId);
+      if (entry === undefined || !entry.dirty) return;
+      let next = entry.record;
+      try {
         for (;;) {
           try {
             await writeNbtFile(this.#chatPath(playerId), encodeChat(next), this.#chatKind);
-            return true;
+            break;
           } catch (error) {
             if (
               next.history.length === 0 ||
@@ -151,11 +206,22 @@ export class FileAgentStore implements AgentStore {
             next = { ...next, history: next.history.slice(Math.ceil(next.history.length / 4)) };
           }
         }
+        // (updates wait for this lock, so memory still holds what was written, perhaps trimmed to fit)
+        entry.record = next;
+        entry.dirty = false;
       } catch (error) {
+        entry.dirty = false;
         this.#logger.error(`chat cache of ${playerId} was not written`, error);
-        return false;
       }
     });
+  }
+
+  async #chatEntry(playerId: string): Promise<ChatEntry> {
+    const cached = this.#chatEntries.get(playerId);
+    if (cached !== undefined) return cached;
+    const entry: ChatEntry = { record: await this.#readChatFile(playerId), dirty: false, scheduled: false };
+    this.#chatEntries.set(playerId, entry);
+    return entry;
   }
 
   async reset(playerId: string): Promise<void> {
@@ -163,6 +229,7 @@ export class FileAgentStore implements AgentStore {
     await this.#players.run(playerId, () =>
       this.#chats.run(playerId, async () => {
         this.#entries.delete(playerId);
+        this.#chatEntries.delete(playerId);
         for (const folder of [this.#folder("players"), this.#folder("chat")]) {
           const names = await readdir(folder).catch(() => [] as string[]);
           for (const name of names)
@@ -175,6 +242,7 @@ export class FileAgentStore implements AgentStore {
 
   async flush(): Promise<void> {
     await Promise.all([...this.#entries.keys()].map((playerId) => this.#writeIfDirty(playerId)));
+    await Promise.all([...this.#chatEntries.keys()].map((playerId) => this.#writeChatIfDirty(playerId)));
   }
 
   async close(): Promise<void> {

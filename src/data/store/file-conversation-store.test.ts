@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -30,6 +30,8 @@ describe("FileConversationStore", () => {
       { role: "user", requestId: "r2", at: 3, text: "again" },
       { role: "user", requestId: "r3", at: 4, text: "more" },
     ]);
+    // the chat cache is written coalesced; a clean shutdown flushes it
+    await store.flush();
     const fresh = new FileConversationStore(new FileAgentStore({ world }), 3);
     const history = await fresh.history(PLAYER);
     expect(history.map((turn) => turn.requestId)).toEqual(["r1", "r2", "r3"]);
@@ -44,17 +46,22 @@ describe("FileConversationStore", () => {
     expect((await conversations.history(PLAYER)).map((turn) => turn.requestId)).toEqual(["r2"]);
   });
 
-  it("stores preferences durably in the player file and deletes everything on delete", async () => {
+  it("stores preferences durably in the player file; delete (revoke) forgets history and preferences only", async () => {
     expect(await conversations.preferences(PLAYER)).toBeUndefined();
     await conversations.setPreferences(PLAYER, { history: false, external: true });
     expect(await new FileAgentStore({ world }).read(PLAYER, (data) => data.preferences)).toEqual({
       history: false,
       external: true,
     });
+    await store.transaction(PLAYER, (data) => data.bumpGeneration());
     await conversations.append(PLAYER, [{ role: "user", requestId: "r1", at: 1, text: "x" }]);
+    await store.flush();
     await conversations.delete(PLAYER);
-    expect(await readdir(join(world, "system", "players"))).toEqual([]);
-    expect(await readdir(join(world, "system", "chat"))).toEqual([]);
+    await store.flush();
+    expect(await conversations.history(PLAYER)).toEqual([]);
     expect(await conversations.preferences(PLAYER)).toBeUndefined();
+    // the rest of the player file (other features' data) stays
+    expect(await new FileAgentStore({ world }).read(PLAYER, (data) => data.generation)).toBe(1);
+    expect((await new FileAgentStore({ world }).readChat(PLAYER)).history).toEqual([]);
   });
 });

@@ -72,8 +72,13 @@ export class FileConversationStore implements ConversationStore {
     await this.store.transaction(playerId, (data) => data.setPreferences(preferences));
   }
 
-  delete(playerId: string): Promise<void> {
-    return this.store.reset(playerId);
+  /**
+   * Deletes the conversation (revoke): history and preferences. The rest of the player file (check-in streaks,
+   * deliveries, other features' data) is kept; `/system reset` is what deletes everything.
+   */
+  async delete(playerId: string): Promise<void> {
+    await this.clearHistory(playerId);
+    await this.store.transaction(playerId, (data) => data.clearPreferences());
   }
 
   #generation(playerId: string): Promise<number> {

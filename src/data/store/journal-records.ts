@@ -10,7 +10,12 @@ export const JOURNAL_VERSION = 1;
 // not validated field by field again (that made opening a large journal slow).
 const json = z.custom<Json>((value) => value !== undefined);
 
-const failure = z.object({ code: z.string(), key: z.string(), args: z.array(z.string()) });
+const failure = z.object({
+  code: z.string(),
+  key: z.string(),
+  args: z.array(z.string()),
+  noEffect: z.boolean().optional(),
+});
 
 const stepShape = z.object({
   t: z.literal("step"),
@@ -64,6 +69,9 @@ export type JournalRecord =
 
 const stripUndefined = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+
+/** The first bytes of every record payload this code writes (`{"t":"…`), to find records after damage. */
+export const RECORD_MARKER = Buffer.from('{"t":"', "utf8");
 
 /** Encodes a receipt as a record payload. */
 export const stepPayload = (receipt: StepReceipt): Buffer =>

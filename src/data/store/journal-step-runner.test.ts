@@ -6,6 +6,7 @@ import { z } from "zod";
 import { AgentException } from "../../agent/agent-exception.js";
 import { AgentFailure } from "../../agent/agent-failure.js";
 import { JournalStepRunner } from "../../agent/storage/journal-step-runner.js";
+import { NoEffectException } from "../../agent/storage/no-effect.js";
 import { type AnyTool, Tool } from "../../agent/tool/tool.js";
 import { ToolType } from "../../agent/tool/tool-type.js";
 import { codec } from "../../util/codec.js";
@@ -104,6 +105,26 @@ describe("JournalStepRunner", () => {
     });
     expect(await failureOf(runner.run("r1/b", grant, {}, async () => ({ total: 1 })))).toBe("NOT_FOUND");
     await journal.close();
+  });
+
+  it("lets a non-idempotent step whose handler refused without effect run again, also after a restart", async () => {
+    const journal = await FileAgentJournal.open({ folder });
+    const refuse = async () => {
+      throw new NoEffectException(AgentFailure.NOT_FOUND.with("room"));
+    };
+    expect(await failureOf(new JournalStepRunner(journal).run("r1/grant", grant, {}, refuse))).toBe(
+      "NOT_FOUND",
+    );
+    expect(journal.step("r1/grant")).toMatchObject({ state: "FAILED", failure: { noEffect: true } });
+    await journal.close();
+    const reopened = await FileAgentJournal.open({ folder });
+    expect(reopened.step("r1/grant")?.failure?.noEffect).toBe(true);
+    const runner = new JournalStepRunner(reopened);
+    const effect = () => grant.handler({ amount: 1 }, undefined as never);
+    expect(await runner.run("r1/grant", grant, { amount: 1 }, effect)).toEqual({ total: 10 });
+    expect(await runner.run("r1/grant", grant, { amount: 1 }, effect)).toEqual({ total: 10 });
+    expect(calls).toBe(1);
+    await reopened.close();
   });
 
   it("never runs a step whose stored receipt has an unknown state (EFFECT_UNKNOWN)", async () => {

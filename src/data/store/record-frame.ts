@@ -26,6 +26,16 @@ export interface DecodedFrames {
   readonly tornBytes: number;
 }
 
+/** The payload of a sound frame starting at `offset`, or undefined (length 0, past the end, checksum). */
+const frameAt = (buffer: Buffer, offset: number): Buffer | undefined => {
+  if (offset < 0 || offset + FRAME_HEADER_BYTES > buffer.length) return undefined;
+  const length = buffer.readUInt32LE(offset);
+  const end = offset + FRAME_HEADER_BYTES + length;
+  if (length === 0 || length > MAX_FRAME_PAYLOAD || end > buffer.length) return undefined;
+  const payload = buffer.subarray(offset + FRAME_HEADER_BYTES, end);
+  return crc32(payload) === buffer.readUInt32LE(offset + 4) ? payload : undefined;
+};
+
 /**
  * Reads frames until the end or the first frame whose length runs past the end, whose length is 0, or whose
  * checksum does not match: everything from there on is a torn tail and is not returned.
@@ -33,15 +43,23 @@ export interface DecodedFrames {
 export const decodeFrames = (buffer: Buffer): DecodedFrames => {
   const payloads: Buffer[] = [];
   let offset = 0;
-  while (offset + FRAME_HEADER_BYTES <= buffer.length) {
-    const length = buffer.readUInt32LE(offset);
-    const checksum = buffer.readUInt32LE(offset + 4);
-    const end = offset + FRAME_HEADER_BYTES + length;
-    if (length === 0 || length > MAX_FRAME_PAYLOAD || end > buffer.length) break;
-    const payload = buffer.subarray(offset + FRAME_HEADER_BYTES, end);
-    if (crc32(payload) !== checksum) break;
+  for (let payload = frameAt(buffer, 0); payload !== undefined; payload = frameAt(buffer, offset)) {
     payloads.push(payload);
-    offset = end;
+    offset += FRAME_HEADER_BYTES + payload.length;
   }
   return { payloads, validBytes: offset, tornBytes: buffer.length - offset };
+};
+
+/**
+ * The offset of the first sound frame after `from` whose payload starts with `marker`, or undefined. Finds
+ * records that follow a damaged one: after a torn write from a crash there are none.
+ */
+export const findFrame = (buffer: Buffer, from: number, marker: Buffer): number | undefined => {
+  for (
+    let index = buffer.indexOf(marker, from + 1 + FRAME_HEADER_BYTES);
+    index >= 0;
+    index = buffer.indexOf(marker, index + 1)
+  )
+    if (frameAt(buffer, index - FRAME_HEADER_BYTES) !== undefined) return index - FRAME_HEADER_BYTES;
+  return undefined;
 };

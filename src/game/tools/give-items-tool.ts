@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { AgentException } from "../../agent/agent-exception.js";
+import { AgentFailure } from "../../agent/agent-failure.js";
+import { NoEffectException } from "../../agent/storage/no-effect.js";
 import { Tool } from "../../agent/tool/tool.js";
 import { ToolType } from "../../agent/tool/tool-type.js";
 import { type Codec, codec } from "../../util/codec.js";
 import type { Identifier } from "../../util/identifier.js";
-import type { GameBridge } from "../game-bridge.js";
+import type { GameBridge, GiveOutcome } from "../game-bridge.js";
 import { GameFailures } from "./game-failures.js";
 
 const stackSchema = z.object({
@@ -27,25 +29,32 @@ export const GIVE_ITEMS = ToolType.of(
 );
 
 /**
- * The write tool that pays rewards. It is durable (a journal receipt per step id), idempotent (a RUNNING or
- * FAILED receipt may run again: an offline player or a full inventory gave nothing) and allowed in events.
- * A DONE receipt is replayed without calling the game, so a replayed step never pays twice.
+ * The write tool that pays rewards: durable (a journal receipt per step id), allowed in events, and NOT
+ * idempotent. It gives all stacks or none, and returns only once they are in the player's saved data, so a DONE
+ * receipt means the items survive a crash; a DONE step is replayed without calling the game. A refusal that
+ * changed nothing (offline, unknown item, no room) is a NoEffectException, so the step may run again later; a
+ * give whose outcome is unknown is EFFECT_UNKNOWN, and a RUNNING receipt after a crash is never run again.
  */
 export const giveItemsTool = (options: {
   readonly bridge: GameBridge;
   readonly owner: Identifier;
 }): Tool<z.infer<typeof giveSchema>, { given: ItemStack[] }> =>
   Tool.of(GIVE_ITEMS, async (input, scope) => {
-    if (!options.bridge.isOnline(scope.playerId)) throw new AgentException(GameFailures.playerOffline());
-    const given: ItemStack[] = [];
-    for (const stack of input.items) {
-      scope.signal.throwIfAborted();
-      if (!(await options.bridge.giveItem(scope.playerId, stack.item, stack.count)))
-        throw new AgentException(GameFailures.giveFailed(stack.item, stack.count));
-      given.push({ item: stack.item, count: stack.count });
+    if (scope.signal.aborted) throw new NoEffectException(AgentFailure.CANCELLED);
+    let outcome: GiveOutcome;
+    try {
+      outcome = await options.bridge.giveItems(scope.playerId, input.items);
+    } catch (error) {
+      throw new AgentException(AgentFailure.EFFECT_UNKNOWN.with(GIVE_ITEMS.id.toString(), scope.stepId), {
+        cause: error,
+      });
     }
-    return { given };
+    if (!outcome.given) {
+      if (outcome.refusal === "offline") throw new NoEffectException(GameFailures.playerOffline());
+      const stack = outcome.item ?? input.items[0];
+      throw new NoEffectException(GameFailures.giveFailed(stack?.item ?? "", stack?.count ?? 0));
+    }
+    return { given: input.items.map((stack) => ({ item: stack.item, count: stack.count })) };
   })
-    .asIdempotent()
     .allowInEvents()
     .ownedBy(options.owner);

@@ -1,4 +1,4 @@
-import type { GameBridge } from "../game-bridge.js";
+import type { GameBridge, GiveOutcome, GiveStack } from "../game-bridge.js";
 import {
   type InventorySnapshot,
   type ItemStackSnapshot,
@@ -18,7 +18,8 @@ const INVENTORY_SLOTS = 36;
 
 /**
  * An in-process GameBridge for tests and tools without a server: same contract as the real bridge (snapshots
- * are copies; giving fails offline, for unknown items and when the inventory is full). Counts every give.
+ * are copies; a give is all or nothing and is refused offline, for unknown items and when the stacks do not all
+ * fit). Counts every given stack.
  */
 export class MemoryGameBridge implements GameBridge {
   readonly players = new Map<string, MemoryPlayer>();
@@ -95,13 +96,24 @@ export class MemoryGameBridge implements GameBridge {
     });
   }
 
-  async giveItem(playerId: string, item: string, count: number): Promise<boolean> {
+  /** Gives all stacks or none; each stack takes one slot. "Saved" at once: this game has no disk. */
+  async giveItems(playerId: string, stacks: readonly GiveStack[]): Promise<GiveOutcome> {
     const player = this.#online(playerId);
-    if (player === undefined || !this.knownItem(item) || player.stacks.length >= INVENTORY_SLOTS)
-      return false;
-    player.stacks.push({ slot: 9 + player.stacks.length, item, count });
-    this.gives.push({ playerId, item, count });
-    return true;
+    if (player === undefined) return { given: false, refusal: "offline" };
+    const unknown = stacks.find((stack) => !this.knownItem(stack.item));
+    if (unknown !== undefined) return { given: false, refusal: "unknown_item", item: unknown };
+    if (player.stacks.length + stacks.length > INVENTORY_SLOTS)
+      return { given: false, refusal: "no_room", ...(stacks[0] === undefined ? {} : { item: stacks[0] }) };
+    for (const { item, count } of stacks) {
+      player.stacks.push({ slot: 9 + player.stacks.length, item, count });
+      this.gives.push({ playerId, item, count });
+    }
+    return { given: true };
+  }
+
+  /** One stack; true when given (a shorthand for tests and tools). */
+  async giveItem(playerId: string, item: string, count: number): Promise<boolean> {
+    return (await this.giveItems(playerId, [{ item, count }])).given;
   }
 
   #online(playerId: string): MemoryPlayer | undefined {

@@ -38,7 +38,8 @@ export const cardComponent = (card: CardView): ChatComponent => {
       ...(card.titleHover === undefined ? {} : { hoverText: { text: card.titleHover, color: "gray" } }),
     },
   ];
-  for (const line of card.lines) extra.push({ text: `\n${line}`, color: "white" });
+  // the body is one text node: a node per line would cost the client and the packet encoder per node
+  if (card.lines.length > 0) extra.push({ text: `\n${card.lines.join("\n")}`, color: "white" });
   if (card.buttons.length > 0) {
     extra.push({ text: "\n" });
     card.buttons.forEach((view, index) => {

@@ -1,3 +1,4 @@
+import type { GiveOutcome, GiveStack } from "../../game/game-bridge.js";
 import type { ChatComponent } from "./chat-component.js";
 import type { DeclareCommandsPacket } from "./declare-commands.js";
 import type { InventorySnapshot, PlayerStatsSnapshot } from "./snapshots.js";
@@ -19,8 +20,15 @@ export interface HostPlayer {
   sendText(text: string): void;
   inventory(): InventorySnapshot;
   stats(): PlayerStatsSnapshot;
-  /** Puts items into the inventory; false (and nothing given) when the item is unknown or there is no room. */
+  /** One stack: true once given and saved; false (nothing given) when the item is unknown or there is no room. */
   giveItem(itemName: string, count: number): Promise<boolean>;
+  /**
+   * All stacks or none. `{ given: true }` only once the player's data file holding them is durable (a crash
+   * after that keeps the items); a refusal changed nothing. Rejects when the save failed after the change.
+   */
+  giveItems(stacks: readonly GiveStack[]): Promise<GiveOutcome>;
+  /** Writes the player's data file (inventory, xp, position, …) atomically; resolves once it is durable. */
+  save(): Promise<void>;
 }
 
 /** The declare_commands tree a player may see; build one with `brigadierTree`. */
@@ -37,5 +45,7 @@ export interface HostHandler {
   /** The command tree for this player, or undefined to send only flying-squid's own commands. */
   commandTree(player: HostPlayer): HostCommandTree | undefined;
   onJoin(player: HostPlayer): Promise<void> | void;
+  /** The host subscribes once at start: the listener resends a player's command tree after a permission change. */
+  onCommandsChanged?(listener: (uuid: string) => void): void;
   onLeave(player: HostPlayer): Promise<void> | void;
 }

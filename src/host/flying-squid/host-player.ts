@@ -1,7 +1,9 @@
+import type { GiveOutcome, GiveStack } from "../../game/game-bridge.js";
 import type { ChatComponent } from "./chat-component.js";
 import { type ChatDialect, chatDialect, chatPacket } from "./chat-packets.js";
 import { itemConstructor, type SquidItem, type SquidPlayer, type SquidServer } from "./flying-squid-types.js";
 import type { HostPlayer } from "./host-handler.js";
+import { savePlayerData } from "./player-data-file.js";
 import {
   gameModeName,
   type InventorySnapshot,
@@ -18,19 +20,35 @@ const FILL_ORDER: readonly number[] = [
 
 const stripNamespace = (name: string): string => (name.startsWith("minecraft:") ? name.slice(10) : name);
 
-/** The HostPlayer facade over one flying-squid player; every read copies, every write goes through set_slot. */
+/** One planned change of a give: add `add` items of `type` to a protocol slot. */
+interface SlotChange {
+  readonly slot: number;
+  readonly type: number;
+  readonly add: number;
+}
+
+/**
+ * The HostPlayer facade over one flying-squid player; every read copies, every write goes through set_slot.
+ * Saves of its data file run one at a time; a save asked for while one is writing runs after it.
+ */
 export class SquidHostPlayer implements HostPlayer {
   readonly uuid: string;
   readonly name: string;
   readonly protocolVersion: number;
   readonly #dialect: ChatDialect;
   #locale = "en_us";
+  #saving: Promise<void> = Promise.resolve();
+  #queuedSave: Promise<void> | undefined;
 
-  /** `initialLocale` is what the client sent during configuration, before flying-squid saw the player. */
+  /**
+   * `initialLocale` is what the client sent during configuration, before flying-squid saw the player.
+   * `worldFolder` is where its data file lives; without one nothing is saved (as in flying-squid).
+   */
   constructor(
     private readonly serv: SquidServer,
     private readonly player: SquidPlayer,
     initialLocale?: string,
+    private readonly worldFolder?: string,
   ) {
     if (initialLocale !== undefined && initialLocale !== "") this.#locale = initialLocale.toLowerCase();
     this.uuid = player._client.uuid;
@@ -90,35 +108,88 @@ export class SquidHostPlayer implements HostPlayer {
   }
 
   async giveItem(itemName: string, count: number): Promise<boolean> {
-    const data = this.serv.registry.itemsByName[stripNamespace(itemName)];
-    if (data === undefined || !Number.isInteger(count) || count <= 0 || !this.isOnline()) return false;
-    const slots = this.player.inventory.slots;
-    const plan: { slot: number; add: number }[] = [];
-    let left = count;
-    for (const slot of FILL_ORDER) {
-      const item = slots[slot];
-      if (left > 0 && item && item.type === data.id && item.count < data.stackSize) {
-        const add = Math.min(left, data.stackSize - item.count);
-        plan.push({ slot, add });
-        left -= add;
-      }
-    }
-    for (const slot of FILL_ORDER) {
-      if (left > 0 && !slots[slot]) {
-        const add = Math.min(left, data.stackSize);
-        plan.push({ slot, add });
-        left -= add;
-      }
-    }
-    if (left > 0) return false;
+    if (!Number.isInteger(count) || count <= 0) return false;
+    return (await this.giveItems([{ item: itemName, count }])).given;
+  }
+
+  /**
+   * Plans every stack against the current inventory first (nothing changes unless all fit), applies them, and
+   * resolves only once the data file with the new inventory is durable. Rejects when that save fails: the items
+   * are then in the inventory but maybe not on disk.
+   */
+  async giveItems(stacks: readonly GiveStack[]): Promise<GiveOutcome> {
+    if (!this.isOnline()) return { given: false, refusal: "offline" };
+    const plan = this.#plan(stacks);
+    if (!Array.isArray(plan)) return plan;
     const Item = itemConstructor(this.serv);
-    for (const { slot, add } of plan) {
+    const slots = this.player.inventory.slots;
+    for (const { slot, type, add } of plan) {
       const existing = slots[slot];
       if (existing) existing.count += add;
-      const next: SquidItem = existing ?? new Item(data.id, add);
+      const next: SquidItem = existing ?? new Item(type, add);
       this.player.inventory.updateSlot(slot, next);
     }
-    return true;
+    await this.save();
+    return { given: true };
+  }
+
+  save(): Promise<void> {
+    if (this.#queuedSave !== undefined) return this.#queuedSave;
+    const next = this.#saving
+      .catch(() => {})
+      .then(() => {
+        this.#queuedSave = undefined;
+        return this.#write();
+      });
+    this.#queuedSave = next;
+    this.#saving = next;
+    return next;
+  }
+
+  async #write(): Promise<void> {
+    if (this.worldFolder === undefined) return;
+    await savePlayerData({
+      player: this.player,
+      worldFolder: this.worldFolder,
+      snakeCase: this.serv.supportFeature("attributeSnakeCase"),
+      theFlattening: this.serv.supportFeature("theFlattening"),
+    });
+  }
+
+  /** Where each stack goes (partial stacks of the same plain item first, then empty slots), or why it cannot. */
+  #plan(stacks: readonly GiveStack[]): SlotChange[] | Extract<GiveOutcome, { given: false }> {
+    const room = new Map<number, { type: number; count: number } | undefined>();
+    for (const slot of FILL_ORDER) {
+      const item = this.player.inventory.slots[slot];
+      // Stacks with NBT (enchantments, names) are never merged into; they only take up their slot.
+      const plain = item && (item as { nbt?: unknown }).nbt == null;
+      room.set(slot, item ? { type: plain ? item.type : -1, count: item.count } : undefined);
+    }
+    const plan: SlotChange[] = [];
+    for (const stack of stacks) {
+      const data = this.serv.registry.itemsByName[stripNamespace(stack.item)];
+      if (data === undefined) return { given: false, refusal: "unknown_item", item: stack };
+      if (!Number.isInteger(stack.count) || stack.count <= 0)
+        return { given: false, refusal: "unknown_item", item: stack };
+      let left = stack.count;
+      for (const pass of ["partial", "empty"] as const) {
+        for (const slot of FILL_ORDER) {
+          if (left === 0) break;
+          const held = room.get(slot);
+          const fits =
+            pass === "partial"
+              ? held !== undefined && held.type === data.id && held.count < data.stackSize
+              : held === undefined;
+          if (!fits) continue;
+          const add = Math.min(left, data.stackSize - (held?.count ?? 0));
+          plan.push({ slot, type: data.id, add });
+          room.set(slot, { type: data.id, count: (held?.count ?? 0) + add });
+          left -= add;
+        }
+      }
+      if (left > 0) return { given: false, refusal: "no_room", item: stack };
+    }
+    return plan;
   }
 
   #stacks(): ItemStackSnapshot[] {

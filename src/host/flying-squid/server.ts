@@ -27,6 +27,11 @@ export interface HostOptions {
   readonly languages?: Languages;
   /** Receives the one `listening on HOST:PORT` line; defaults to stdout. */
   readonly announce?: (line: string) => void;
+  /**
+   * How often every online player's data file is saved (flying-squid itself saves only at login and logout);
+   * 0 turns the periodic save off. Gives save at once regardless. Default 60 s.
+   */
+  readonly playerSaveIntervalMillis?: number;
 }
 
 /** A started server. `close` kicks everyone and stops listening; it never exits the process. */
@@ -38,12 +43,17 @@ export interface RunningHost {
   player(uuid: string): HostPlayer | undefined;
   /** Resends declare_commands (all players, or one) after permissions or installed modules change. */
   refreshCommands(uuid?: string): void;
+  /** Saves every online player's data file atomically; resolves once all are durable (failures are logged). */
+  saveAll(): Promise<void>;
+  /** Saves every player, kicks everyone, waits for their logout saves and stops listening. */
   close(): Promise<void>;
 }
 
 const RESOURCES = fileURLToPath(new URL("../../../resources", import.meta.url));
 const READY_TIMEOUT_MILLIS = 30_000;
 const CLOSE_TIMEOUT_MILLIS = 5_000;
+/** The default of `playerSaveIntervalMillis`. */
+export const PLAYER_SAVE_INTERVAL_MILLIS = 60_000;
 
 /** Starts flying-squid with the System plugin; resolves once players can join. */
 export const start = async (options: HostOptions): Promise<RunningHost> => {
@@ -56,6 +66,7 @@ export const start = async (options: HostOptions): Promise<RunningHost> => {
     ops: options.ops ?? [],
     logger,
     languages: options.languages ?? Languages.load(RESOURCES),
+    worldFolder: options.worldFolder,
   });
   let serv: SquidServer;
   try {
@@ -93,6 +104,9 @@ export const start = async (options: HostOptions): Promise<RunningHost> => {
   (options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)))(
     `listening on ${options.host}:${port}`,
   );
+  const interval = options.playerSaveIntervalMillis ?? PLAYER_SAVE_INTERVAL_MILLIS;
+  const saver = interval > 0 ? setInterval(() => void plugin.saveAll(), interval) : undefined;
+  saver?.unref();
   let closing: Promise<void> | undefined;
   return {
     host: options.host,
@@ -101,8 +115,15 @@ export const start = async (options: HostOptions): Promise<RunningHost> => {
     players: () => plugin.players(),
     player: (uuid) => plugin.players().find((player) => player.uuid === uuid),
     refreshCommands: (uuid) => plugin.refreshCommands(uuid),
+    saveAll: () => plugin.saveAll(),
     close: () => {
-      closing ??= quit(serv, logger).finally(release);
+      clearInterval(saver);
+      closing ??= (async () => {
+        await plugin.saveAll();
+        await quit(serv, logger);
+        // Logout saves start when players are kicked; the process may exit right after close resolves.
+        await plugin.saveAll();
+      })().finally(release);
       return closing;
     },
   };

@@ -19,13 +19,20 @@ export interface SystemPluginOptions {
   readonly ops: readonly string[];
   readonly logger: Logger;
   readonly languages: Languages;
+  /** The world folder whose `playerdata/<uuid>.dat` files the plugin writes (atomically) for flying-squid. */
+  readonly worldFolder?: string;
 }
 
 /** The connected players as HostPlayers, plus a way to resend a player's command tree after a permission change. */
 export interface SystemPlugin extends SquidPlugin {
   players(): SquidHostPlayer[];
   refreshCommands(uuid?: string): void;
+  /** Saves every online player's data file and waits for saves still running (a player who just left). */
+  saveAll(): Promise<void>;
 }
+
+/** flying-squid's own save entry point, which its login and logout call; the plugin replaces it. */
+type SavingPlayer = SquidPlayer & { save: () => Promise<void> };
 
 /** Builds the flying-squid plugin that registers `/system` and the shortcuts and replaces completion. */
 export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
@@ -36,8 +43,19 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
   const bases = [...new Set(["system", ...options.shortcuts])];
   // 1.20.2+ clients send their language during configuration, before flying-squid creates the player
   const configuredLocales = new WeakMap<object, string>();
+  const pendingSaves = new Set<Promise<void>>();
+  // Until "spawned" flying-squid may not have loaded the inventory yet: saving then would write it empty.
+  const spawned = new WeakSet<SquidHostPlayer>();
 
   const failed = (what: string) => (error: unknown) => logger.error(what, error);
+
+  /** Every save goes through the player's atomic, one-at-a-time writer; a failure is logged, never thrown. */
+  const trackSave = (hostPlayer: SquidHostPlayer): Promise<void> => {
+    const save = hostPlayer.save().catch(failed(`saving ${hostPlayer.name} failed`));
+    pendingSaves.add(save);
+    void save.finally(() => pendingSaves.delete(save));
+    return save;
+  };
 
   const sendCommands = (serv: SquidServer, player: SquidPlayer, hostPlayer: SquidHostPlayer): void => {
     if (hostPlayer.protocolVersion < DECLARE_COMMANDS_PROTOCOL || !hostPlayer.isOnline()) return;
@@ -76,9 +94,22 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
     return undefined;
   };
 
+  const refresh = (uuid?: string): void => {
+    if (server === undefined) return;
+    for (const [player, hostPlayer] of hostPlayers) {
+      if (uuid !== undefined && hostPlayer.uuid !== uuid) continue;
+      try {
+        sendCommands(server, player, hostPlayer);
+      } catch (error) {
+        failed(`command tree failed for ${hostPlayer.name}`)(error);
+      }
+    }
+  };
+
   return {
     server(serv) {
       server = serv;
+      handler.onCommandsChanged?.((uuid) => refresh(uuid));
       serv._server.on("connection", (client: SquidClient) => {
         client.on("settings", (packet: { locale?: unknown }) => {
           if (typeof packet.locale === "string") configuredLocales.set(client, packet.locale);
@@ -94,7 +125,12 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
       }
     },
     player(player, serv) {
-      const hostPlayer = new SquidHostPlayer(serv, player, configuredLocales.get(player._client));
+      const hostPlayer = new SquidHostPlayer(
+        serv,
+        player,
+        configuredLocales.get(player._client),
+        options.worldFolder,
+      );
       hostPlayers.set(player, hostPlayer);
       // flying-squid only reads unsigned `chat_command`; 1.20.5+ clients with a chat session sign commands
       player._client.on("chat_command_signed", (packet: { command?: unknown }) => {
@@ -103,6 +139,11 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
         }
       });
       player.once("asap", () => {
+        // flying-squid (login, logout) writes the data file in place; a crash mid-write empties the inventory.
+        // Its plugins set `save` before "asap", so the atomic writer replaces it here. A player who leaves
+        // before spawning is not saved: the inventory may not have been loaded from the file yet.
+        (player as SavingPlayer).save = () =>
+          spawned.has(hostPlayer) ? trackSave(hostPlayer) : Promise.resolve();
         installTabComplete(
           serv,
           player,
@@ -111,6 +152,7 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
         );
       });
       player.once("spawned", () => {
+        spawned.add(hostPlayer);
         if (ops.has(player.username.toLowerCase())) player.op = true;
         try {
           sendCommands(serv, player, hostPlayer);
@@ -129,16 +171,11 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
       });
     },
     players: () => [...hostPlayers.values()].filter((hostPlayer) => hostPlayer.isOnline()),
-    refreshCommands(uuid) {
-      if (server === undefined) return;
-      for (const [player, hostPlayer] of hostPlayers) {
-        if (uuid !== undefined && hostPlayer.uuid !== uuid) continue;
-        try {
-          sendCommands(server, player, hostPlayer);
-        } catch (error) {
-          failed(`command tree failed for ${hostPlayer.name}`)(error);
-        }
-      }
+    refreshCommands: (uuid) => refresh(uuid),
+    saveAll: async () => {
+      for (const hostPlayer of hostPlayers.values())
+        if (spawned.has(hostPlayer) && hostPlayer.isOnline()) trackSave(hostPlayer);
+      await Promise.all([...pendingSaves]);
     },
   };
 };

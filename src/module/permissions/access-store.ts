@@ -1,6 +1,9 @@
 import { z } from "zod";
+import { AgentException } from "../../agent/agent-exception.js";
+import { customFailure, type Failure } from "../../agent/failure.js";
 import { codec } from "../../util/codec.js";
 import { ConfigInstance } from "../../util/config-instance.js";
+import { CorruptFileError } from "../../util/corrupt-file-error.js";
 import type { Logger } from "../../util/logger.js";
 import { EXECUTION_MODES, type ExecutionMode } from "./execution-mode.js";
 
@@ -41,10 +44,35 @@ export const ACCESS_CODEC = codec<AccessSettings>(
 
 export const DEFAULT_ACCESS: AccessSettings = { aiByDefault: true, defaultMode: "routing", players: {} };
 
-/** The access file; writes are atomic and applied to new requests. */
+/** A change refused because access.json on disk is invalid (the admin sees the file to fix). */
+export const accessFileInvalid = (path: string): Failure =>
+  customFailure("ACCESS_FILE_INVALID", "system.access.file_invalid", path);
+
+/**
+ * The access file; writes are atomic and applied to new requests. It holds admin decisions (denied features),
+ * so an invalid file is never replaced by defaults: the first load throws naming file and field, a reload keeps
+ * the last good settings, and changes are refused (ACCESS_FILE_INVALID) until the file is fixed and reloaded.
+ */
 export class AccessStore extends ConfigInstance<AccessSettings> {
   constructor(path: string | undefined, logger: Logger) {
-    super({ path, codec: ACCESS_CODEC, defaults: DEFAULT_ACCESS, logger, name: "access.json" });
+    super({
+      path,
+      codec: ACCESS_CODEC,
+      defaults: DEFAULT_ACCESS,
+      logger,
+      name: "access.json",
+      onInvalid: "refuse",
+    });
+  }
+
+  override async set(next: AccessSettings): Promise<void> {
+    try {
+      await super.set(next);
+    } catch (error) {
+      if (error instanceof CorruptFileError)
+        throw new AgentException(accessFileInvalid(error.path), { cause: error });
+      throw error;
+    }
   }
 
   player(playerId: string): PlayerAccess {

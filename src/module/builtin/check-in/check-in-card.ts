@@ -6,8 +6,11 @@ import { literal, type Text, translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
 
 const cardSchema = z.object({
-  /** checked_in: today's check-in; already: refused, checked in today before; delivered: the reward arrived. */
-  status: z.enum(["checked_in", "already", "delivered"]),
+  /**
+   * checked_in: today's check-in; already: refused, checked in today before; delivered: the reward arrived;
+   * unconfirmed: a give was interrupted (a crash) and an admin will check whether it arrived.
+   */
+  status: z.enum(["checked_in", "already", "delivered", "unconfirmed"]),
   day: z.string(),
   streak: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
@@ -26,11 +29,13 @@ const itemList = (data: CheckInCardData): Text =>
     LIST_KEY,
   );
 
-/** `system:check_in`: today's check-in, a refused second one (ALREADY_DONE), or a delivered reward. */
+/** `system:check_in`: today's check-in, a refused second one (ALREADY_DONE), a delivered or unconfirmed reward. */
 export const CHECK_IN_CARD = CardType.of<CheckInCardData>("system:check_in", codec(cardSchema), (data) => {
   if (data.status === "already")
     return CardBuilder.of("system.check_in.card.already", literal(data.day), literal(String(data.streak)));
   if (data.status === "delivered") return CardBuilder.of("system.check_in.card.delivered", itemList(data));
+  if (data.status === "unconfirmed")
+    return CardBuilder.of("system.check_in.card.unconfirmed", literal(data.day), itemList(data));
   return CardBuilder.of(
     data.deliveryQueued ? "system.check_in.card.done" : "system.check_in.card.done_pending",
     literal(String(data.streak)),

@@ -1,6 +1,6 @@
 import { registerCardType } from "../../../agent/card/card-text.js";
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
-import { GameContextTypes, systemClock } from "../../../game/context-types.js";
+import { GameContextTypes } from "../../../game/context-types.js";
 import type { ItemCatalog } from "../../../game/data/item-catalog.js";
 import { giveItemsTool } from "../../../game/tools/give-items-tool.js";
 import { Identifier } from "../../../util/identifier.js";
@@ -41,9 +41,9 @@ export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
         const store = services.get(GameContextTypes.AGENT_STORE);
         const events = services.get(GameContextTypes.EVENTS);
         const bridge = services.get(GameContextTypes.GAME_BRIDGE);
-        const clock = services.find(GameContextTypes.CLOCK) ?? systemClock();
-        const itemName = itemNamer(services.find(GameContextTypes.ITEM_CATALOG));
-        registerCardType(services.find(GameContextTypes.CARDS), CHECK_IN_CARD);
+        const clock = services.get(GameContextTypes.CLOCK);
+        const itemName = itemNamer(services.get(GameContextTypes.ITEM_CATALOG));
+        registerCardType(services.get(GameContextTypes.CARDS), CHECK_IN_CARD);
         const giveItems = giveItemsTool({ bridge, owner: context.id });
         context.engine.registerEventType(DELIVER_REWARD_EVENT);
         context.engine.registerModule(

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { GameHarness, TestClock } from "../../../../test/support/game-harness.js";
+import { AgentResult } from "../../../agent/agent-result.js";
 import { eventRequestId } from "../../../agent/execution/event-executor.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
+import type { GiveOutcome, GiveStack } from "../../../game/game-bridge.js";
+import { GIVE_ITEMS } from "../../../game/tools/give-items-tool.js";
 import { MemoryGameBridge } from "../../../game/tools/memory-game-bridge.js";
 import { Identifier } from "../../../util/identifier.js";
 import { checkInStorage } from "../storage/check-in-storage.js";
@@ -95,9 +98,9 @@ describe("system:check_in", () => {
     const store = h.store;
     const commit = store.transaction.bind(store);
     let crashed = false;
-    // The process "dies" right after the first stack was given, before the player file records it.
+    // The player file cannot record the give (a disk error) right after the one step gave both stacks.
     store.transaction = async (playerId, work) => {
-      if (!crashed && h.bridge.gives.length === 1) {
+      if (!crashed && h.bridge.gives.length === 2) {
         crashed = true;
         throw new Error("crash");
       }
@@ -105,8 +108,11 @@ describe("system:check_in", () => {
     };
     await checkIn(h);
     const eventId = deliveryEventId(OWNER, STEVE, "2026-12-02");
-    expect(h.journal.event(eventId)?.state).toBe("FAILED");
-    expect(h.bridge.gives).toHaveLength(1);
+    // Given but not recorded: never retried by itself, held for an admin.
+    expect(h.journal.event(eventId)?.state).toBe("UNCONFIRMED");
+    expect((await record(h)).deliveries[0]?.state).toBe("UNCONFIRMED");
+    expect((await checkIn(h)).failure?.code).toBe("ALREADY_DONE");
+    expect(h.bridge.gives).toHaveLength(2);
     const world = h.world;
     await h.close(false);
 
@@ -149,12 +155,15 @@ describe("system:check_in", () => {
     expect((await record(h)).deliveries[0]).toMatchObject({ state: "DELIVERED", given: 2 });
   });
 
-  it("requeues a delivery interrupted by the player leaving, and finishes it on the next join without paying twice", async () => {
+  it("requeues a delivery the player left before it was given, and finishes it on the next join without paying twice", async () => {
     class LeavingBridge extends MemoryGameBridge {
-      override async giveItem(playerId: string, item: string, count: number): Promise<boolean> {
-        const given = await super.giveItem(playerId, item, count);
-        if (this.gives.length === 1) this.leave(playerId);
-        return given;
+      #left = false;
+      override async giveItems(playerId: string, stacks: readonly GiveStack[]): Promise<GiveOutcome> {
+        if (!this.#left) {
+          this.#left = true;
+          this.leave(playerId);
+        }
+        return super.giveItems(playerId, stacks);
       }
     }
     const bridge = new LeavingBridge();
@@ -215,6 +224,55 @@ describe("system:check_in", () => {
     expect(h.bridge.count(STEVE, "minecraft:bread")).toBe(3);
     await checkIn(h);
     expect(h.bridge.gives).toHaveLength(2);
+  });
+
+  it("after a crash mid-give (RUNNING receipt) holds the reward UNCONFIRMED, tells the player, and never gives it again", async () => {
+    // The first run: the event was RUNNING and its give step had begun when the process died.
+    const first = await open();
+    const world = first.world;
+    const result = await first.run(CHECK_IN_ACTION.action({}), STEVE);
+    expect(result.isSuccess()).toBe(true);
+    await first.events.whenIdle();
+    const eventId = deliveryEventId(OWNER, STEVE, "2026-12-02");
+    await first.journal.updateEvent(eventId, { state: "RUNNING", attempts: 1 });
+    await first.journal.beginStep(`${eventRequestId(eventId)}/give/0`, GIVE_ITEMS.id.toString());
+    await first.close(false);
+
+    const bridge = new MemoryGameBridge();
+    bridge.join(STEVE, "Steve");
+    const second = await open({ world, bridge });
+    await second.events.whenIdle();
+    expect(second.journal.event(eventId)?.state).toBe("UNCONFIRMED");
+    const settled = AgentResult.CODEC.decode(second.journal.event(eventId)?.result);
+    if (!settled.success) throw new Error(settled.error);
+    expect(settled.value.failure?.code).toBe("EFFECT_UNKNOWN");
+    expect(second.render(settled.value).text).toBe(
+      "Your check-in reward of 2026-12-02 (Bread × 3, Bottle o' Enchanting × 2) could not be confirmed: the " +
+        "server stopped while it was being given. An admin will check your inventory and sort it out; there is " +
+        "no need to check in again.",
+    );
+    expect(second.render(settled.value, "zh_cn").text).toContain("管理员会核对");
+    expect((await record(second)).deliveries[0]?.state).toBe("UNCONFIRMED");
+    expect(second.events.unconfirmed().map((task) => task.id)).toEqual([eventId]);
+    // Neither a later check-in command nor another restart gives it again.
+    expect((await checkIn(second)).failure?.code).toBe("ALREADY_DONE");
+    expect(second.journal.event(deliveryEventId(OWNER, STEVE, "2026-12-02", 1))).toBeUndefined();
+    await second.close(false);
+    const third = await open({ world, bridge });
+    await third.events.playerJoined(STEVE);
+    await third.events.whenIdle();
+    expect(bridge.gives).toEqual([]);
+    expect(third.events.unconfirmed().map((task) => task.id)).toEqual([eventId]);
+
+    // The admin redelivers: given once, as a new task, and the day is delivered.
+    await third.events.redeliver(eventId);
+    await third.events.whenIdle();
+    expect(bridge.count(STEVE, "minecraft:bread")).toBe(3);
+    expect(bridge.count(STEVE, "minecraft:experience_bottle")).toBe(2);
+    expect((await record(third)).deliveries[0]?.state).toBe("DELIVERED");
+    expect(third.events.unconfirmed()).toEqual([]);
+    expect((await checkIn(third)).failure?.code).toBe("ALREADY_DONE");
+    expect(bridge.gives).toHaveLength(2);
   });
 
   it("refuses an invalid data-pack config: the feature is then not installed", async () => {

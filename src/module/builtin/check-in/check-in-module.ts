@@ -9,6 +9,7 @@ import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
+import type { EventTask } from "../../../agent/storage/agent-journal.js";
 import type { AgentStore } from "../../../agent/storage/agent-store.js";
 import type { ModuleStorage } from "../../../agent/storage/module-storage.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
@@ -27,6 +28,12 @@ import {
   deliveryEventId,
 } from "./check-in-delivery-module.js";
 import { localDay, previousDay } from "./local-day.js";
+
+/** Whether an ended delivery attempt ended with EFFECT_UNKNOWN (its give may have happened). */
+const unconfirmedAttempt = (task: EventTask): boolean => {
+  const result = task.result === undefined ? undefined : AgentResult.CODEC.decode(task.result);
+  return result?.success === true && result.value.failure?.code === AgentFailure.EFFECT_UNKNOWN.code;
+};
 
 /** Checking in takes no arguments. */
 export type CheckInInput = Record<string, never>;
@@ -137,13 +144,15 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
 
   /**
    * A reward still PENDING on a later check-in command: offered again under the same id (a no-op while it is
-   * queued or waiting); when that attempt already ended (a full inventory), a new attempt continues it.
+   * queued or waiting); when that attempt already ended by giving nothing (a full inventory), a new attempt
+   * continues it. An attempt whose give could not be confirmed (held UNCONFIRMED, or resolved by an admin) is
+   * never followed by another: that could pay twice.
    */
   async #retry(playerId: string, day: string, items: readonly ItemStack[], attempt: number): Promise<void> {
     const admission = await this.#submit(playerId, day, items, attempt);
     if (admission.accepted || !admission.duplicate) return;
     const existing = admission.existing;
-    if (existing === undefined || !isTerminal(existing.state)) return;
+    if (existing === undefined || !isTerminal(existing.state) || unconfirmedAttempt(existing)) return;
     const { store, storage } = this.options;
     const next = await store.transaction(playerId, (data) => ModuleData.get(data, storage).nextAttempt(day));
     if (next !== undefined) await this.#submit(playerId, day, items, next);

@@ -26,15 +26,15 @@ export const HELP_FEATURE: ServerModuleType<HelpConfig> = {
     toolModule: false,
     install(context: ServerModuleContext): void {
       const services = context.services;
-      registerCardType(services.find(GameContextTypes.CARDS), HELP_CARD);
-      const level = services.find(GameContextTypes.PERMISSION_LEVEL);
+      registerCardType(services.get(GameContextTypes.CARDS), HELP_CARD);
+      const level = services.get(GameContextTypes.PERMISSION_LEVEL);
       context.engine.registerModule(
         new HelpModule({
           owner: context.id,
           modules: () => context.engine.modules(),
-          languages: services.find(GameContextTypes.LANGUAGES),
-          permissionLevel: level ?? (() => 0),
-          availability: services.find(GameContextTypes.AVAILABILITY),
+          languages: services.get(GameContextTypes.LANGUAGES),
+          permissionLevel: level,
+          availability: services.get(GameContextTypes.AVAILABILITY),
         }),
       );
     },

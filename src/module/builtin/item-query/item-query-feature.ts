@@ -27,7 +27,7 @@ export const ITEM_QUERY_FEATURE: ServerModuleType<ItemQueryConfig> = {
     install(context: ServerModuleContext): void {
       const catalog = context.services.get(GameContextTypes.ITEM_CATALOG);
       const sources = context.services.get(GameContextTypes.ITEM_SOURCES);
-      const cards = context.services.find(GameContextTypes.CARDS);
+      const cards = context.services.get(GameContextTypes.CARDS);
       registerCardType(cards, ITEM_CARD);
       registerCardType(cards, ITEM_NOT_FOUND_CARD);
       const tools = itemTools({ catalog, sources, owner: context.id });

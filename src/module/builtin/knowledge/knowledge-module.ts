@@ -1,32 +1,47 @@
-import { z } from "zod";
-import { ContextType } from "../../../agent/module/context-type.js";
+import { ContextType, ServiceContext } from "../../../agent/module/context-type.js";
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
 import type { AnyTool } from "../../../agent/tool/tool.js";
 import { KnowledgeAdmin } from "../../../data/knowledge/knowledge-admin.js";
-import { defaultKnowledgePath } from "../../../data/knowledge/knowledge-cli.js";
 import { KnowledgeDatabase } from "../../../data/knowledge/knowledge-database.js";
-import { codec } from "../../../util/codec.js";
-import { Identifier } from "../../../util/identifier.js";
+import { CorruptFileError } from "../../../util/corrupt-file-error.js";
+import type { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
+import { SERVER_PATHS } from "../../server-paths.js";
 import { databaseQueryTool } from "./database-query-tool.js";
 import { KnowledgeAdminModule } from "./knowledge-admin-commands.js";
+import {
+  KNOWLEDGE_CONFIG,
+  KNOWLEDGE_MODULE_TYPE_ID,
+  type KnowledgeConfig,
+  knowledgeDatabasePath,
+  needsWorld,
+} from "./knowledge-settings.js";
 
-/** The knowledge database the server assembly opened (preferred over the config path). */
-export const KNOWLEDGE_DATABASE = ContextType.of<KnowledgeDatabase>("system:knowledge_database");
-
-export const KNOWLEDGE_CONFIG = codec(z.object({ database: z.string().min(1).optional() }));
-export type KnowledgeConfig = z.infer<typeof KNOWLEDGE_CONFIG.schema>;
+export {
+  KNOWLEDGE_CONFIG,
+  KNOWLEDGE_MODULE_TYPE_ID,
+  type KnowledgeConfig,
+  knowledgeDatabasePath,
+} from "./knowledge-settings.js";
 
 /**
- * The knowledge feature: a ToolModule exporting the read-only `database.query` (declared for reasoning) over
- * the injected database, or one it opens from `server.database` (default `<data dir>/system/knowledge.sqlite`).
- * `admin` is what the in-game admin commands call.
+ * The knowledge database, for features installed after this one (the question workflow). The knowledge
+ * feature provides the database it opened; one provided before it (tests) is used instead and not closed.
+ */
+export const KNOWLEDGE_DATABASE = ContextType.of<KnowledgeDatabase>("system:knowledge_database");
+
+/**
+ * The knowledge feature: a ToolModule exporting the read-only `database.query` (declared for reasoning) and the
+ * admin commands over the database it owns: opened at install from `server.database` (see
+ * knowledgeDatabasePath; the world folder comes from SERVER_PATHS), closed by `close()`. A database that cannot
+ * be opened makes install throw a one-line CorruptFileError naming the file, so the feature is not installed.
  */
 export class KnowledgeSystemModule implements ServerModule {
   readonly type = KNOWLEDGE_MODULE_TYPE_ID;
   readonly enabledByDefault = true;
   readonly toolModule = true;
   #database: KnowledgeDatabase | undefined;
+  #owned = false;
   #admin: KnowledgeAdmin | undefined;
 
   constructor(
@@ -44,21 +59,43 @@ export class KnowledgeSystemModule implements ServerModule {
   }
 
   install(context: ServerModuleContext): void {
-    const database =
-      context.services.find(KNOWLEDGE_DATABASE) ??
-      KnowledgeDatabase.open(this.config.database ?? defaultKnowledgePath());
-    context.engine.registerTool(databaseQueryTool(database).ownedBy(context.id) as unknown as AnyTool);
+    const provided = context.services.find(KNOWLEDGE_DATABASE);
+    const database = provided ?? this.#open(context);
+    try {
+      context.engine.registerTool(databaseQueryTool(database).ownedBy(context.id) as unknown as AnyTool);
+      const admin = new KnowledgeAdmin(database);
+      context.engine.registerModule(new KnowledgeAdminModule(admin));
+      if (provided === undefined && context.services instanceof ServiceContext)
+        context.services.provide(KNOWLEDGE_DATABASE, database);
+      this.#admin = admin;
+    } catch (error) {
+      if (provided === undefined) database.close();
+      throw error;
+    }
     this.#database = database;
-    this.#admin = new KnowledgeAdmin(database);
-    context.engine.registerModule(new KnowledgeAdminModule(this.#admin));
+    this.#owned = provided === undefined;
+  }
+
+  close(): void {
+    if (this.#owned) this.#database?.close();
   }
 
   storages(): readonly AnyModuleStorage[] {
     return [];
   }
-}
 
-export const KNOWLEDGE_MODULE_TYPE_ID = Identifier.parse("system:knowledge");
+  #open(context: ServerModuleContext): KnowledgeDatabase {
+    const setting = this.config.database;
+    const world = needsWorld(setting) ? context.services.get(SERVER_PATHS).world : "";
+    const path = knowledgeDatabasePath({ world, setting });
+    try {
+      return KnowledgeDatabase.open(path);
+    } catch (error) {
+      const problem = error instanceof Error ? error.message : String(error);
+      throw new CorruptFileError(path, `${problem}; the knowledge feature is unavailable`, { cause: error });
+    }
+  }
+}
 
 /** The `system:knowledge` module type the built-in type registry lists. */
 export const KNOWLEDGE_MODULE_TYPE: ServerModuleType<KnowledgeConfig> = {

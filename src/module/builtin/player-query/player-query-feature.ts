@@ -25,12 +25,12 @@ export const PLAYER_QUERY_FEATURE: ServerModuleType<PlayerQueryConfig> = {
     toolModule: false,
     install(context: ServerModuleContext): void {
       const bridge = context.services.get(GameContextTypes.GAME_BRIDGE);
-      registerCardType(context.services.find(GameContextTypes.CARDS), PLAYER_CARD);
+      registerCardType(context.services.get(GameContextTypes.CARDS), PLAYER_CARD);
       context.engine.registerModule(
         new PlayerQueryModule({
           owner: context.id,
           tool: playerInfoTool({ bridge, owner: context.id }),
-          catalog: context.services.find(GameContextTypes.ITEM_CATALOG),
+          catalog: context.services.get(GameContextTypes.ITEM_CATALOG),
         }),
       );
     },

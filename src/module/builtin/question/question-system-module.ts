@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { registerCardType } from "../../../agent/card/card-text.js";
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
 import type { Tool } from "../../../agent/tool/tool.js";
+import { GameContextTypes } from "../../../game/context-types.js";
 import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
@@ -13,9 +15,10 @@ import {
 import { KNOWLEDGE_DATABASE } from "../knowledge/knowledge-module.js";
 import { WEB_ACCESS } from "../search/web-access.js";
 import { WEB_SEARCH } from "../search/web-tools.js";
-import { CLOSED_SWITCHES, PLAYER_SWITCHES } from "./player-switches.js";
+import { ANSWER_CARD } from "./answer-card.js";
+import { PLAYER_SWITCHES } from "./player-switches.js";
 import { QuestionModule } from "./question-module.js";
-import { builtinPrompts, PROMPT_SOURCE } from "./question-services.js";
+import { PROMPT_SOURCE } from "./question-services.js";
 
 export const QUESTION_CONFIG = codec(z.object({}).passthrough());
 
@@ -32,6 +35,7 @@ export class QuestionSystemModule implements ServerModule {
 
   install(context: ServerModuleContext): void {
     const { engine, services } = context;
+    registerCardType(services.get(GameContextTypes.CARDS), ANSWER_CARD);
     const registered = engine.tools.get(DATABASE_QUERY.id);
     const database = services.find(KNOWLEDGE_DATABASE);
     const databaseQuery =
@@ -43,9 +47,9 @@ export class QuestionSystemModule implements ServerModule {
       new QuestionModule({
         owner: context.id,
         databaseQuery,
-        switches: services.find(PLAYER_SWITCHES) ?? CLOSED_SWITCHES,
-        prompts: services.find(PROMPT_SOURCE) ?? builtinPrompts(),
-        access: services.find(WEB_ACCESS),
+        switches: services.get(PLAYER_SWITCHES),
+        prompts: services.get(PROMPT_SOURCE),
+        access: services.get(WEB_ACCESS),
         searchOwner: () => engine.tools.get(WEB_SEARCH.id)?.owner?.toString(),
       }),
     );

@@ -65,6 +65,7 @@ export class ReasoningModule implements AgentModule<ReasoningInput> {
   readonly event = false;
   readonly eventTypes: readonly string[] = [];
   readonly owner: Identifier | undefined;
+  readonly requiresModel = true;
 
   constructor(private readonly options: ReasoningModuleOptions) {
     this.owner = options.owner;

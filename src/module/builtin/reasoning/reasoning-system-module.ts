@@ -1,10 +1,13 @@
 import { z } from "zod";
+import { registerCardType } from "../../../agent/card/card-text.js";
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
+import { GameContextTypes } from "../../../game/context-types.js";
 import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
-import { CLOSED_SWITCHES, PLAYER_SWITCHES } from "../question/player-switches.js";
-import { builtinPrompts, PROMPT_SOURCE } from "../question/question-services.js";
+import { PLAYER_SWITCHES } from "../question/player-switches.js";
+import { PROMPT_SOURCE } from "../question/question-services.js";
+import { REASONING_CARD } from "./reasoning-card.js";
 import { ReasoningModule } from "./reasoning-module.js";
 
 export const REASONING_CONFIG = codec(z.object({}).passthrough());
@@ -19,12 +22,13 @@ export class ReasoningSystemModule implements ServerModule {
 
   install(context: ServerModuleContext): void {
     const { engine, services } = context;
+    registerCardType(services.get(GameContextTypes.CARDS), REASONING_CARD);
     engine.registerModule(
       new ReasoningModule({
         owner: context.id,
         tools: engine.tools,
-        switches: services.find(PLAYER_SWITCHES) ?? CLOSED_SWITCHES,
-        prompts: services.find(PROMPT_SOURCE) ?? builtinPrompts(),
+        switches: services.get(PLAYER_SWITCHES),
+        prompts: services.get(PROMPT_SOURCE),
       }),
     );
   }

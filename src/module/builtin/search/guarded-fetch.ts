@@ -2,7 +2,9 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import { blockedAddress, blockedHostName } from "./address-policy.js";
+import { blockedHostName } from "./address-policy.js";
+import { screenAddress } from "./address-screen.js";
+import { formatIpAddress, type IpAddress, parseIpAddress } from "./ip-address.js";
 
 /** Limits of one guarded fetch. */
 export interface FetchLimits {
@@ -107,7 +109,10 @@ export class GuardedFetcher {
     }
   }
 
-  /** Checks one URL and resolves its host; the returned address is the one the connection must use. */
+  /**
+   * Checks one URL and resolves its host; every address must parse and pass the address screen (unless
+   * allow-listed). The returned address is the canonical text of the first one, which the connection must use.
+   */
   async check(text: string): Promise<{ url: URL; address: string; family: number }> {
     let url: URL;
     try {
@@ -124,23 +129,26 @@ export class GuardedFetcher {
     const allowed = this.#allow.has(`${host.toLowerCase()}:${port}`);
     const byName = blockedHostName(host);
     if (byName !== undefined && !allowed) throw new FetchRefused(byName);
-    let addresses: { address: string; family: number }[];
-    if (isIP(host) !== 0) addresses = [{ address: host, family: isIP(host) }];
+    // A colon only appears in a URL host inside IPv6 brackets, so such a host is a literal even if it fails to parse.
+    let answers: readonly string[];
+    if (isIP(host) !== 0 || host.includes(":")) answers = [host];
     else {
       try {
-        addresses = await this.#resolve(host);
+        answers = (await this.#resolve(host)).map((answer) => answer.address);
       } catch {
         throw new FetchRefused(`cannot resolve ${host}`);
       }
     }
-    if (addresses.length === 0) throw new FetchRefused(`cannot resolve ${host}`);
-    if (!allowed)
-      for (const { address } of addresses) {
-        const blocked = blockedAddress(address);
-        if (blocked !== undefined) throw new FetchRefused(blocked);
-      }
-    const first = addresses[0] as { address: string; family: number };
-    return { url, address: first.address, family: first.family };
+    if (answers.length === 0) throw new FetchRefused(`cannot resolve ${host}`);
+    const checked = answers.map((answer) => {
+      const result = allowed ? parseIpAddress(answer) : screenAddress(answer);
+      if (!result.success) throw new FetchRefused(result.error);
+      return result.value;
+    });
+    // A name connects through the pinned lookup to the canonical text of the bytes just checked, never the
+    // resolver's own spelling; a literal host connects as the URL wrote it, already in that same canonical form.
+    const first = checked[0] as IpAddress;
+    return { url, address: formatIpAddress(first), family: first.family };
   }
 
   #get(target: { url: URL; address: string; family: number }, signal: AbortSignal): Promise<IncomingMessage> {
@@ -153,6 +161,9 @@ export class GuardedFetcher {
       const outgoing = request(target.url, {
         method: "GET",
         lookup: pinned,
+        // No shared keep-alive pool: pooled sockets are keyed by host name and port, so one opened by another
+        // client (or under another allow list) would carry this request to an address this guard never checked.
+        agent: false,
         signal,
         headers: {
           "user-agent": "System-Minecraft-Assistant/0.1",

@@ -24,6 +24,18 @@ describe("CheckInStorage", () => {
     expect(again.dirty).toBe(false);
   });
 
+  it("holds an UNCONFIRMED delivery across a reload until a redelivery marks it delivered", () => {
+    const storage = new CheckInStorage();
+    storage.putDelivery("2026-12-02", BREAD);
+    expect(storage.markUnconfirmed("2026-12-02")).toBe(true);
+    expect(storage.markUnconfirmed("2026-12-02")).toBe(false);
+    const saved = checkInStorage(Identifier.parse("system:check_in"));
+    const reloaded = saved.create(saved.encode(storage));
+    expect(reloaded.delivery("2026-12-02")?.state).toBe("UNCONFIRMED");
+    expect(reloaded.markDelivered("2026-12-02")).toBe(true);
+    expect(reloaded.markUnconfirmed("2026-12-02")).toBe(false);
+  });
+
   it("continues a streak only from the previous day and returns copies of deliveries", () => {
     const storage = new CheckInStorage();
     storage.checkIn("2026-12-01", "2026-11-30");

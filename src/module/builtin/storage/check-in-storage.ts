@@ -15,7 +15,11 @@ const deliverySchema = z.object({
   given: z.number().int().nonnegative(),
   /** Delivery attempt: a new durable event per attempt (a player who left mid-delivery). */
   attempt: z.number().int().nonnegative(),
-  state: z.enum(["PENDING", "DELIVERED"]),
+  /**
+   * PENDING: still to pay (retried by the next check-in command). DELIVERED: paid. UNCONFIRMED: a give was
+   * interrupted and may or may not have happened; only an admin resolves it, it is never retried by itself.
+   */
+  state: z.enum(["PENDING", "DELIVERED", "UNCONFIRMED"]),
 });
 
 const checkInSchema = z.object({
@@ -112,10 +116,25 @@ export class CheckInStorage extends DataStorage<CheckInData> {
     return true;
   }
 
-  /** Starts the next delivery attempt of a PENDING day; returns its number (undefined when not pending). */
+  /**
+   * A give of the day may or may not have happened: hold the delivery for an admin (no retry by check-in).
+   * Returns false when it was already delivered or held (or is unknown).
+   */
+  markUnconfirmed(day: string): boolean {
+    const entry = this.#deliveries.find((candidate) => candidate.day === day);
+    if (entry === undefined || entry.state !== "PENDING") return false;
+    entry.state = "UNCONFIRMED";
+    this.markDirty();
+    return true;
+  }
+
+  /**
+   * Starts the next delivery attempt of a day not yet delivered; returns its number (undefined when delivered or
+   * unknown). Check-in only retries PENDING days; an UNCONFIRMED day gets one only from an admin's redelivery.
+   */
   nextAttempt(day: string): number | undefined {
     const entry = this.#deliveries.find((candidate) => candidate.day === day);
-    if (entry === undefined || entry.state !== "PENDING") return undefined;
+    if (entry === undefined || entry.state === "DELIVERED") return undefined;
     entry.attempt++;
     this.markDirty();
     return entry.attempt;

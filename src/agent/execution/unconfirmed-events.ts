@@ -1,0 +1,34 @@
+import type { Json } from "../../util/codec.js";
+
+/** An event task held UNCONFIRMED: one of its write steps was interrupted, so its effect is unknown. */
+export interface UnconfirmedEvent {
+  readonly id: string;
+  /** The workflow that ran it (the action type id). */
+  readonly type: string;
+  readonly playerId: string;
+  /** The encoded action input: what the task was to do (the items of a delivery). */
+  readonly input: Json;
+  readonly createdAt: number;
+  /** When the task was found unconfirmed. */
+  readonly updatedAt: number;
+}
+
+/**
+ * Event tasks whose effect could not be confirmed, and how an admin resolves them after checking the player.
+ * The EventExecutor implements it. Both resolutions throw NOT_FOUND (AgentException) unless the id names an
+ * UNCONFIRMED task, so a task is resolved once.
+ */
+export interface UnconfirmedEvents {
+  /** UNCONFIRMED tasks, oldest first. */
+  unconfirmed(): UnconfirmedEvent[];
+  /**
+   * Runs the task's workflow again as a new durable task (`<id>/redeliver`, new step keys, so its write steps
+   * run anew) and marks the original FAILED. Resolves with the new task id once both are durable.
+   */
+  redeliver(id: string): Promise<string>;
+  /** Marks the task SUCCEEDED without running anything: the admin found its effect applied. */
+  markDone(id: string): Promise<void>;
+}
+
+/** The id of the task that redelivers an unconfirmed one. */
+export const redeliveryId = (id: string): string => `${id}/redeliver`;

@@ -1,0 +1,192 @@
+import type { AgentResult } from "../agent/agent-result.js";
+import { MESSAGE_CARD } from "../agent/card/message-card.js";
+import { SELECTION_CARD } from "../agent/card/selection-card.js";
+import { EventExecutor } from "../agent/execution/event-executor.js";
+import { EventRules } from "../agent/execution/event-rules.js";
+import { InteractiveExecutor } from "../agent/execution/interactive-executor.js";
+import { PromptNames } from "../agent/model/prompt-source.js";
+import type { ContextType } from "../agent/module/context-type.js";
+import { HybridRouter } from "../agent/routing/hybrid-router.js";
+import { BUILTIN_PACK_ROOT } from "../data/prompts/prompt-store.js";
+import type { GameBridge } from "../game/game-bridge.js";
+import { ModuleManager } from "../module/module-manager.js";
+import { PermissionService } from "../module/permissions/permission-service.js";
+import type { AnyServerModuleType } from "../module/server-module.js";
+import { readSystemModuleEntries } from "../module/system-module-entries.js";
+import type { Logger } from "../util/logger.js";
+import {
+  type AssistantInfrastructure,
+  type AssistantPaths,
+  openInfrastructure,
+} from "./assistant-services.js";
+import { moduleTypeRegistry } from "./builtin-module-types.js";
+import { AssistantCoreServices, reloadSummary } from "./core-services-impl.js";
+import { featureServices, modeTargets } from "./pipeline-services.js";
+import { PlayerStandings } from "./player-standing.js";
+import { type RequestPayload, RequestPipeline } from "./request-pipeline.js";
+
+export interface AssistantServerOptions {
+  readonly paths: AssistantPaths;
+  readonly bridge: GameBridge;
+  readonly logger: Logger;
+  readonly extraTypes?: readonly AnyServerModuleType[];
+  /** Extra services for extension features, by context type. */
+  readonly services?: readonly [ContextType<unknown>, unknown][];
+  /** Where `SYSTEM_MODEL_*` settings are read; the process environment when absent. */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  readonly now?: () => number;
+}
+
+/** The parts `create` builds, in dependency order. */
+export interface AssistantParts {
+  readonly infrastructure: AssistantInfrastructure;
+  readonly modules: ModuleManager;
+  readonly permissions: PermissionService;
+  readonly router: HybridRouter;
+  readonly pipeline: RequestPipeline;
+  readonly interactive: InteractiveExecutor<RequestPayload>;
+  readonly events: EventExecutor;
+}
+
+/**
+ * Builds every service of one server in dependency order from explicit arguments: configs and stores, the
+ * feature manager, permissions and standings, router, pipeline, executors, then the services features get, then
+ * the features themselves. Nothing is attached later; a service a feature needs and nobody provides stops the
+ * start naming both. `notify` receives settled event results (the event executor starts after assembly).
+ */
+export const assembleAssistant = async (
+  options: AssistantServerOptions,
+  notify: (playerId: string, result: AgentResult) => void,
+): Promise<AssistantParts> => {
+  const infrastructure = await openInfrastructure({
+    paths: options.paths,
+    logger: options.logger,
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+  const { engine, logger, generations, lifecycles } = infrastructure;
+  const modules = new ModuleManager({ types: moduleTypeRegistry(options.extraTypes), engine, logger });
+  const permissions = new PermissionService({ access: infrastructure.access, modules, lifecycles });
+  const standings = new PlayerStandings({
+    permissions,
+    generations,
+    modelConfigured: () => infrastructure.modelConfig.configured(),
+    modules: () => engine.modules(),
+  });
+  const policyOf = engine.policyOf.bind(engine);
+  const availability = standings.availability;
+  const router = new HybridRouter({
+    modules: engine.modules(),
+    settings: () => infrastructure.semanticConfig.get(),
+    model: infrastructure.gateway,
+    system: () => infrastructure.prompts.get(PromptNames.ROUTER),
+    availability,
+    policyOf,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+  lifecycles.register({
+    onPermissionChange: (playerId) => router.cache.invalidate(playerId),
+    onRevoke: (playerId) => router.cache.invalidate(playerId),
+  });
+  generations.onBump((playerId) => router.cache.invalidate(playerId));
+  const pipeline = new RequestPipeline({
+    engine,
+    router,
+    cards: infrastructure.cards,
+    modes: modeTargets(engine),
+    standings,
+    conversation: infrastructure.conversation,
+    generations,
+  });
+  const interactive = new InteractiveExecutor<RequestPayload>({
+    pool: infrastructure.tasks.interactive,
+    generations,
+    conversation: infrastructure.conversation,
+    backgroundHistory: true,
+    logger,
+    handler: (request, signal, counters, earlierTurns) =>
+      pipeline.run({
+        earlierTurns,
+        requestId: request.requestId,
+        text: request.text,
+        payload: request.payload ?? { kind: "text", command: { kind: "none" } },
+        snapshot: permissions.snapshot(request.playerId),
+        locale: request.locale,
+        generation: request.generation,
+        signal,
+        counters,
+      }),
+  });
+  let rules: EventRules | undefined;
+  const events = new EventExecutor({
+    engine,
+    journal: infrastructure.journal,
+    pool: infrastructure.tasks.event,
+    // features register their event workflows while installing, after the executor exists
+    rules: () => {
+      rules ??= engine.started ? EventRules.fromModules(engine.modules().values()) : undefined;
+      return rules ?? new EventRules();
+    },
+    isOnline: (playerId) => options.bridge.isOnline(playerId),
+    features: (playerId) => permissions.snapshot(playerId).features,
+    standing: (playerId) => standings.of(playerId, generations.generation(playerId)),
+    locale: (playerId) => infrastructure.players.online(playerId)?.locale ?? "en_us",
+    // A task settles only after `events.start()`, which runs once the server below exists.
+    onSettled: (task, result) => notify(task.playerId, result),
+    logger,
+  });
+  const reload = async () => {
+    const configs = [
+      ["system-agent.json", infrastructure.agentConfig],
+      ["model.json", infrastructure.modelConfig],
+      ["semantic.json", infrastructure.semanticConfig],
+      ["access.json", infrastructure.access],
+    ] as const;
+    const kept: string[] = [];
+    for (const [name, config] of configs) if (!(await config.reload())) kept.push(name);
+    await infrastructure.prompts.reload();
+    await permissions.invalidateAll();
+    logModel(infrastructure);
+    return reloadSummary(["config", "prompts", "access"], kept);
+  };
+  const core = new AssistantCoreServices({
+    infrastructure,
+    permissions,
+    interactive,
+    router,
+    modules,
+    reload,
+  });
+  infrastructure.cards.register(MESSAGE_CARD);
+  infrastructure.cards.register(SELECTION_CARD);
+  const services = featureServices({
+    infrastructure,
+    bridge: options.bridge,
+    core,
+    events,
+    permissions,
+    standings,
+    availability,
+    extra: options.services ?? [],
+  });
+  modules.install(readSystemModuleEntries([BUILTIN_PACK_ROOT, ...options.paths.packRoots], logger), services);
+  engine.start();
+  infrastructure.cards.freeze();
+  return { infrastructure, modules, permissions, router, pipeline, interactive, events };
+};
+
+/** One line an admin reads at start and after every reload: which model, on which host. */
+export const logModel = (infrastructure: AssistantInfrastructure): void => {
+  const settings = infrastructure.modelConfig.effective();
+  if (!infrastructure.modelConfig.configured()) {
+    infrastructure.logger.info("model not configured: commands and local routes only");
+    return;
+  }
+  let host = settings.baseUrl;
+  try {
+    host = new URL(settings.baseUrl).host;
+  } catch {
+    // an unparsable URL is shown as written
+  }
+  infrastructure.logger.info(`model configured: ${host}, ${settings.model}`);
+};

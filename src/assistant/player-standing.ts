@@ -1,0 +1,51 @@
+import { AgentFailure } from "../agent/agent-failure.js";
+import type { MemoryGenerations } from "../agent/execution/memory-generations.js";
+import type { Standing } from "../agent/execution/standing.js";
+import type { Failure } from "../agent/failure.js";
+import type { AnyAgentModule } from "../agent/module/agent-module.js";
+import type { ModuleRegistry } from "../agent/module/module-registry.js";
+import type { PermissionService, PermissionSnapshot } from "../module/permissions/permission-service.js";
+
+/**
+ * Whether players may use a model now, and each request's live standing: every tool call, model call and
+ * output re-reads the player's current permission snapshot, memory generation and the model configuration.
+ */
+export class PlayerStandings {
+  constructor(
+    private readonly options: {
+      readonly permissions: PermissionService;
+      readonly generations: MemoryGenerations;
+      readonly modelConfigured: () => boolean;
+      readonly modules: () => ModuleRegistry;
+    },
+  ) {}
+
+  /** Why this player may not call a model now: AI off or `simple` mode (AI_DISABLED), no model configured. */
+  modelRefusal(snapshot: PermissionSnapshot): Failure | undefined {
+    if (!snapshot.ai || snapshot.mode === "simple") return AgentFailure.AI_DISABLED;
+    if (!this.options.modelConfigured()) return AgentFailure.MODEL_UNAVAILABLE;
+    return undefined;
+  }
+
+  /** The live standing of a request admitted under `generation`. */
+  of(playerId: string, generation: number): Standing {
+    const { permissions, generations } = this.options;
+    return {
+      features: () => permissions.snapshot(playerId).features,
+      // Forget (/system clear) and revoke bump the generation: work from before may not go on.
+      lost: () => (generations.isCurrent(playerId, generation) ? undefined : AgentFailure.CANCELLED),
+      modelRefusal: () => this.modelRefusal(permissions.snapshot(playerId)),
+    };
+  }
+
+  /**
+   * The mode filter routing, help and completions share: a workflow that requires a model is unavailable to a
+   * player who may not call one now. Everything else is available (owner features are checked separately).
+   */
+  readonly availability = (playerId: string, moduleId: string): boolean => {
+    const module: AnyAgentModule | undefined = this.options.modules().get(moduleId);
+    if (module === undefined) return false;
+    if (module.requiresModel !== true) return true;
+    return this.modelRefusal(this.options.permissions.snapshot(playerId)) === undefined;
+  };
+}

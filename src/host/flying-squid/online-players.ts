@@ -1,0 +1,63 @@
+import type { GameBridge, GiveOutcome, GiveStack } from "../../game/game-bridge.js";
+import type { InventorySnapshot, PlayerStatsSnapshot } from "../../game/game-snapshots.js";
+import type { Logger } from "../../util/logger.js";
+import type { HostPlayer } from "./host-handler.js";
+
+/**
+ * The players connected to the embedded server, as the assistant's GameBridge. It exists before the assistant
+ * (which reads and gives through it) and before the game server (whose join and leave fill it).
+ */
+export class OnlinePlayers implements GameBridge {
+  readonly #players = new Map<string, HostPlayer>();
+
+  constructor(private readonly logger: Logger) {}
+
+  add(player: HostPlayer): void {
+    this.#players.set(player.uuid, player);
+  }
+
+  remove(uuid: string): void {
+    this.#players.delete(uuid);
+  }
+
+  get(uuid: string): HostPlayer | undefined {
+    return this.#players.get(uuid);
+  }
+
+  all(): HostPlayer[] {
+    return [...this.#players.values()];
+  }
+
+  isOnline(playerId: string): boolean {
+    return this.#players.get(playerId)?.isOnline() ?? false;
+  }
+
+  playerName(playerId: string): string | undefined {
+    return this.#players.get(playerId)?.name;
+  }
+
+  inventory(playerId: string): InventorySnapshot | undefined {
+    const player = this.#players.get(playerId);
+    return player?.isOnline() === true ? player.inventory() : undefined;
+  }
+
+  stats(playerId: string): PlayerStatsSnapshot | undefined {
+    const player = this.#players.get(playerId);
+    return player?.isOnline() === true ? player.stats() : undefined;
+  }
+
+  /**
+   * Gives through the player's HostPlayer: all stacks or none, resolved only once the player's data file holding
+   * them is durable. A host error is passed on, never turned into a refusal: the inventory may have changed.
+   */
+  async giveItems(playerId: string, stacks: readonly GiveStack[]): Promise<GiveOutcome> {
+    const player = this.#players.get(playerId);
+    if (player === undefined || !player.isOnline()) return { given: false, refusal: "offline" };
+    try {
+      return await player.giveItems(stacks);
+    } catch (error) {
+      this.logger.error(`giving to ${player.name} may not be saved`, error);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import { join } from "node:path";
+import { AssistantServer } from "../../assistant/assistant-server.js";
+import type { AnyServerModuleType } from "../../module/server-module.js";
+import type { Logger } from "../../util/logger.js";
+import { AssistantHostHandler } from "./assistant-handler.js";
+import { parseCliOptions } from "./cli-options.js";
+import { OnlinePlayers } from "./online-players.js";
+import { type RunningHost, start } from "./server.js";
+import { loadServerConfig, worldFolderOf } from "./server-config.js";
+
+/** Aliases also registered as top-level game commands (`/reason …`), when their feature is installed. */
+export const SHORTCUTS: readonly string[] = ["reason", "question", "search"];
+
+/** What `npm start` and `system serve` start; system tests start exactly this. */
+export interface SystemOptions {
+  /** `--port N`, `--data-dir DIR` (default `run`). */
+  readonly argv: readonly string[];
+  /** Where `SYSTEM_MODEL_*` settings are read (the process environment for `npm start`). */
+  readonly environment: Readonly<Record<string, string | undefined>>;
+  readonly logger: Logger;
+  /** Receives the `listening on HOST:PORT` line; stdout by default. */
+  readonly announce?: (line: string) => void;
+  /** Feature types of extensions embedded in this process, besides the built-in ones. */
+  readonly extraTypes?: readonly AnyServerModuleType[];
+}
+
+/** A running server: the game host and the assistant inside it. `close` stops both and flushes storage. */
+export interface RunningSystem {
+  readonly dataDir: string;
+  readonly host: RunningHost;
+  readonly assistant: AssistantServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the whole server in dependency order: config, the online-player bridge, the assistant (every
+ * service, feature and executor), the host handler over the assistant's facade, then the game server.
+ * Throws (naming the file or service) when something it needs is missing or unreadable.
+ */
+export const startSystem = async (options: SystemOptions): Promise<RunningSystem> => {
+  const cli = parseCliOptions(options.argv);
+  if (!cli.success) throw new Error(`${cli.error}\nusage: system serve [--port N] [--data-dir DIR]`);
+  const { dataDir } = cli.value;
+  const config = await loadServerConfig(dataDir, options.logger);
+  const world = worldFolderOf(config, dataDir);
+  const players = new OnlinePlayers(options.logger);
+  const assistant = await AssistantServer.create({
+    paths: { dataDir, world, packRoots: [join(dataDir, "datapacks")] },
+    bridge: players,
+    logger: options.logger,
+    environment: options.environment,
+    ...(options.extraTypes === undefined ? {} : { extraTypes: options.extraTypes }),
+  });
+  let host: RunningHost;
+  try {
+    host = await start({
+      host: config.host,
+      port: cli.value.port ?? config.port,
+      version: config.version,
+      worldFolder: world,
+      onlineMode: config.onlineMode,
+      ops: config.ops,
+      generation: config.generation,
+      maxPlayers: config.maxPlayers,
+      viewDistance: config.viewDistance,
+      handler: new AssistantHostHandler(assistant, players),
+      logger: options.logger,
+      shortcuts: SHORTCUTS,
+      ...(options.announce === undefined ? {} : { announce: options.announce }),
+    });
+  } catch (error) {
+    await assistant.close();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    dataDir,
+    host,
+    assistant,
+    close: () => {
+      closing ??= (async () => {
+        await host.close();
+        await assistant.close();
+      })();
+      return closing;
+    },
+  };
+};

@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import { RESOURCES } from "../../../../test/support/game-harness.js";
+import { AgentException } from "../../../agent/agent-exception.js";
+import { AgentFailure } from "../../../agent/agent-failure.js";
+import type { AgentResult } from "../../../agent/agent-result.js";
+import { AgentEngine } from "../../../agent/execution/agent-engine.js";
+import type { UnconfirmedEvent, UnconfirmedEvents } from "../../../agent/execution/unconfirmed-events.js";
+import { ServiceContext } from "../../../agent/module/context-type.js";
+import { literal } from "../../../agent/text.js";
+import { formatText } from "../../../agent/text-format.js";
+import { GameContextTypes } from "../../../game/context-types.js";
+import { ItemCatalog } from "../../../game/data/item-catalog.js";
+import { Identifier } from "../../../util/identifier.js";
+import { Languages } from "../../../util/language.js";
+import { MemoryLogger } from "../../../util/logger.js";
+import { Registry } from "../../../util/registry.js";
+import { ModuleManager } from "../../module-manager.js";
+import type { AnyServerModuleType } from "../../server-module.js";
+import { CORE_SERVICES, type CoreServices } from "../core/core-services.js";
+import { DELIVERIES_FEATURE } from "./deliveries-feature.js";
+import { DELIVERIES } from "./deliveries-service.js";
+import { deliveryRef } from "./delivery-lines.js";
+
+const STEVE = "0f8fad5b-d9cb-469f-a165-70867728950e";
+const ADMIN = "5fd1d0c5-6c1b-4a5b-9a1b-3ad8d6f4f111";
+const TASK_ID = `system:check_in/${STEVE}/2026-12-02`;
+const languages = Languages.load(RESOURCES);
+
+/** The executor's side, in memory: what the admin command asked for. */
+class FakeDeliveries implements UnconfirmedEvents {
+  readonly calls: string[] = [];
+  tasks: UnconfirmedEvent[] = [
+    {
+      id: TASK_ID,
+      type: "system:check_in_delivery",
+      playerId: STEVE,
+      input: {
+        day: "2026-12-02",
+        items: [
+          { item: "minecraft:bread", count: 3 },
+          { item: "minecraft:experience_bottle", count: 2 },
+        ],
+      },
+      createdAt: Date.UTC(2026, 11, 2, 3, 0),
+      updatedAt: Date.UTC(2026, 11, 2, 4, 5),
+    },
+  ];
+  unconfirmed(): UnconfirmedEvent[] {
+    return structuredClone(this.tasks);
+  }
+  async redeliver(id: string): Promise<string> {
+    this.#resolve(id, "redeliver");
+    return `${id}/redeliver`;
+  }
+  async markDone(id: string): Promise<void> {
+    this.#resolve(id, "done");
+  }
+  #resolve(id: string, how: string): void {
+    if (!this.tasks.some((task) => task.id === id)) throw new AgentException(AgentFailure.NOT_FOUND.with(id));
+    this.tasks = this.tasks.filter((task) => task.id !== id);
+    this.calls.push(`${how} ${id}`);
+  }
+}
+
+const assemble = () => {
+  const deliveries = new FakeDeliveries();
+  const engine = new AgentEngine({});
+  const names: Partial<CoreServices> = {
+    resolvePlayer: (nameOrUuid) => (nameOrUuid === STEVE ? { uuid: STEVE, name: "Steve" } : undefined),
+  };
+  const services = new ServiceContext(engine, engine.modules())
+    .provide(DELIVERIES, deliveries)
+    .provide(CORE_SERVICES, names as CoreServices)
+    .provide(GameContextTypes.ITEM_CATALOG, ItemCatalog.forVersion("1.21.4"))
+    .provide(GameContextTypes.CLOCK, { now: () => 0, timeZone: "Asia/Shanghai" });
+  const types = new Registry<AnyServerModuleType>("server_module_type");
+  types.register(DELIVERIES_FEATURE.id, DELIVERIES_FEATURE as unknown as AnyServerModuleType);
+  const logger = new MemoryLogger();
+  const manager = new ModuleManager({ types, engine, logger });
+  manager.install(
+    [
+      {
+        id: Identifier.parse("system:deliveries"),
+        type: Identifier.parse("system:deliveries"),
+        enabled: true,
+        enabledByDefault: undefined,
+        server: {},
+        client: {},
+        source: "test",
+      },
+    ],
+    services,
+  );
+  engine.start();
+  /** `/system <line>` by a player with an operator level, as the host runs it. */
+  const command = async (line: string, level: number, locale = "en_us"): Promise<AgentResult> => {
+    const playerId = level > 0 ? ADMIN : STEVE;
+    const outcome = await engine
+      .modules()
+      .commands()
+      .parse(line, { playerId, permissionLevel: level, features: new Set() });
+    if (outcome.kind === "failure") throw new AgentException(outcome.failure);
+    if (outcome.kind !== "action") throw new Error(`"${line}" is not a command: ${outcome.kind}`);
+    return engine.execute(outcome.action, {
+      requestId: "r1",
+      playerId,
+      locale,
+      features: new Set(),
+      permissionLevel: level,
+    });
+  };
+  const text = (result: AgentResult, locale = "en_us"): string =>
+    formatText(languages, locale, result.message ?? literal(""));
+  return { deliveries, engine, command, text, manager };
+};
+
+describe("/system deliveries", () => {
+  it("lists unconfirmed deliveries with reference, player, items, time and task id (admin only)", async () => {
+    const { command, text, manager } = assemble();
+    expect(manager.isInstalled("system:deliveries")).toBe(true);
+    const listed = await command("deliveries", 4);
+    expect(listed.isSuccess()).toBe(true);
+    expect(text(listed)).toBe(
+      "Unconfirmed deliveries (1). Check the player's inventory, then /system deliveries redeliver <ref> or " +
+        `done <ref>:\n[${deliveryRef(TASK_ID)}] Steve · Bread × 3, Bottle o' Enchanting × 2 · 2026-12-02 12:05 · ` +
+        `task ${TASK_ID}`,
+    );
+    expect(text(await command("发放", 4, "zh_cn"), "zh_cn")).toContain("Steve · 面包 ×3、附魔之瓶 ×2");
+    expect(text(await command("deliveries steve", 4))).toContain(`task ${TASK_ID}`);
+    expect(text(await command("deliveries Alex", 4))).toBe("No unconfirmed deliveries.");
+    // The node `requires` the operator level: for a player the command does not exist.
+    await expect(command("deliveries", 0)).rejects.toThrow(/not a command|UNKNOWN_COMMAND/);
+  });
+
+  it("redelivers by short reference, once; the second time the delivery is no longer there", async () => {
+    const { command, text, deliveries } = assemble();
+    const ref = deliveryRef(TASK_ID);
+    const redelivered = await command(`deliveries redeliver ${ref}`, 4);
+    expect(text(redelivered)).toBe(
+      `Delivery [${ref}] of Steve is being given again as task ${TASK_ID}/redeliver.`,
+    );
+    expect(deliveries.calls).toEqual([`redeliver ${TASK_ID}`]);
+    const again = await command(`deliveries redeliver ${ref}`, 4);
+    expect(again.failure?.code).toBe("NOT_FOUND");
+    expect(text(await command("deliveries", 4))).toBe("No unconfirmed deliveries.");
+  });
+
+  it("marks a delivery done by task id without giving, and refuses a player without the operator level", async () => {
+    const { command, text, deliveries, engine } = assemble();
+    const refused = await engine.execute(
+      { type: (await findAction(engine)).type, input: { op: "done", ref: TASK_ID } },
+      { requestId: "r2", playerId: STEVE, locale: "en_us", features: new Set(), permissionLevel: 0 },
+    );
+    expect(refused.failure?.code).toBe("PERMISSION_DENIED");
+    expect(deliveries.calls).toEqual([]);
+    const done = await command(`deliveries done ${TASK_ID}`, 4);
+    expect(text(done)).toBe(`Delivery [${deliveryRef(TASK_ID)}] of Steve marked done; nothing was given.`);
+    expect(deliveries.calls).toEqual([`done ${TASK_ID}`]);
+    expect((await command("deliveries done nothing", 4)).failure?.code).toBe("NOT_FOUND");
+  });
+});
+
+/** The deliveries action as a button or invoke request would carry it (no command node, so no `requires`). */
+const findAction = async (engine: AgentEngine) => {
+  const module = engine.modules().get("system:deliveries");
+  if (module === undefined) throw new Error("not installed");
+  return module.action.action({ op: "list" });
+};

@@ -1,0 +1,12 @@
+import { ContextType } from "../agent/module/context-type.js";
+
+/** Where one server keeps its files; features resolve their own files against these. */
+export interface ServerPaths {
+  /** The data directory: config under `<dataDir>/config/system`. */
+  readonly dataDir: string;
+  /** The world save folder: System's data under `<world>/system`. */
+  readonly world: string;
+}
+
+/** The server's folders, provided by the assembly to every feature. */
+export const SERVER_PATHS = ContextType.of<ServerPaths>("system:server_paths");

@@ -1,0 +1,362 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { decodeFrames } from "../../src/data/store/record-frame.js";
+import { type ChatMessage, joinPlayer, type Player, tempFolder, waitFor } from "./system-support.js";
+
+/**
+ * The check-in reward under a loop of SIGKILLs: the real server runs in a child process exactly as `npm start`
+ * runs it, is killed right after a reward was confirmed or at a random moment while it is being given, and is
+ * started again on the same data directory. Every check-in the server recorded must end up paid exactly once,
+ * or be listed by `/system deliveries` (effect unknown) and resolved there by an admin; never lost, never twice.
+ */
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const KILLS = Number(process.env.DELIVERY_CRASH_KILLS ?? 22);
+/** The shipped check-in reward of a first day (no streak bonus). */
+const REWARD = { bread: 3, experience_bottle: 2 } as const;
+const ARRIVED = /Your check-in reward has arrived/;
+const UNCONFIRMED = /could not be confirmed/;
+/** The journal record of a give step that has begun (its receipt is RUNNING until the items are saved). */
+const GIVE_BEGUN = '"tool":"system:game.give_items","state":"RUNNING"';
+
+/** The offline-mode UUID of a player name (v3 of `OfflinePlayer:<name>`), as the server assigns it. */
+const offlineUuid = (name: string): string => {
+  const bytes = createHash("md5").update(`OfflinePlayer:${name}`).digest();
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x30;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+
+/** Whether the journal holds an unfinished (QUEUED, RUNNING, WAITING) event task of a player: its notice is due. */
+const hasUnfinishedEvent = (journal: string, playerId: string): boolean => {
+  const states = new Map<string, string>();
+  const files = existsSync(journal) ? readdirSync(journal) : [];
+  const ordered = [
+    ...files.filter((name) => name === "snapshot.bin"),
+    ...files.filter((name) => /^journal-\d+\.log$/.test(name)).sort(),
+  ];
+  for (const name of ordered)
+    for (const payload of decodeFrames(readFileSync(join(journal, name))).payloads) {
+      const record = JSON.parse(payload.toString("utf8")) as Record<string, unknown>;
+      if (record.t === "event" && record.playerId === playerId)
+        states.set(String(record.id), String(record.state));
+    }
+  return [...states.values()].some((state) => ["QUEUED", "RUNNING", "WAITING"].includes(state));
+};
+
+/** How many give steps the journal has seen begin (its log files, read as text: records are JSON frames). */
+const givesBegun = (journal: string): number => {
+  if (!existsSync(journal)) return 0;
+  let count = 0;
+  for (const name of readdirSync(journal).filter((file) => /^journal-\d+\.log$/.test(file)))
+    count += readFileSync(join(journal, name), "latin1").split(GIVE_BEGUN).length - 1;
+  return count;
+};
+
+interface Server {
+  readonly child: ChildProcess;
+  readonly port: number;
+  output(): string;
+  readonly exited: Promise<unknown>;
+}
+
+const running = new Set<ChildProcess>();
+
+/** `node --import tsx src/main.ts --port 0 --data-dir <dir>`, as `npm start`; resolves on `listening on`. */
+const startServer = async (dataDir: string): Promise<Server> => {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "src/main.ts", "--port", "0", "--data-dir", dataDir],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, SYSTEM_MODEL_BASE_URL: "", SYSTEM_MODEL: "" },
+    },
+  );
+  running.add(child);
+  let output = "";
+  const append = (chunk: Buffer): void => {
+    output += chunk.toString("utf8");
+  };
+  child.stdout?.on("data", append);
+  child.stderr?.on("data", append);
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  void exited.then(() => running.delete(child));
+  const port = await waitFor(() => {
+    if (child.exitCode !== null) throw new Error(`the server exited during start:\n${output}`);
+    return /listening on 127\.0\.0\.1:(\d+)/.exec(output)?.[1];
+  }, 60_000);
+  return { child, port: Number(port), output: () => output, exited };
+};
+
+const kill = async (server: Server): Promise<void> => {
+  server.child.kill("SIGKILL");
+  await server.exited;
+};
+
+/** A bot that outlives its server: a dropped connection is expected here, not an error. */
+const enter = async (port: number, name: string): Promise<Player> => {
+  const player = await joinPlayer(port, name);
+  player.bot.on("error", () => {});
+  return player;
+};
+
+const held = (player: Player, item: string): number =>
+  player.bot.inventory
+    .items()
+    .filter((stack) => stack.name === item)
+    .reduce((sum, stack) => sum + stack.count, 0);
+
+const sleep = (millis: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, millis));
+
+/** Waits for a chat message after `from` that matches, or undefined after `millis`. */
+const nextMessage = async (
+  chat: readonly ChatMessage[],
+  from: number,
+  match: (message: ChatMessage) => boolean,
+  millis: number,
+): Promise<ChatMessage | undefined> => {
+  const deadline = Date.now() + millis;
+  while (Date.now() < deadline) {
+    const found = chat.slice(from).find(match);
+    if (found !== undefined) return found;
+    await sleep(25);
+  }
+  return undefined;
+};
+
+/** What happened to each player's check-in, counted over all rounds. */
+interface Figures {
+  checkIns: number;
+  notRecorded: number;
+  /** The reward was in the player's saved inventory when the server came back. */
+  paidBeforeKill: number;
+  /** The reward was still owed and arrived once the player came back. */
+  paidAfterRestart: number;
+  paidOnce: number;
+  paidTwice: number;
+  lost: number;
+  effectUnknown: number;
+  unknownFoundPaid: number;
+  unknownRedelivered: number;
+}
+
+describe("check-in rewards across SIGKILLs", () => {
+  afterEach(() => {
+    for (const child of running) child.kill("SIGKILL");
+  });
+
+  it(`pays every recorded check-in exactly once over ${KILLS} kills, or lists it as unconfirmed`, async () => {
+    const dataDir = tempFolder("system-delivery-crash-");
+    mkdirSync(join(dataDir, "config", "system"), { recursive: true });
+    writeFileSync(
+      join(dataDir, "config", "system", "server.json"),
+      JSON.stringify({ generation: "superflat", viewDistance: 2, ops: ["Admin"] }),
+    );
+    const figures: Figures = {
+      checkIns: 0,
+      notRecorded: 0,
+      paidBeforeKill: 0,
+      paidAfterRestart: 0,
+      paidOnce: 0,
+      paidTwice: 0,
+      lost: 0,
+      effectUnknown: 0,
+      unknownFoundPaid: 0,
+      unknownRedelivered: 0,
+    };
+    const problems: string[] = [];
+    /** One line per verified player, shown when the test fails. */
+    const trace: string[] = [];
+    /** Players whose check-in was sent but not yet verified after a restart. */
+    const unsettled: string[] = [];
+    const everyone: string[] = [];
+    /** Observed time from `/system checkin` to the reward notice, to aim random kills at the delivery. */
+    let deliveryMillis = 150;
+    const seed = Date.now() % 100_000;
+    let state = seed;
+    const random = (): number => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state / 2_147_483_648;
+    };
+
+    /**
+     * The reference of a player's unconfirmed delivery as the admin lists it. Listed per player: the same line
+     * sent again within a few seconds would share the earlier answer (the interactive executor's dedupe).
+     */
+    const unconfirmedOf = async (admin: Player, name: string): Promise<string | undefined> => {
+      const list = await admin.say(`/system deliveries ${name}`, (m) =>
+        /Unconfirmed deliveries|No unconfirmed/.test(m.text),
+      );
+      const line = list.text.split("\n").find((text) => text.includes(` ${name} · `));
+      return line === undefined ? undefined : /^\[([0-9a-f]{8})\]/.exec(line)?.[1];
+    };
+
+    const journal = join(dataDir, "world", "system", "journal");
+    /**
+     * After a restart: was the check-in recorded, and did its reward arrive once? An unconfirmed delivery must be
+     * listed for the admin, who redelivers it when nothing arrived or marks it done when it did.
+     */
+    const settle = async (port: number, name: string, admin: () => Promise<Player>): Promise<void> => {
+      // Read before the player joins: joining resumes the task, whose outcome then reaches the player.
+      const owed = hasUnfinishedEvent(journal, offlineUuid(name));
+      const player = await enter(port, name);
+      try {
+        const from = player.chat.length;
+        const reply = await player.say("/system checkin", (m) =>
+          /Checked in!|already checked in/.test(m.text),
+        );
+        if (/Checked in!/.test(reply.text)) {
+          // Killed before the check-in was recorded: nothing was owed. It is a fresh check-in now.
+          figures.notRecorded++;
+          await nextMessage(player.chat, from, (m) => ARRIVED.test(m.text), 20_000);
+        } else if (!owed) {
+          if (held(player, "bread") > 0) figures.paidBeforeKill++;
+        } else {
+          // Still owed: a resumed delivery arrives, or its give is found unconfirmed.
+          const outcome = await nextMessage(
+            player.chat,
+            from,
+            (m) => UNCONFIRMED.test(m.text) || (ARRIVED.test(m.text) && held(player, "bread") > 0),
+            15_000,
+          );
+          if (outcome !== undefined && ARRIVED.test(outcome.text)) figures.paidAfterRestart++;
+        }
+        await sleep(300); // a second give, were there one, would arrive meanwhile
+        const bread = held(player, "bread");
+        const ref = await unconfirmedOf(await admin(), name);
+        trace.push(`${name}: owed ${owed}, ${reply.text.slice(0, 20)}, bread ${bread}, listed ${ref ?? "-"}`);
+        if (ref !== undefined) {
+          figures.effectUnknown++;
+          if (bread === 0) {
+            figures.unknownRedelivered++;
+            const before = player.chat.length;
+            await (await admin()).say(`/system deliveries redeliver ${ref}`, (m) =>
+              /given again/.test(m.text),
+            );
+            // The notice follows the whole give; its slot updates reach the client just before it.
+            await nextMessage(player.chat, before, (m) => ARRIVED.test(m.text), 20_000);
+            await sleep(300);
+          } else {
+            figures.unknownFoundPaid++;
+            await (await admin()).say(`/system deliveries done ${ref}`, (m) => /marked done/.test(m.text));
+          }
+        } else if (bread === 0) {
+          figures.lost++;
+          problems.push(`${name}: checked in, nothing arrived and nothing is listed`);
+        }
+        const finalBread = held(player, "bread");
+        if (finalBread === REWARD.bread && held(player, "experience_bottle") === REWARD.experience_bottle)
+          figures.paidOnce++;
+        else if (finalBread > REWARD.bread) {
+          figures.paidTwice++;
+          problems.push(`${name}: holds ${finalBread} bread`);
+        } else if (finalBread > 0) problems.push(`${name}: holds ${finalBread} bread (partial)`);
+      } finally {
+        player.quit();
+      }
+    };
+
+    for (let round = 0; round < KILLS; round++) {
+      const server = await startServer(dataDir);
+      let adminPlayer: Player | undefined;
+      const admin = async (): Promise<Player> => {
+        adminPlayer ??= await enter(server.port, "Admin");
+        return adminPlayer;
+      };
+      const bots: Player[] = [];
+      try {
+        const modes = ["done", "give", "random", "resume"] as const;
+        const planned = modes[round % modes.length] ?? "random";
+        const mode = planned === "resume" && unsettled.length === 0 ? "random" : planned;
+        if (mode === "resume") {
+          // Kill while deliveries that the last kill interrupted resume for their returning players.
+          const delay = random() * deliveryMillis * 2;
+          const joining = unsettled.map((name) =>
+            enter(server.port, name).then(
+              (bot) => bots.push(bot),
+              () => undefined,
+            ),
+          );
+          await Promise.race([Promise.all(joining), sleep(4_000)]);
+          await sleep(delay);
+          await kill(server);
+          continue;
+        }
+        for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
+        const name = `Crash${seed}r${round}`.slice(0, 16);
+        everyone.push(name);
+        const player = await enter(server.port, name);
+        bots.push(player);
+        figures.checkIns++;
+        unsettled.push(name);
+        const from = player.chat.length;
+        const begun = givesBegun(journal);
+        const sent = Date.now();
+        player.bot.chat("/system checkin");
+        if (mode === "done") {
+          await nextMessage(player.chat, from, (m) => ARRIVED.test(m.text), 20_000);
+          deliveryMillis = Math.max(20, Date.now() - sent);
+        } else if (mode === "give") {
+          // Kill the moment the give step's RUNNING receipt is durable: the items may or may not be saved yet.
+          const deadline = Date.now() + 10_000;
+          while (givesBegun(journal) === begun && Date.now() < deadline)
+            await new Promise((resolve) => setImmediate(resolve));
+        } else {
+          await sleep(random() * deliveryMillis * 1.5);
+        }
+        await kill(server);
+      } finally {
+        for (const bot of bots) bot.quit();
+        adminPlayer?.quit();
+        if (server.child.exitCode === null && server.child.signalCode === null) await kill(server);
+      }
+    }
+
+    // Settle the last rounds' players, then restart once more: every reward must be on disk exactly once.
+    let server = await startServer(dataDir);
+    let adminPlayer: Player | undefined;
+    const admin = async (): Promise<Player> => {
+      adminPlayer ??= await enter(server.port, "Admin");
+      return adminPlayer;
+    };
+    for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
+    const leftover = await (await admin()).say("/system deliveries", (m) => /nconfirmed/.test(m.text));
+    expect(leftover.text, `${trace.join("\n")}\n${server.output()}`).toBe("No unconfirmed deliveries.");
+    adminPlayer?.quit();
+    await kill(server);
+
+    server = await startServer(dataDir);
+    const holdings: string[] = [];
+    for (let index = 0; index < everyone.length; index += 6) {
+      const batch = await Promise.all(
+        everyone.slice(index, index + 6).map((name) => enter(server.port, name)),
+      );
+      await sleep(300);
+      for (const player of batch) {
+        holdings.push(`${player.bot.username}:${held(player, "bread")}/${held(player, "experience_bottle")}`);
+        player.quit();
+      }
+    }
+    await kill(server);
+    rmSync(dataDir, { recursive: true, force: true });
+
+    console.log(
+      `delivery crash loop (seed ${seed}): ${KILLS} kills, ${figures.checkIns} check-ins sent, ` +
+        `${figures.notRecorded} not recorded before the kill (nothing owed), ${figures.paidBeforeKill} saved ` +
+        `before the kill, ${figures.paidAfterRestart} delivered after the restart, ${figures.paidOnce} paid once, ` +
+        `${figures.paidTwice} paid twice, ${figures.lost} lost, ${figures.effectUnknown} effect unknown ` +
+        `(${figures.unknownFoundPaid} found paid → done, ${figures.unknownRedelivered} not paid → redelivered)`,
+    );
+    expect(problems).toEqual([]);
+    expect(figures.lost).toBe(0);
+    expect(figures.paidTwice).toBe(0);
+    expect(figures.paidOnce).toBe(figures.checkIns);
+    expect(holdings).toEqual(everyone.map((name) => `${name}:${REWARD.bread}/${REWARD.experience_bottle}`));
+  }, 400_000);
+});

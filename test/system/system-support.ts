@@ -1,0 +1,97 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Bot } from "mineflayer";
+import { type RunningSystem, startSystem } from "../../src/host/flying-squid/start-system.js";
+import { MemoryLogger } from "../../src/util/logger.js";
+import { type ChatMessage, command, recordChat } from "../e2e/assistant-support.js";
+import { joinBot, tempFolder } from "../e2e/host-support.js";
+import type { ScriptedModelServer } from "../support/scripted-model-server.js";
+import { TEST_MODEL } from "../support/test-model.js";
+
+export { type ChatMessage, command, recordChat } from "../e2e/assistant-support.js";
+export { joinBot, tempFolder, waitFor } from "../e2e/host-support.js";
+
+/** The model environment `npm start` reads, pointed at a scripted server. */
+export const modelEnvironment = (model: ScriptedModelServer): Record<string, string> => ({
+  SYSTEM_MODEL_BASE_URL: model.baseUrl,
+  SYSTEM_MODEL: TEST_MODEL,
+  SYSTEM_MODEL_API_KEY: "test-key",
+});
+
+/** A server started exactly as `npm start` starts it (startSystem), in a temp data directory. */
+export interface ShippedServer {
+  readonly folder: string;
+  readonly system: RunningSystem;
+  readonly logger: MemoryLogger;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the shipped assembly on a free port. `files` are written into the data directory first (config files,
+ * data-pack overrides), `ops` become operators; the world is superflat so start-up is quick.
+ */
+export const startShipped = async (
+  options: {
+    readonly environment?: Record<string, string>;
+    readonly ops?: readonly string[];
+    readonly files?: Readonly<Record<string, string>>;
+    readonly folder?: string;
+  } = {},
+): Promise<ShippedServer> => {
+  const folder = options.folder ?? tempFolder("system-shipped-");
+  const files: Record<string, string> = {
+    "config/system/server.json": JSON.stringify({ generation: "superflat", ops: options.ops ?? [] }),
+    ...options.files,
+  };
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(folder, path, ".."), { recursive: true });
+    writeFileSync(join(folder, path), content);
+  }
+  const logger = new MemoryLogger();
+  const system = await startSystem({
+    argv: ["--port", "0", "--data-dir", folder],
+    environment: options.environment ?? {},
+    logger,
+    announce: () => {},
+  });
+  return { folder, system, logger, port: system.host.port, close: () => system.close() };
+};
+
+/** A joined bot with its recorded chat and a `say` that waits for the matching reply. */
+export interface Player {
+  readonly bot: Bot;
+  readonly chat: ChatMessage[];
+  say(line: string, match?: (message: ChatMessage) => boolean, timeoutMillis?: number): Promise<ChatMessage>;
+  /** Waits for a message that arrives without a command (a notice). */
+  next(match: (message: ChatMessage) => boolean, timeoutMillis?: number): Promise<ChatMessage>;
+  quit(): void;
+}
+
+export const joinPlayer = async (port: number, name: string): Promise<Player> => {
+  const bot = await joinBot(port, name);
+  const chat = recordChat(bot);
+  return {
+    bot,
+    chat,
+    say: (line, match, timeoutMillis) => command(bot, chat, line, match, timeoutMillis),
+    next: async (match, timeoutMillis = 20_000) => {
+      const deadline = Date.now() + timeoutMillis;
+      for (;;) {
+        const found = chat.find(match);
+        if (found !== undefined) return found;
+        if (Date.now() > deadline)
+          throw new Error(`no matching message; got ${JSON.stringify(chat.map((message) => message.text))}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    quit: () => bot.quit(),
+  };
+};
+
+/** The offline-mode UUID the server gives a player name (v3 of `OfflinePlayer:<name>`). */
+export const uuidOf = (system: RunningSystem, name: string): string => {
+  const player = system.host.players().find((candidate) => candidate.name === name);
+  if (player === undefined) throw new Error(`${name} is not online`);
+  return player.uuid;
+};

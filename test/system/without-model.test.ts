@@ -1,0 +1,86 @@
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ScriptedModelServer } from "../support/scripted-model-server.js";
+import { TEST_MODEL } from "../support/test-model.js";
+import { joinPlayer, type Player, type ShippedServer, startShipped } from "./system-support.js";
+
+/**
+ * The shipped server as `npm start` runs it on a fresh install: no model. Commands, local routes, stored
+ * knowledge and check-in work; model workflows say why they cannot run; `model.json` + `/system reload` turns
+ * the model on without a restart.
+ */
+describe("the shipped server without a model", () => {
+  let server: ShippedServer;
+  let model: ScriptedModelServer;
+  let admin: Player;
+  let alex: Player;
+
+  beforeAll(async () => {
+    model = await ScriptedModelServer.start();
+    server = await startShipped({ ops: ["Admin"] });
+    admin = await joinPlayer(server.port, "Admin");
+    alex = await joinPlayer(server.port, "Alex");
+    await admin.say("/system knowledge add Rules | No griefing. Be kind.", (m) => /added/.test(m.text));
+  }, 120_000);
+
+  afterAll(async () => {
+    admin?.quit();
+    alex?.quit();
+    await server?.close();
+    await model?.close();
+  });
+
+  it("says at start that no model is configured", () => {
+    expect(server.logger.has("model not configured")).toBe(true);
+  });
+
+  it("answers commands and local routes", async () => {
+    const item = await alex.say("/system item minecraft:diamond", (m) => m.text.includes("minecraft:diamond"));
+    expect(item.text).toMatch(/Diamond/);
+    const fallback = await alex.say("/system zorblax quimble", (m) => m.text.length > 0);
+    expect(fallback.text).toContain("System is not sure what you meant");
+  });
+
+  it("shows the stored text for /question", async () => {
+    const card = await alex.say("/question what are the rules", (m) => m.text.includes("No griefing"));
+    expect(card.text).toContain("Be kind.");
+  });
+
+  it("delivers a check-in reward and tells the player", async () => {
+    await alex.say("/system checkin", (m) => /Checked in/.test(m.text));
+    const notice = await alex.next((m) => m.text.includes("Your check-in reward has arrived"));
+    expect(notice.text).toMatch(/Bread/);
+  });
+
+  it("says the model is unavailable for /reason and leaves it out of help", async () => {
+    const card = await alex.say("/reason what should I build", (m) => m.text.length > 0);
+    expect(card.text).toContain("The AI model is not available right now.");
+    const help = await alex.say("/system help", (m) => /checkin|签到/i.test(m.text));
+    expect(help.text).not.toMatch(/\/reason|reason </);
+  });
+
+  it("says which files a reload kept at their previous settings because they are invalid", async () => {
+    const semantic = join(server.folder, "config", "system", "semantic.json");
+    writeFileSync(semantic, '{"minSimilarity": ');
+    const refused = await admin.say("/system reload", (m) => /Reloaded/.test(m.text));
+    expect(refused.text).toContain("Invalid, previous settings kept");
+    expect(refused.text).toContain("semantic.json");
+    rmSync(semantic);
+    const fine = await admin.say("/system reload", (m) => /Reloaded/.test(m.text));
+    expect(fine.text).not.toContain("Invalid");
+  });
+
+  it("turns the model on with model.json and /system reload, without a restart", async () => {
+    writeFileSync(
+      join(server.folder, "config", "system", "model.json"),
+      JSON.stringify({ baseUrl: model.baseUrl, model: TEST_MODEL, apiKey: "test-key" }),
+    );
+    await admin.say("/system reload", (m) => /reload/i.test(m.text));
+    expect(server.logger.has(`model configured: 127.0.0.1:`)).toBe(true);
+    model.script({ text: JSON.stringify({ type: "answer", text: "Build a lighthouse." }) });
+    const card = await alex.say("/reason what should I build", (m) => m.text.includes("lighthouse"));
+    expect(card.text).toContain("Build a lighthouse.");
+    expect(model.requests).toHaveLength(1);
+  });
+});
