@@ -146,7 +146,8 @@ export class AgentResult {
         args: [...this.state.failure.args],
       };
     const presentation = this.state.presentation;
-    if (presentation !== undefined) encoded.presentation = { type: presentation.type, data: presentation.data };
+    if (presentation !== undefined)
+      encoded.presentation = { type: presentation.type, data: presentation.data };
     if (this.state.silent) encoded.silent = true;
     return encoded;
   }

@@ -30,10 +30,7 @@ export class ModuleManager {
   ) {}
 
   /** Installs the entries with the services the assembly built for features (once, before the engine starts). */
-  install(
-    entries: readonly SystemModuleEntry[],
-    services: ModuleContext<AgentEngine, ModuleRegistry>,
-  ): void {
+  install(entries: readonly SystemModuleEntry[], services: ModuleContext<AgentEngine, ModuleRegistry>): void {
     const created: { entry: SystemModuleEntry; module: ServerModule }[] = [];
     for (const entry of entries) {
       if (!entry.enabled) {
@@ -64,7 +61,9 @@ export class ModuleManager {
       } catch (error) {
         // A service the assembly does not provide is a wiring error: the server must not start without it.
         if (error instanceof MissingServiceError)
-          throw new Error(`feature ${entry.id} needs the service ${error.service}, which the server does not provide`);
+          throw new Error(
+            `feature ${entry.id} needs the service ${error.service}, which the server does not provide`,
+          );
         // One line an admin can act on: what is wrong, not a stack.
         const reason = error instanceof Error ? error.message : String(error);
         this.options.logger.error(`feature ${entry.id} failed to install; not installed: ${reason}`);

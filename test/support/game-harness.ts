@@ -98,7 +98,8 @@ export class GameHarness {
       engine,
       journal,
       pool: new BoundedPool("event", { running: 2, queued: 64 }),
-      rules: () => new EventRules([{ eventType: "system:deliver_reward", module: "system:check_in_delivery" }]),
+      rules: () =>
+        new EventRules([{ eventType: "system:deliver_reward", module: "system:check_in_delivery" }]),
       isOnline: (playerId) => bridge.isOnline(playerId),
       features: (playerId) => harness?.features(playerId) ?? features,
     });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SearchTestServer } from "../support/search-server.js";
 import { ScriptedModelServer } from "../support/scripted-model-server.js";
+import { SearchTestServer } from "../support/search-server.js";
 import {
   joinPlayer,
   modelEnvironment,
@@ -14,7 +14,8 @@ import {
 const reply = (value: unknown): { text: string } => ({ text: JSON.stringify(value) });
 type UserJson = Record<string, unknown>;
 
-const GUIDE = "<html><head><title>Netherite guide</title></head><body><p>Use a smithing table.</p></body></html>";
+const GUIDE =
+  "<html><head><title>Netherite guide</title></head><body><p>Use a smithing table.</p></body></html>";
 
 /**
  * The shipped server (startSystem, exactly what `npm start` runs) with a model configured through the
@@ -32,7 +33,9 @@ describe("the shipped server with a model", () => {
     model = await ScriptedModelServer.start();
     web = await SearchTestServer.start();
     web.pages.set("guide", { body: GUIDE });
-    web.results = () => [{ title: "Netherite guide", url: web.page("guide"), content: "Upgrading to netherite" }];
+    web.results = () => [
+      { title: "Netherite guide", url: web.page("guide"), content: "Upgrading to netherite" },
+    ];
     server = await startShipped({
       environment: modelEnvironment(model),
       ops: ["Admin"],
@@ -111,7 +114,10 @@ describe("the shipped server with a model", () => {
       await steve.say(`/system ${text}`, (m) => m.text.includes(`Deep underground (${round})`));
       // a routing call each time: the first route was not remembered
       expect(model.requests.length - before).toBe(2);
-      expect(Object.keys(model.requests[before]?.user as UserJson), JSON.stringify(model.requests[before]?.user).slice(0, 300)).toContain("capabilities");
+      expect(
+        Object.keys(model.requests[before]?.user as UserJson),
+        JSON.stringify(model.requests[before]?.user).slice(0, 300),
+      ).toContain("capabilities");
     }
   });
 
@@ -170,7 +176,9 @@ describe("the shipped server with a model", () => {
       const observed = JSON.stringify((model.requests[before + 2]?.user as UserJson).observations);
       expect(observed, host).toMatch(/private|local|refused|not allowed/i);
     }
-    web.results = () => [{ title: "Netherite guide", url: web.page("guide"), content: "Upgrading to netherite" }];
+    web.results = () => [
+      { title: "Netherite guide", url: web.page("guide"), content: "Upgrading to netherite" },
+    ];
   });
 
   it("shows a delivered reward's notice to the player", async () => {

@@ -17,7 +17,10 @@ const npmStart = async (): Promise<{
 }> => {
   const dataDir = tempFolder("system-npm-start-");
   mkdirSync(join(dataDir, "config", "system"), { recursive: true });
-  writeFileSync(join(dataDir, "config", "system", "server.json"), JSON.stringify({ generation: "superflat" }));
+  writeFileSync(
+    join(dataDir, "config", "system", "server.json"),
+    JSON.stringify({ generation: "superflat" }),
+  );
   const child = spawn("npm", ["start", "--", "--port", "0", "--data-dir", dataDir], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
@@ -59,7 +62,9 @@ describe("npm start", () => {
       const started = await npmStart();
       running = started.child;
       const player = await joinPlayer(started.port, "Steve");
-      const card = await player.say("/system item minecraft:diamond", (m) => m.text.includes("minecraft:diamond"));
+      const card = await player.say("/system item minecraft:diamond", (m) =>
+        m.text.includes("minecraft:diamond"),
+      );
       expect(card.text).toMatch(/Diamond/);
       started.child.kill(signal);
       expect(await started.exited, started.output()).toEqual({ code: 0, signal: null });

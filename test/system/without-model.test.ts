@@ -36,7 +36,9 @@ describe("the shipped server without a model", () => {
   });
 
   it("answers commands and local routes", async () => {
-    const item = await alex.say("/system item minecraft:diamond", (m) => m.text.includes("minecraft:diamond"));
+    const item = await alex.say("/system item minecraft:diamond", (m) =>
+      m.text.includes("minecraft:diamond"),
+    );
     expect(item.text).toMatch(/Diamond/);
     const fallback = await alex.say("/system zorblax quimble", (m) => m.text.length > 0);
     expect(fallback.text).toContain("System is not sure what you meant");

@@ -272,7 +272,10 @@ describe("FileAgentStore", () => {
     const tasks: (() => Promise<void>)[] = [];
     const coalescing = new FileAgentStore({ world, schedule: (task) => void tasks.push(task) });
     for (let index = 0; index < 5; index++)
-      await coalescing.writeChat(PLAYER, (chat) => ({ ...chat, history: [...chat.history, `turn ${index}`] }));
+      await coalescing.writeChat(PLAYER, (chat) => ({
+        ...chat,
+        history: [...chat.history, `turn ${index}`],
+      }));
     expect(tasks).toHaveLength(1);
     expect((await coalescing.readChat(PLAYER)).history).toHaveLength(5);
     expect((await new FileAgentStore({ world }).readChat(PLAYER)).history).toEqual([]);
