@@ -173,7 +173,9 @@ describe("the shipped server with a model", () => {
       );
       await steve.say(`/search sneaky page ${forms.indexOf(host)}`, (m) => m.text.includes("Nothing read"));
       expect(web.hits("/page/"), host).toBe(pages);
-      const observed = JSON.stringify((model.requests[before + 2]?.user as UserJson).observations);
+      const observed = JSON.stringify(
+        (model.requests[before + 2]?.user as UserJson | undefined)?.observations,
+      );
       expect(observed, host).toMatch(/private|local|refused|not allowed/i);
     }
     web.results = () => [
@@ -198,6 +200,9 @@ describe("the shipped server with a model", () => {
     const busy = await steve.say(click as string, (m) => /busy/i.test(m.text));
     expect(busy.text).toContain("System is busy");
     await steve.next((m) => steve.chat.indexOf(m) >= from && m.text.includes("Slow answer."));
+    // the reasoning loop, like the router, sees the player's recent turns
+    const loop = model.requests.at(-1)?.user as { context?: { history?: unknown } } | undefined;
+    expect(JSON.stringify(loop?.context?.history)).toContain("minecraft:iron_ingot");
   });
 
   it("ends a running request when the admin denies its feature, without another model round", async () => {
