@@ -68,6 +68,16 @@ describe("corrupt files at start", () => {
     expect(await readFile(path, "utf8")).toBe(text);
   });
 
+  it("an invalid server.json: refused, naming the file and the field, never replaced by a default world", async () => {
+    const path = join(dir, "config", "system", "server.json");
+    const text = JSON.stringify({ generation: "superflat", worldFolder: "/srv/my-world", port: "twenty" });
+    await place(path, text);
+    const message = await refusal();
+    expect(message).toContain(path);
+    expect(message).toContain("port");
+    expect(await readFile(path, "utf8")).toBe(text);
+  });
+
   it("a schema-invalid access.json: refused, naming the file and the field", async () => {
     const path = join(dir, "config", "system", "access.json");
     const text = JSON.stringify({ aiByDefault: false, players: { "uuid-steve": { mode: "everything" } } });

@@ -16,6 +16,8 @@ const serverConfigSchema = z.object({
   generation: z.enum(["diamond_square", "superflat"]).default("diamond_square"),
   maxPlayers: z.number().int().positive().default(100),
   viewDistance: z.number().int().min(2).max(32).default(6),
+  /** How often every online player's data file is saved, in seconds (items given are saved at once anyway). */
+  playerSaveSeconds: z.number().int().min(5).max(3600).default(60),
 });
 
 /** `config/system/server.json`: where and how the embedded Minecraft server listens. */
@@ -34,6 +36,8 @@ export const loadServerConfig = async (dataDir: string, logger: Logger): Promise
     defaults: DEFAULT_SERVER_CONFIG,
     logger,
     name: "server.json",
+    // a broken server.json must not start a default world beside the admin's own (worldFolder, port)
+    onInvalid: "refuse",
   });
   await instance.reload();
   return instance.get();

@@ -63,6 +63,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
       generation: config.generation,
       maxPlayers: config.maxPlayers,
       viewDistance: config.viewDistance,
+      playerSaveIntervalMillis: config.playerSaveSeconds * 1000,
       handler: new AssistantHostHandler(assistant, players),
       logger: options.logger,
       shortcuts: SHORTCUTS,
