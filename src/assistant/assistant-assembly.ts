@@ -24,6 +24,7 @@ import { AssistantCoreServices, reloadSummary } from "./core-services-impl.js";
 import { featureServices, modeTargets } from "./pipeline-services.js";
 import { PlayerStandings } from "./player-standing.js";
 import { type RequestPayload, RequestPipeline } from "./request-pipeline.js";
+import { ProgressChannel } from "./thinking-indicator.js";
 
 export interface AssistantServerOptions {
   readonly paths: AssistantPaths;
@@ -46,6 +47,7 @@ export interface AssistantParts {
   readonly pipeline: RequestPipeline;
   readonly interactive: InteractiveExecutor<RequestPayload>;
   readonly events: EventExecutor;
+  readonly progress: ProgressChannel;
 }
 
 /**
@@ -89,6 +91,7 @@ export const assembleAssistant = async (
     onRevoke: (playerId) => router.cache.invalidate(playerId),
   });
   generations.onBump((playerId) => router.cache.invalidate(playerId));
+  const progress = new ProgressChannel(infrastructure.languages);
   const pipeline = new RequestPipeline({
     engine,
     router,
@@ -97,6 +100,8 @@ export const assembleAssistant = async (
     standings,
     conversation: infrastructure.conversation,
     generations,
+    logger,
+    progress,
   });
   const interactive = new InteractiveExecutor<RequestPayload>({
     pool: infrastructure.tasks.interactive,
@@ -172,7 +177,7 @@ export const assembleAssistant = async (
   modules.install(readSystemModuleEntries([BUILTIN_PACK_ROOT, ...options.paths.packRoots], logger), services);
   engine.start();
   infrastructure.cards.freeze();
-  return { infrastructure, modules, permissions, router, pipeline, interactive, events };
+  return { infrastructure, modules, permissions, router, pipeline, interactive, events, progress };
 };
 
 /** One line an admin reads at start and after every reload: which model, on which host. */

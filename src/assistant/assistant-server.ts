@@ -22,6 +22,7 @@ import type { AssistantInfrastructure } from "./assistant-services.js";
 import { type PresentedCard, presentResult } from "./card-presenter.js";
 import type { PlayerInfo } from "./player-directory.js";
 import { newRequestId } from "./request-pipeline.js";
+import type { ProgressListener } from "./thinking-indicator.js";
 
 /** `card <ref> <index>`: a click on a card button, as the chat component sends it after `/system`. */
 const CLICK = /^card\s+(\S+)\s+(\S+)$/iu;
@@ -33,6 +34,9 @@ const CLICK = /^card\s+(\S+)\s+(\S+)$/iu;
 const CONTROLS: ReadonlySet<string> = new Set(
   [CORE_PLAYER_ACTIONS.CANCEL, CORE_PLAYER_ACTIONS.CLEAR].map((type) => type.id.toString()),
 );
+
+/** What an empty `/system` runs. */
+const HELP_LINE = "/help";
 
 /** Receives a card for a player outside any request. */
 export type NoticeListener = (playerId: string, card: PresentedCard) => void;
@@ -135,7 +139,8 @@ export class AssistantServer {
     infrastructure.players.update(player);
     // the game's operator level is read at every request: a player may type before their join has settled
     await permissions.setOpLevel(player.uuid, player.opLevel);
-    const text = line.trim();
+    // an empty `/system` is a request for help, never a model call
+    const text = line.trim() === "" ? HELP_LINE : line.trim();
     const snapshot = permissions.snapshot(player.uuid);
     const generation = infrastructure.generations.generation(player.uuid);
     const command = await infrastructure.engine
@@ -206,6 +211,11 @@ export class AssistantServer {
   /** Listens for cards that arrive without a request (a delivered reward); the host shows them in chat. */
   onNotice(listener: NoticeListener): void {
     this.#noticeListeners.push(listener);
+  }
+
+  /** Listens for progress lines ("thinking…" while a model call waits); the host shows them in the action bar. */
+  onProgress(listener: ProgressListener): void {
+    this.parts.progress.listen(listener);
   }
 
   /** Listens for permission changes after which a player's command tree must be sent again. */

@@ -7,7 +7,7 @@ import type { CommandOutcome } from "../agent/command/command-registry.js";
 import type { AgentEngine } from "../agent/execution/agent-engine.js";
 import type { BudgetCounters } from "../agent/execution/budget-counters.js";
 import type { ConversationService } from "../agent/execution/conversation-service.js";
-import type { HistoryTurn } from "../agent/execution/execution-context.js";
+import type { HistoryTurn, ModelActivity } from "../agent/execution/execution-context.js";
 import type { MemoryGenerations } from "../agent/execution/memory-generations.js";
 import type { Failure } from "../agent/failure.js";
 import type { AgentAction } from "../agent/module/action-type.js";
@@ -16,7 +16,9 @@ import type { HybridRouter, RouteRequest } from "../agent/routing/hybrid-router.
 import type { RouteDecision } from "../agent/routing/route-decision.js";
 import type { RoutingPlayer } from "../agent/routing/routing-player.js";
 import type { PermissionSnapshot } from "../module/permissions/permission-service.js";
+import type { Logger } from "../util/logger.js";
 import type { PlayerStandings } from "./player-standing.js";
+import type { ProgressChannel } from "./thinking-indicator.js";
 
 /** How plain text is handled in a mode other than routing: the action to run instead, if that feature exists. */
 export interface ModeTargets {
@@ -60,6 +62,8 @@ export class RequestPipeline {
       readonly standings: PlayerStandings;
       readonly conversation: ConversationService;
       readonly generations: MemoryGenerations;
+      readonly logger: Logger;
+      readonly progress: ProgressChannel;
     },
   ) {}
 
@@ -75,6 +79,15 @@ export class RequestPipeline {
   }
 
   async run(request: PipelineRequest): Promise<AgentResult> {
+    const indicator = this.options.progress.indicator(request.snapshot.playerId, request.locale);
+    try {
+      return await this.#run({ ...request, modelActivity: indicator });
+    } finally {
+      indicator.close();
+    }
+  }
+
+  async #run(request: PipelineRequest & { readonly modelActivity: ModelActivity }): Promise<AgentResult> {
     const player = this.routingPlayer(request.snapshot, request.locale, request.generation);
     const payload = request.payload;
     if (payload.kind === "button") {
@@ -93,8 +106,12 @@ export class RequestPipeline {
       counters: request.counters,
       command: payload.command,
       history,
+      modelActivity: request.modelActivity,
     };
     const decision = await this.options.router.route(routeRequest);
+    const modelStep = decision.evidence.path.find((step) => /^model:(failed|invalid)/.test(step));
+    if (modelStep !== undefined)
+      this.options.logger.warn(`request ${request.requestId}: ${modelStep}; local fallback card shown`);
     const result = await this.#finish(decision, request, history);
     this.options.router.remember(
       routeRequest,
@@ -107,11 +124,13 @@ export class RequestPipeline {
 
   async execute(
     action: AgentAction,
-    request: Omit<PipelineRequest, "payload" | "text" | "earlierTurns">,
+    request: Omit<PipelineRequest, "payload" | "text" | "earlierTurns"> & {
+      readonly modelActivity?: ModelActivity;
+    },
     history: readonly HistoryTurn[] = [],
   ): Promise<AgentResult> {
     const playerId = request.snapshot.playerId;
-    return this.options.engine.execute(action, {
+    const result = await this.options.engine.execute(action, {
       requestId: request.requestId,
       playerId,
       locale: request.locale,
@@ -121,7 +140,13 @@ export class RequestPipeline {
       counters: request.counters,
       standing: this.options.standings.of(playerId, request.generation),
       history,
+      ...(request.modelActivity === undefined ? {} : { modelActivity: request.modelActivity }),
     });
+    // Model trouble is logged once per request, with its id and never the player's text.
+    const code = result.failure?.code;
+    if (code !== undefined && MODEL_FAILURES.has(code))
+      this.options.logger.warn(`request ${request.requestId}: ${action.type.id} ended with ${code}`);
+    return result;
   }
 
   async #history(request: PipelineRequest): Promise<readonly HistoryTurn[]> {
@@ -164,7 +189,7 @@ export class RequestPipeline {
 
   async #finish(
     decision: RouteDecision,
-    request: PipelineRequest,
+    request: PipelineRequest & { readonly modelActivity: ModelActivity },
     history: readonly HistoryTurn[],
   ): Promise<AgentResult> {
     if (decision.failure !== undefined) return AgentResult.error(this.#explain(decision, request));
@@ -189,5 +214,15 @@ export class RequestPipeline {
     return this.options.standings.modelRefusal(request.snapshot) ?? failure;
   }
 }
+
+/** Failures of the model or its quota: an admin wants to see them in the log. */
+const MODEL_FAILURES: ReadonlySet<string> = new Set(
+  [
+    AgentFailure.QUOTA_EXCEEDED,
+    AgentFailure.MODEL_UNAVAILABLE,
+    AgentFailure.TIMEOUT,
+    AgentFailure.MODEL_INVALID_OUTPUT,
+  ].map((failure) => failure.code),
+);
 
 export const newRequestId = (): string => randomUUID();

@@ -12,7 +12,12 @@ import type { AnyTool } from "../tool/tool.js";
 import { ToolRegistry } from "../tool/tool-registry.js";
 import type { AgentConfig } from "./agent-config.js";
 import type { BudgetCounters } from "./budget-counters.js";
-import { type DeclaredTools, ExecutionContext, type HistoryTurn } from "./execution-context.js";
+import {
+  type DeclaredTools,
+  ExecutionContext,
+  type HistoryTurn,
+  type ModelActivity,
+} from "./execution-context.js";
 import { EXECUTION_POLICY_CODEC, type ExecutionPolicy } from "./execution-policy.js";
 import type { Standing } from "./standing.js";
 
@@ -31,6 +36,8 @@ export interface ExecutionRequest {
   readonly standing?: Standing;
   /** Recent conversation turns for prompts (the executor reads them only when history is on). */
   readonly history?: readonly HistoryTurn[];
+  /** Told of every model call (a host shows progress while one waits long). */
+  readonly modelActivity?: ModelActivity;
   /** A persisted policy (event recovery); otherwise the current config snapshot is taken. */
   readonly policy?: ExecutionPolicy;
   /** Counters already charged for this request (by routing); the workflow continues on them. */
@@ -156,6 +163,7 @@ export class AgentEngine {
         event: request.event ?? false,
         standing: request.standing,
         ...(request.history === undefined ? {} : { history: request.history }),
+        ...(request.modelActivity === undefined ? {} : { modelActivity: request.modelActivity }),
         ...(this.options.now === undefined ? {} : { now: this.options.now }),
       },
       shared,

@@ -54,7 +54,15 @@ export interface ExecutionContextOptions {
   readonly standing?: Standing | undefined;
   /** Recent turns of the player's conversation (bounded, empty when history is off); loops show it to the model. */
   readonly history?: readonly HistoryTurn[];
+  /** Told of every model call of this request (router calls included). */
+  readonly modelActivity?: ModelActivity | undefined;
   readonly now?: () => number;
+}
+
+/** Told when a model call starts and ends (a host shows "thinking…" while one waits long). */
+export interface ModelActivity {
+  started(): void;
+  finished(): void;
 }
 
 /** One projected conversation turn as prompts carry it. */
@@ -260,6 +268,8 @@ export class ExecutionContext {
     counters.pendingTokens += inputReserve + maxOutputTokens;
     counters.pendingOutputTokens += maxOutputTokens;
     let response: ModelResponse;
+    const activity = this.#options.modelActivity;
+    activity?.started();
     try {
       response = await withDeadline({
         millis: timeoutMillis,
@@ -270,6 +280,7 @@ export class ExecutionContext {
         onAbort: () => new AgentException(AgentFailure.CANCELLED),
       });
     } finally {
+      activity?.finished();
       counters.pendingTokens -= inputReserve + maxOutputTokens;
       counters.pendingOutputTokens -= maxOutputTokens;
     }

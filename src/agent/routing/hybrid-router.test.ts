@@ -139,6 +139,20 @@ describe("HybridRouter", () => {
     expect(carol.capabilities.map((entry) => entry.capabilityId)).not.toContain("system:reload");
   });
 
+  it("says on the fallback card why the model did not decide: quota, model down, unreadable reply, not understood", async () => {
+    const prompt = async (model: ModelPort | undefined, text = "minecraft:diamond 多少钱") =>
+      (await setup(model).router.route(request(text))).selection?.promptKey;
+    server.script({ status: 500 }, { text: "not a JSON reply" });
+    expect(await prompt(testGateway(server))).toBe("system.selection.model_unavailable");
+    expect(await prompt(testGateway(server))).toBe("system.selection.model_invalid");
+    const exhausted = testGateway(server, { dailyCalls: 1 });
+    server.script(reply({ capabilityId: "clarify" }));
+    expect(await prompt(exhausted)).toBe("system.selection.clarify");
+    expect(await prompt(exhausted)).toBe("system.selection.quota");
+    // without a model the card says nothing about one
+    expect(await prompt(undefined)).toBe("system.selection.fallback");
+  });
+
   it("refuses a model reply naming a structuredOnly, absent or disabled module and falls back locally", async () => {
     const { router } = setup(testGateway(server));
     server.script(

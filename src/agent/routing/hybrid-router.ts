@@ -3,7 +3,7 @@ import type { AgentResult } from "../agent-result.js";
 import type { SelectionCardData } from "../card/selection-card.js";
 import type { CommandOutcome } from "../command/command-registry.js";
 import { BudgetCounters } from "../execution/budget-counters.js";
-import type { HistoryTurn } from "../execution/execution-context.js";
+import type { HistoryTurn, ModelActivity } from "../execution/execution-context.js";
 import type { ExecutionPolicy } from "../execution/execution-policy.js";
 import type { ModelPort } from "../model/model-client.js";
 import type { AnyAgentModule } from "../module/agent-module.js";
@@ -17,6 +17,23 @@ import type { RoutingTable } from "./routing-table.js";
 import type { SemanticSettings } from "./semantic-config.js";
 import { type SemanticMatch, SemanticRouter, type SimilaritySearch } from "./semantic-router.js";
 import { buildSuggestions } from "./suggestions.js";
+
+/**
+ * The longest plain text the router routes, in UTF-8 bytes (2,000 Chinese characters, the longest question a
+ * workflow accepts); longer text is INPUT_TOO_LARGE before any similarity or model work.
+ */
+export const ROUTED_TEXT_LIMIT_BYTES = 6_000;
+
+/** The prompt of the local fallback card when nothing was understood. */
+const FALLBACK_PROMPT = "system.selection.fallback";
+
+/** The prompt of the local fallback card when the model router could not decide, by failure code. */
+const FALLBACK_PROMPTS: Readonly<Record<string, string>> = {
+  QUOTA_EXCEEDED: "system.selection.quota",
+  MODEL_UNAVAILABLE: "system.selection.model_unavailable",
+  TIMEOUT: "system.selection.model_timeout",
+  MODEL_INVALID_OUTPUT: "system.selection.model_invalid",
+};
 
 export interface HybridRouterOptions {
   readonly modules: ModuleRegistry<RoutingTable>;
@@ -45,6 +62,8 @@ export interface RouteRequest {
   readonly command?: CommandOutcome;
   /** Recent conversation turns for the model router's `context` (empty when history is off). */
   readonly history?: readonly HistoryTurn[];
+  /** Told of the routing model call. */
+  readonly modelActivity?: ModelActivity;
 }
 
 /** A click on a candidate or card button: action id plus string arguments. */
@@ -114,6 +133,14 @@ export class HybridRouter {
       return decide("COMMAND", { module: command.module, action: command.action });
     }
     path.push("command:none");
+    // Plain text is routed only up to a limit, checked before any similarity or model work.
+    const bytes = Buffer.byteLength(text, "utf8");
+    if (bytes > ROUTED_TEXT_LIMIT_BYTES) {
+      path.push("input:too_large");
+      return decide("COMMAND", {
+        failure: AgentFailure.INPUT_TOO_LARGE.with(bytes, ROUTED_TEXT_LIMIT_BYTES),
+      });
+    }
 
     const available = this.options.modules.values().filter((module) => this.available(player, module));
     const availableIds = new Set(available.map((module) => module.id.toString()));
@@ -137,6 +164,7 @@ export class HybridRouter {
         counters,
         ...(request.signal === undefined ? {} : { signal: request.signal }),
         ...(request.history === undefined ? {} : { history: request.history }),
+        ...(request.modelActivity === undefined ? {} : { modelActivity: request.modelActivity }),
       });
       if (routed.kind === "module") {
         path.push("model:module");
@@ -149,9 +177,14 @@ export class HybridRouter {
         });
       }
       path.push(routed.kind === "invalid" ? "model:invalid" : `model:failed:${routed.failure.code}`);
+      // The fallback card says why the model did not decide: quota, model down, timeout, unreadable reply.
+      const why = routed.kind === "invalid" ? "MODEL_INVALID_OUTPUT" : routed.failure.code;
+      return decide("LOCAL_FALLBACK", {
+        selection: this.#selection(FALLBACK_PROMPTS[why] ?? FALLBACK_PROMPT, text, available, scores),
+      });
     }
     return decide("LOCAL_FALLBACK", {
-      selection: this.#selection("system.selection.fallback", text, available, scores),
+      selection: this.#selection(FALLBACK_PROMPT, text, available, scores),
     });
   }
 

@@ -1,7 +1,7 @@
 import type { Json } from "../../util/codec.js";
 import { AgentException } from "../agent-exception.js";
 import type { BudgetCounters } from "../execution/budget-counters.js";
-import { ExecutionContext, type HistoryTurn } from "../execution/execution-context.js";
+import { ExecutionContext, type HistoryTurn, type ModelActivity } from "../execution/execution-context.js";
 import type { ExecutionPolicy } from "../execution/execution-policy.js";
 import type { Failure } from "../failure.js";
 import type { ModelPort } from "../model/model-client.js";
@@ -64,6 +64,8 @@ export interface ModelRouteRequest {
   readonly signal?: AbortSignal;
   /** Recent conversation turns, shown to the model as `context` (empty when history is off). */
   readonly history?: readonly HistoryTurn[];
+  /** Told of the routing call (a host shows progress while it waits long). */
+  readonly modelActivity?: ModelActivity;
 }
 
 /**
@@ -114,6 +116,7 @@ export class ModelRouter {
         tools: { required: new Map(), optional: new Set(), lookup: () => undefined },
         model: this.options.model,
         signal: request.signal,
+        modelActivity: request.modelActivity,
         ...(this.options.now === undefined ? {} : { now: this.options.now }),
       },
       {

@@ -20,6 +20,9 @@ export class AssistantHostHandler implements HostHandler {
     private readonly players: OnlinePlayers,
   ) {
     assistant.onNotice((playerId, card) => this.players.get(playerId)?.sendCard(render(card)));
+    assistant.onProgress((playerId, text) =>
+      this.players.get(playerId)?.sendActionBar({ text, color: "gray" }),
+    );
   }
 
   /** `system <text>` is the text after the root; any other base is a shortcut run as an explicit command. */

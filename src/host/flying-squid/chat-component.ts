@@ -28,6 +28,14 @@ export type ComponentNbt = nbt.Compound;
 type NbtTag = nbt.Tags[nbt.TagType];
 type NbtFields = Record<string, NbtTag>;
 
+/**
+ * Text as data, never formatting: the client reads `§` plus the next character as a legacy format code (and
+ * drops both) in any text component, and no escape exists. System's own texts never use it, so every `§` comes
+ * from data (a player's words, item names, knowledge, web pages) and is shown as the look-alike `⸹` instead.
+ * `&` is never a format code in a component, so `&c` is already shown as typed.
+ */
+export const literalText = (text: string): string => (text.includes("§") ? text.replaceAll("§", "⸹") : text);
+
 const styleFields = (component: ChatComponent, tag: (value: boolean) => NbtTag): NbtFields => {
   const fields: NbtFields = {};
   if (component.color !== undefined) fields.color = nbt.string(component.color);
@@ -39,7 +47,7 @@ const styleFields = (component: ChatComponent, tag: (value: boolean) => NbtTag):
 
 const nbtFields = (component: ChatComponent): NbtFields => {
   const fields: NbtFields = {
-    text: nbt.string(component.text),
+    text: nbt.string(literalText(component.text)),
     ...styleFields(component, (value) => nbt.byte(value ? 1 : 0)),
   };
   if (component.clickEvent !== undefined) {
@@ -76,7 +84,7 @@ export const componentToJson = (
   component: ChatComponent,
   options: { legacyHover: boolean },
 ): ComponentJson => {
-  const json: ComponentJson = { text: component.text, ...styleJson(component) };
+  const json: ComponentJson = { text: literalText(component.text), ...styleJson(component) };
   if (component.clickEvent !== undefined) {
     json.clickEvent = { action: component.clickEvent.action, value: component.clickEvent.value };
   }

@@ -44,3 +44,13 @@ export const chatPacket = (dialect: ChatDialect, component: ChatComponent): Chat
   }
   return { name: "chat", params: { message: json, position: 1, sender: ZERO_UUID } };
 };
+
+/** The packet that shows a component in the action bar: `system_chat` with `isActionBar` (1.19+), `chat` position 2 before. */
+export const actionBarPacket = (dialect: ChatDialect, component: ChatComponent): ChatPacket => {
+  if (dialect.nbtComponents)
+    return { name: "system_chat", params: { content: componentToNbt(component), isActionBar: true } };
+  const json = JSON.stringify(componentToJson(component, { legacyHover: dialect.legacyHover }));
+  if (dialect.systemChatPacket)
+    return { name: "system_chat", params: { content: json, type: 2, isActionBar: true } };
+  return { name: "chat", params: { message: json, position: 2, sender: ZERO_UUID } };
+};

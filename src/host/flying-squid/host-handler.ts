@@ -18,6 +18,8 @@ export interface HostPlayer {
   isOnline(): boolean;
   sendCard(component: ChatComponent): void;
   sendText(text: string): void;
+  /** Shows a short line above the hotbar (progress); it fades by itself. */
+  sendActionBar(component: ChatComponent): void;
   inventory(): InventorySnapshot;
   stats(): PlayerStatsSnapshot;
   /** One stack: true once given and saved; false (nothing given) when the item is unknown or there is no room. */

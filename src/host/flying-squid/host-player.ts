@@ -1,6 +1,6 @@
 import type { GiveOutcome, GiveStack } from "../../game/game-bridge.js";
 import type { ChatComponent } from "./chat-component.js";
-import { type ChatDialect, chatDialect, chatPacket } from "./chat-packets.js";
+import { actionBarPacket, type ChatDialect, chatDialect, chatPacket } from "./chat-packets.js";
 import { itemConstructor, type SquidItem, type SquidPlayer, type SquidServer } from "./flying-squid-types.js";
 import type { HostPlayer } from "./host-handler.js";
 import { savePlayerData } from "./player-data-file.js";
@@ -76,6 +76,12 @@ export class SquidHostPlayer implements HostPlayer {
   sendCard(component: ChatComponent): void {
     if (!this.isOnline()) return;
     const packet = chatPacket(this.#dialect, component);
+    this.player._client.write(packet.name, packet.params);
+  }
+
+  sendActionBar(component: ChatComponent): void {
+    if (!this.isOnline()) return;
+    const packet = actionBarPacket(this.#dialect, component);
     this.player._client.write(packet.name, packet.params);
   }
 

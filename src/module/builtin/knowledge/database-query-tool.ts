@@ -32,7 +32,8 @@ export interface DatabaseQueryOutput {
 
 const INPUT = codec<DatabaseQueryInput>(
   z.object({
-    query: z.string().trim().min(1).max(256).describe("Keywords or a short question, any language."),
+    // as long as the longest question (/question declares 2,000 characters)
+    query: z.string().trim().min(1).max(2_000).describe("Keywords or a short question, any language."),
     limit: z.number().int().min(1).max(10).default(5).describe("Most entries to return."),
   }) as unknown as z.ZodType<DatabaseQueryInput>,
 );
