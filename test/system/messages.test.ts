@@ -6,6 +6,7 @@ import {
   type Player,
   type ShippedServer,
   startShipped,
+  waitFor,
 } from "./system-support.js";
 
 /**
@@ -74,7 +75,9 @@ describe("messages players see", () => {
 
   it("shows 'thinking…' in the action bar while a model call waits, and /system cancel stops it", async () => {
     const bars: string[] = [];
-    li.bot.on("actionBar", (message) => bars.push(message.toString()));
+    li.bot.on("actionBar", (message) => {
+      bars.push(message.toString());
+    });
     model.script({ text: JSON.stringify({ type: "answer", text: "太慢的回答" }), delayMillis: 4_000 });
     const from = li.chat.length;
     li.bot.chat("/reason 慢慢想一想我该建什么");
