@@ -48,6 +48,8 @@ export interface SquidPlayer extends EventEmitter {
   kick(reason: string): void;
   /** flying-squid's command entry (permission checks, usage errors) for a line without the slash. */
   handleCommand(line: string): Promise<void>;
+  /** Sends a system message (a string with `&` colour codes, or a chat component object). */
+  system(message: unknown): void;
 }
 
 /** One command registration of flying-squid's own (non-Brigadier) command system. */

@@ -1,9 +1,11 @@
 import type { Languages } from "../../util/language.js";
 import { normalizeLocale } from "../../util/language.js";
 import type { Logger } from "../../util/logger.js";
+import type { ChatComponent } from "./chat-component.js";
 import type { SquidClient, SquidPlayer, SquidPlugin, SquidServer } from "./flying-squid-types.js";
 import type { HostHandler } from "./host-handler.js";
 import { SquidHostPlayer } from "./host-player.js";
+import { legacyComponent } from "./legacy-text.js";
 import { emptyCommandsPacket, withPlainCommands } from "./plain-commands.js";
 import { installTabComplete } from "./tab-complete.js";
 
@@ -33,6 +35,45 @@ export interface SystemPlugin extends SquidPlugin {
 
 /** flying-squid's own save entry point, which its login and logout call; the plugin replaces it. */
 type SavingPlayer = SquidPlayer & { save: () => Promise<void> };
+
+/**
+ * Fixes what the embedded server does wrong for players: its own messages are shown in colour (not raw `&c`);
+ * a line typed with a full-width slash (`／system …`) is a command, never public chat; command names are matched
+ * without regard to case or full-width forms (`/SYSTEM ITEM`); `/help` shows System's help (flying-squid's own
+ * throws).
+ */
+const behaveLikeAGameServer = (
+  player: SquidPlayer,
+  hostPlayer: SquidHostPlayer,
+  bases: ReadonlySet<string>,
+  broadcast: (component: ChatComponent) => void,
+  failed: (error: unknown) => void,
+): void => {
+  const original = player.system.bind(player);
+  player.system = (message: unknown) => {
+    if (typeof message === "string") hostPlayer.sendCard(legacyComponent(message));
+    else original(message);
+  };
+  player.on("command_cancel", (data: { command: string }, cancel: () => void) => {
+    const line = data.command.normalize("NFKC");
+    const head = /^\S*/u.exec(line)?.[0] ?? "";
+    const base = head.toLowerCase();
+    if (base === "help" || base === "?") {
+      cancel();
+      player.handleCommand(`system help${line.slice(head.length)}`).catch(failed);
+      return;
+    }
+    if (bases.has(base)) data.command = `${base}${line.slice(head.length)}`;
+  });
+  player.on("chat_cancel", (data: { message?: unknown }, cancel: () => void) => {
+    if (typeof data.message !== "string") return;
+    cancel();
+    const text = data.message.normalize("NFKC").trimStart();
+    if (text.startsWith("/")) player.handleCommand(text.slice(1)).catch(failed);
+    // public chat is the player's words: shown as typed, `&` and `§` included, never as colour codes
+    else broadcast({ text: `<${hostPlayer.name}> ${data.message}` });
+  });
+};
 
 /** Builds the flying-squid plugin that registers `/system` and the shortcuts and replaces completion. */
 export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
@@ -132,6 +173,15 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
         options.worldFolder,
       );
       hostPlayers.set(player, hostPlayer);
+      behaveLikeAGameServer(
+        player,
+        hostPlayer,
+        new Set(bases),
+        (component) => {
+          for (const other of hostPlayers.values()) other.sendCard(component);
+        },
+        failed(`command failed for ${hostPlayer.name}`),
+      );
       // flying-squid only reads unsigned `chat_command`; 1.20.5+ clients with a chat session sign commands
       player._client.on("chat_command_signed", (packet: { command?: unknown }) => {
         if (typeof packet.command === "string") {
