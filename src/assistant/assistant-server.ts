@@ -115,6 +115,12 @@ export class AssistantServer {
     await events.playerJoined(player.uuid);
   }
 
+  /** The host saw a player's standing in the game change (operator level): permissions follow at once. */
+  async updatePlayer(player: PlayerInfo): Promise<void> {
+    this.parts.infrastructure.players.update(player);
+    await this.parts.permissions.setOpLevel(player.uuid, player.opLevel);
+  }
+
   async leave(uuid: string): Promise<void> {
     const { infrastructure } = this.parts;
     infrastructure.players.leave(uuid);

@@ -2,6 +2,7 @@ import type { AssistantServer } from "../../assistant/assistant-server.js";
 import type { PresentedCard } from "../../assistant/card-presenter.js";
 import type { PlayerInfo } from "../../assistant/player-directory.js";
 import { normalizeLocale } from "../../util/language.js";
+import type { AdminVerification } from "./admin-verification.js";
 import { cardComponent } from "./card-component.js";
 import { brigadierTree } from "./declare-commands.js";
 import type { HostCommandTree, HostHandler, HostPlayer } from "./host-handler.js";
@@ -15,9 +16,14 @@ const CLICK = /^card\s+(\S+)\s+(\S+)$/iu;
  * shortcut lines and card clicks, renders the replies and notices as chat cards, keeps the online players.
  */
 export class AssistantHostHandler implements HostHandler {
+  /**
+   * `verification` is set when operators must prove themselves (offline mode off loopback); undefined when the
+   * game's operator list can be trusted as it is.
+   */
   constructor(
     private readonly assistant: AssistantServer,
     private readonly players: OnlinePlayers,
+    private readonly verification: AdminVerification | undefined,
   ) {
     assistant.onNotice((playerId, card) => this.players.get(playerId)?.sendCard(render(card)));
     assistant.onProgress((playerId, text) =>
@@ -30,20 +36,25 @@ export class AssistantHostHandler implements HostHandler {
     const trimmed = line.trim();
     const base = /^\S*/u.exec(trimmed)?.[0] ?? "";
     const body = trimmed.slice(base.length).trim();
+    const verify = /^verify(?:\s+(\S+))?$/iu.exec(body);
+    if (base.toLowerCase() === "system" && verify !== null) {
+      await this.#verify(player, verify[1] ?? "");
+      return;
+    }
     const reply =
       base.toLowerCase() !== "system"
-        ? await this.assistant.submit(info(player), `/${trimmed}`)
-        : await this.#system(info(player), body);
+        ? await this.assistant.submit(this.#info(player), `/${trimmed}`)
+        : await this.#system(this.#info(player), body);
     if (reply.card !== undefined) player.sendCard(render(reply.card));
   }
 
   async completions(player: HostPlayer, line: string): Promise<readonly string[]> {
     const trimmed = line.replace(/^\/?system\s+/iu, "");
-    return this.assistant.completions(info(player), trimmed);
+    return this.assistant.completions(this.#info(player), trimmed);
   }
 
   commandTree(player: HostPlayer): HostCommandTree | undefined {
-    const { root, source } = this.assistant.commandRoot(info(player));
+    const { root, source } = this.assistant.commandRoot(this.#info(player));
     return brigadierTree(root, source);
   }
 
@@ -55,12 +66,36 @@ export class AssistantHostHandler implements HostHandler {
 
   async onJoin(player: HostPlayer): Promise<void> {
     this.players.add(player);
-    await this.assistant.join(info(player));
+    const joined = this.#info(player);
+    await this.assistant.join(joined);
+    if (this.verification !== undefined && player.opLevel() > 0 && !this.verification.isVerified(player.uuid))
+      player.sendCard({ text: this.assistant.text(joined.locale, "system.verify.needed"), color: "yellow" });
   }
 
   async onLeave(player: HostPlayer): Promise<void> {
     this.players.remove(player.uuid);
     await this.assistant.leave(player.uuid);
+  }
+
+  /** `/system verify <code>`: an operator proves they are at the server console (offline mode off loopback). */
+  async #verify(player: HostPlayer, code: string): Promise<void> {
+    const locale = normalizeLocale(player.locale());
+    const say = (key: string, color: string): void =>
+      player.sendCard({ text: this.assistant.text(locale, key), color });
+    if (this.verification === undefined) return say("system.verify.not_needed", "gray");
+    if (this.verification.isVerified(player.uuid)) return say("system.verify.already", "gray");
+    if (!(await this.verification.verify(player.uuid, code))) return say("system.verify.wrong", "red");
+    // the new operator level applies at once (and the player's command tree is sent again)
+    await this.assistant.updatePlayer(this.#info(player));
+    say("system.verify.ok", "green");
+  }
+
+  /** The player as the assistant sees them: operator rights only once verified, when verification is on. */
+  #info(player: HostPlayer): PlayerInfo {
+    const base = info(player);
+    return this.verification === undefined
+      ? base
+      : { ...base, opLevel: this.verification.opLevel(player.uuid, base.opLevel) };
   }
 
   /** A click, a known command after `/system` (explicit, so a typo gets its usage), or plain text. */

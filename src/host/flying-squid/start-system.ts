@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { AssistantServer } from "../../assistant/assistant-server.js";
 import type { AnyServerModuleType } from "../../module/server-module.js";
 import type { Logger } from "../../util/logger.js";
+import { AdminVerification, verificationRequired } from "./admin-verification.js";
 import { AssistantHostHandler } from "./assistant-handler.js";
 import { parseCliOptions } from "./cli-options.js";
 import { OnlinePlayers } from "./online-players.js";
@@ -44,6 +45,17 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
   const config = await loadServerConfig(dataDir, options.logger);
   const world = worldFolderOf(config, dataDir);
   const players = new OnlinePlayers(options.logger);
+  const verification = verificationRequired(config)
+    ? await AdminVerification.open(join(world, "system", "verified-ops.json"))
+    : undefined;
+  if (verification !== undefined) {
+    options.logger.warn(
+      `OFFLINE MODE on ${config.host}: anyone who can reach this address can join under any name, an operator's included.`,
+    );
+    options.logger.warn(
+      `Operators get admin commands only after typing, once: /system verify ${verification.code}  (this run's code; keep it private)`,
+    );
+  }
   const assistant = await AssistantServer.create({
     paths: { dataDir, world, packRoots: [join(dataDir, "datapacks")] },
     bridge: players,
@@ -64,7 +76,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
       maxPlayers: config.maxPlayers,
       viewDistance: config.viewDistance,
       playerSaveIntervalMillis: config.playerSaveSeconds * 1000,
-      handler: new AssistantHostHandler(assistant, players),
+      handler: new AssistantHostHandler(assistant, players, verification),
       logger: options.logger,
       shortcuts: SHORTCUTS,
       ...(options.announce === undefined ? {} : { announce: options.announce }),
