@@ -13,7 +13,11 @@ describe("offline mode off loopback", () => {
   beforeAll(async () => {
     server = await startShipped({
       files: {
-        "config/system/server.json": JSON.stringify({ host: "0.0.0.0", generation: "superflat", ops: ["Admin"] }),
+        "config/system/server.json": JSON.stringify({
+          host: "0.0.0.0",
+          generation: "superflat",
+          ops: ["Admin"],
+        }),
       },
     });
     code = /\/system verify (\S+)/.exec(server.logger.lines.join("\n"))?.[1] ?? "";

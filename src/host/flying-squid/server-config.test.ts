@@ -27,12 +27,14 @@ describe("server config", () => {
     expect(worldFolderOf(config, dataDir)).toBe("/srv/world");
   });
 
-  it("falls back to the defaults and logs when the file is invalid", async () => {
+  it("refuses an invalid file, naming it and the field, and never replaces it with defaults", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "system-config-"));
     await loadServerConfig(dataDir, new MemoryLogger());
-    writeFileSync(serverConfigPath(dataDir), JSON.stringify({ port: "high" }));
-    const logger = new MemoryLogger();
-    expect(await loadServerConfig(dataDir, logger)).toEqual(DEFAULT_SERVER_CONFIG);
-    expect(logger.has("invalid")).toBe(true);
+    const text = JSON.stringify({ port: "high", worldFolder: "/srv/world" });
+    writeFileSync(serverConfigPath(dataDir), text);
+    await expect(loadServerConfig(dataDir, new MemoryLogger())).rejects.toThrow(
+      new RegExp(`${serverConfigPath(dataDir)} is invalid: port`),
+    );
+    expect(readFileSync(serverConfigPath(dataDir), "utf8")).toBe(text);
   });
 });
