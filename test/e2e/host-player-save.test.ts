@@ -33,7 +33,7 @@ const savedHeldSlot = async (world: string, uuid: string): Promise<number | unde
   }
 };
 
-const eventually = async (check: () => Promise<boolean>, timeoutMillis = 10_000): Promise<void> => {
+const eventually = async (check: () => Promise<boolean>, timeoutMillis = 30_000): Promise<void> => {
   const deadline = Date.now() + timeoutMillis;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error("condition not met in time");
