@@ -105,6 +105,49 @@ describe("KnowledgeDatabase", () => {
     expect(() => database.search({ query: "钻石", playerId: BOB, limit: 5 })).toThrow();
   });
 
+  it("keeps the short-term index in step when an entry is updated or removed", () => {
+    const database = KnowledgeDatabase.open(":memory:");
+    const draft = { title: "商店", body: "出售钻石和铁锭。", source: "file" as const, ref: "shop.md" };
+    database.upsert(draft);
+    const titles = (query: string): string[] =>
+      database.search({ query, playerId: BOB, limit: 5 }).map((hit) => hit.entry.title);
+    expect(titles("钻石")).toEqual(["商店"]);
+    expect(database.upsert({ ...draft, body: "出售金锭。" })).toBe("updated");
+    expect(titles("钻石")).toEqual([]);
+    expect(titles("金锭")).toEqual(["商店"]);
+    const id = database.search({ query: "金锭", playerId: BOB, limit: 1 })[0]?.entry.id ?? -1;
+    expect(database.remove(id)).toBe(true);
+    expect(titles("金锭")).toEqual([]);
+  });
+
+  it("upgrades a version-1 file in place and indexes its stored entries for short terms", () => {
+    folder = mkdtempSync(join(tmpdir(), "knowledge-"));
+    const path = join(folder, "knowledge.sqlite");
+    const raw = new Database(path);
+    raw.exec(VERSION_1_SCHEMA);
+    const insert = raw.prepare(
+      `INSERT INTO "system:knowledge" (owner, title, body, source, tags, created) VALUES (?, ?, ?, 'file', '[]', 1)`,
+    );
+    insert.run(null, "钻石", "钻石矿石在深板岩层最常见。");
+    insert.run(null, "Teleporting", "Use /tp to reach a friend.");
+    insert.run(ALICE, "Alice's notes", "我的钻石藏在瀑布后面。");
+    raw.pragma("user_version = 1");
+    raw.close();
+
+    const database = KnowledgeDatabase.open(path);
+    expect(database.count()).toBe(3);
+    expect(database.search({ query: "钻石", playerId: BOB, limit: 5 }).map((hit) => hit.entry.title)).toEqual(
+      ["钻石"],
+    );
+    expect(database.search({ query: "钻石", playerId: ALICE, limit: 5 })).toHaveLength(2);
+    expect(database.search({ query: "tp", playerId: BOB, limit: 5 })[0]?.entry.title).toBe("Teleporting");
+    database.close();
+    const reopened = new Database(path, { readonly: true });
+    expect(reopened.pragma("user_version", { simple: true })).toBe(2);
+    reopened.close();
+    expect(KnowledgeDatabase.open(path).search({ query: "深板岩", playerId: BOB, limit: 5 })).toHaveLength(1);
+  });
+
   it("refuses a database of an unknown schema version", () => {
     folder = mkdtempSync(join(tmpdir(), "knowledge-"));
     const path = join(folder, "k.sqlite");
@@ -133,3 +176,20 @@ describe("KnowledgeDatabase", () => {
     expect(readdirSync(folder)).toEqual(["knowledge.sqlite"]);
   });
 });
+
+/** The schema the previous release wrote (version 1): the table and its trigram index, no short-term index. */
+const VERSION_1_SCHEMA = `
+CREATE TABLE "system:knowledge" (
+  id INTEGER PRIMARY KEY, owner TEXT, title TEXT NOT NULL, body TEXT NOT NULL,
+  source TEXT NOT NULL CHECK (source IN ('file', 'url', 'admin')), tags TEXT NOT NULL DEFAULT '[]', ref TEXT,
+  created INTEGER NOT NULL
+);
+CREATE INDEX knowledge_owner ON "system:knowledge" (owner);
+CREATE UNIQUE INDEX knowledge_ref ON "system:knowledge" (ifnull(owner, ''), ref) WHERE ref IS NOT NULL;
+CREATE VIRTUAL TABLE knowledge_fts USING fts5(
+  title, body, tags, content="system:knowledge", content_rowid='id', tokenize='trigram'
+);
+CREATE TRIGGER knowledge_ai AFTER INSERT ON "system:knowledge" BEGIN
+  INSERT INTO knowledge_fts (rowid, title, body, tags) VALUES (new.id, new.title, new.body, new.tags);
+END;
+`;

@@ -3,7 +3,8 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { CorruptFileError } from "../../util/corrupt-file-error.js";
 import type { KnowledgeDraft, KnowledgeEntry, KnowledgeHit, KnowledgeSource } from "./knowledge-entry.js";
-import { applySchema, TABLE } from "./knowledge-schema.js";
+import { gramText } from "./knowledge-grams.js";
+import { applySchema, GRAMS, TABLE } from "./knowledge-schema.js";
 import { type KnowledgeRow, KnowledgeSearch } from "./knowledge-search.js";
 import { snippetOf } from "./knowledge-terms.js";
 
@@ -20,15 +21,18 @@ export interface KnowledgeQuery {
 }
 
 /**
- * The knowledge base on SQLite (better-sqlite3, FTS5 trigram). Shared entries have no owner; a player's query
- * sees shared entries and its own private ones only. Terms shorter than 3 characters (which trigram cannot
- * match, e.g. `钻石`) fall back to an instr() scan. Every method throws on database errors: callers must never
- * read a failure as "nothing found".
+ * The knowledge base on SQLite (better-sqlite3, FTS5). Shared entries have no owner; a player's query sees
+ * shared entries and its own private ones only. Terms of 3+ characters use a trigram index; shorter ones (which
+ * trigram cannot match, e.g. `钻石`) use the short-term index of CJK 1–2 character windows and short words, which
+ * every write here keeps in step in the same transaction. Every method throws on database errors: callers must
+ * never read a failure as "nothing found".
  */
 export class KnowledgeDatabase {
   readonly #search: KnowledgeSearch;
   readonly #insert: Database.Statement;
   readonly #byId: Database.Statement;
+  readonly #insertGrams: Database.Statement;
+  readonly #deleteGrams: Database.Statement;
 
   private constructor(
     private readonly database: Database.Database,
@@ -39,12 +43,16 @@ export class KnowledgeDatabase {
       `INSERT INTO ${TABLE} (owner, title, body, source, tags, ref, created) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#byId = database.prepare(`SELECT * FROM ${TABLE} WHERE id = ?`);
+    this.#insertGrams = database.prepare(
+      `INSERT INTO ${GRAMS} (rowid, title, body, tags) VALUES (?, ?, ?, ?)`,
+    );
+    this.#deleteGrams = database.prepare(`DELETE FROM ${GRAMS} WHERE rowid = ?`);
   }
 
   /**
    * Opens (creating when missing) a database file, or `:memory:`. A file that is not a readable knowledge
-   * database (damaged, not SQLite, another schema version) throws a CorruptFileError naming it; it is not
-   * modified.
+   * database (damaged, not SQLite, an unknown schema version) throws a CorruptFileError naming it; it is not
+   * modified. A version-1 file is upgraded in place (its short-term index is built from the stored entries).
    */
   static open(path: string, options: { readonly now?: () => number } = {}): KnowledgeDatabase {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -78,22 +86,31 @@ export class KnowledgeDatabase {
   }
 
   add(draft: KnowledgeDraft): KnowledgeEntry {
-    const result = this.#insert.run(
-      draft.owner ?? null,
-      draft.title,
-      draft.body,
-      draft.source,
-      JSON.stringify(draft.tags ?? []),
-      draft.ref ?? null,
-      this.now(),
-    );
-    const entry = this.get(Number(result.lastInsertRowid));
-    if (entry === undefined) throw new Error("knowledge entry vanished after insert");
-    return entry;
+    return this.transaction(() => {
+      const tags = JSON.stringify(draft.tags ?? []);
+      const result = this.#insert.run(
+        draft.owner ?? null,
+        draft.title,
+        draft.body,
+        draft.source,
+        tags,
+        draft.ref ?? null,
+        this.now(),
+      );
+      const id = Number(result.lastInsertRowid);
+      this.#indexGrams(id, draft.title, draft.body, tags);
+      const entry = this.get(id);
+      if (entry === undefined) throw new Error("knowledge entry vanished after insert");
+      return entry;
+    });
   }
 
   /** Adds or replaces the entry with the same owner and `ref`; an identical entry is left alone. */
   upsert(draft: KnowledgeDraft & { readonly ref: string }): UpsertOutcome {
+    return this.transaction(() => this.#upsert(draft));
+  }
+
+  #upsert(draft: KnowledgeDraft & { readonly ref: string }): UpsertOutcome {
     const existing = this.database
       .prepare(`SELECT * FROM ${TABLE} WHERE ifnull(owner, '') = ? AND ref = ?`)
       .get(draft.owner ?? "", draft.ref) as Row | undefined;
@@ -107,6 +124,8 @@ export class KnowledgeDatabase {
     this.database
       .prepare(`UPDATE ${TABLE} SET title = ?, body = ?, tags = ?, source = ? WHERE id = ?`)
       .run(draft.title, draft.body, tags, draft.source, existing.id);
+    this.#deleteGrams.run(existing.id);
+    this.#indexGrams(existing.id, draft.title, draft.body, tags);
     return "updated";
   }
 
@@ -117,11 +136,18 @@ export class KnowledgeDatabase {
 
   /** Removes an entry; with `owner`, only that player's private entry. True when a row was deleted. */
   remove(id: number, owner?: string): boolean {
-    const result =
-      owner === undefined
-        ? this.database.prepare(`DELETE FROM ${TABLE} WHERE id = ?`).run(id)
-        : this.database.prepare(`DELETE FROM ${TABLE} WHERE id = ? AND owner = ?`).run(id, owner);
-    return result.changes > 0;
+    return this.transaction(() => {
+      const result =
+        owner === undefined
+          ? this.database.prepare(`DELETE FROM ${TABLE} WHERE id = ?`).run(id)
+          : this.database.prepare(`DELETE FROM ${TABLE} WHERE id = ? AND owner = ?`).run(id, owner);
+      if (result.changes > 0) this.#deleteGrams.run(id);
+      return result.changes > 0;
+    });
+  }
+
+  #indexGrams(id: number, title: string, body: string, tags: string): void {
+    this.#insertGrams.run(id, gramText(title), gramText(body), gramText(tags));
   }
 
   count(): number {

@@ -1,7 +1,17 @@
 import type Database from "better-sqlite3";
+import { gramText } from "./knowledge-grams.js";
 
-/** The schema version this code writes; a database of another version is refused, never silently migrated. */
-export const KNOWLEDGE_SCHEMA_VERSION = 1;
+/**
+ * The schema version this code writes. Version 1 (no short-term index) is migrated on open; any other version
+ * is refused, never silently rewritten.
+ */
+export const KNOWLEDGE_SCHEMA_VERSION = 2;
+
+/** Versions `applySchema` upgrades in place (0 is a new or pre-versioned file). */
+const MIGRATED_VERSIONS: readonly number[] = [0, 1];
+
+/** The short-term index: CJK 1–2 character windows and short words (see gramText), kept in step by the code. */
+export const GRAMS = "knowledge_grams";
 
 /** The shared table; a row with `owner IS NULL` is shared, a row with an owner UUID is that player's private entry. */
 export const TABLE = '"system:knowledge"';
@@ -22,6 +32,9 @@ CREATE UNIQUE INDEX IF NOT EXISTS knowledge_ref ON ${TABLE} (ifnull(owner, ''), 
 CREATE VIRTUAL TABLE IF NOT EXISTS knowledge_fts USING fts5(
   title, body, tags, content=${TABLE}, content_rowid='id', tokenize='trigram'
 );
+CREATE VIRTUAL TABLE IF NOT EXISTS ${GRAMS} USING fts5(
+  title, body, tags, content='', contentless_delete=1, tokenize='unicode61'
+);
 CREATE TRIGGER IF NOT EXISTS knowledge_ai AFTER INSERT ON ${TABLE} BEGIN
   INSERT INTO knowledge_fts (rowid, title, body, tags) VALUES (new.id, new.title, new.body, new.tags);
 END;
@@ -34,11 +47,34 @@ CREATE TRIGGER IF NOT EXISTS knowledge_au AFTER UPDATE ON ${TABLE} BEGIN
 END;
 `;
 
-/** Creates the tables of an empty database, or checks the version of an existing one (throws on a mismatch). */
+/**
+ * Creates the tables of an empty database, upgrades a version-1 one (building the short-term index from every
+ * stored entry, in one transaction: on failure the file stays at version 1), or checks the version of a
+ * current one. Throws on an unknown version.
+ */
 export const applySchema = (database: Database.Database): void => {
   const version = database.pragma("user_version", { simple: true }) as number;
-  if (version !== 0 && version !== KNOWLEDGE_SCHEMA_VERSION)
+  if (version === KNOWLEDGE_SCHEMA_VERSION) {
+    database.exec(SCHEMA);
+    return;
+  }
+  if (!MIGRATED_VERSIONS.includes(version))
     throw new Error(`schema version ${version}; this System reads version ${KNOWLEDGE_SCHEMA_VERSION}`);
-  database.exec(SCHEMA);
-  if (version === 0) database.pragma(`user_version = ${KNOWLEDGE_SCHEMA_VERSION}`);
+  database.transaction(() => {
+    database.exec(SCHEMA);
+    database.exec(`DELETE FROM ${GRAMS}`);
+    const insert = database.prepare(`INSERT INTO ${GRAMS} (rowid, title, body, tags) VALUES (?, ?, ?, ?)`);
+    const page = database.prepare(
+      `SELECT id, title, body, tags FROM ${TABLE} WHERE id > ? ORDER BY id LIMIT 1000`,
+    );
+    let after = 0;
+    for (;;) {
+      const rows = page.all(after) as { id: number; title: string; body: string; tags: string }[];
+      for (const row of rows) insert.run(row.id, gramText(row.title), gramText(row.body), gramText(row.tags));
+      const last = rows.at(-1);
+      if (last === undefined) break;
+      after = last.id;
+    }
+    database.pragma(`user_version = ${KNOWLEDGE_SCHEMA_VERSION}`);
+  })();
 };

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
-import { TABLE } from "./knowledge-schema.js";
+import { gramToken } from "./knowledge-grams.js";
+import { GRAMS, TABLE } from "./knowledge-schema.js";
 import { charLength, ftsPhrase, queryTerms } from "./knowledge-terms.js";
 
 /** A stored row as SQLite returns it. */
@@ -28,11 +29,23 @@ const patterns = (terms: readonly string[]): string[] =>
     return [pattern, pattern, pattern];
   });
 
+/** Entries whose short-term index row matches (a subquery SQLite evaluates once). */
+const IN_GRAMS = `k.id IN (SELECT rowid FROM ${GRAMS} WHERE ${GRAMS} MATCH ?)`;
+
 /**
- * The retrieval plan of one query. Terms of 3+ characters go to the FTS5 trigram index (AND, ranked by bm25)
- * and shorter ones (which trigram cannot match, e.g. `钻石`) are checked with LIKE on those candidates; a
- * query of short terms only is a newest-first scan that stops after `limit` matches. When no entry has every
- * term, entries with at least half of them are returned.
+ * The best `limit` matches of an FTS5 table, by bm25, whose rows meet `filter`. Only ids and scores are sorted,
+ * so a common term does not copy every matching body through the sorter; the rows are read for the winners.
+ */
+const ranked = (fts: string, filter: string): string =>
+  `WITH ranked AS (SELECT k.id AS id, bm25(${fts}) AS score FROM ${fts} JOIN ${TABLE} k ON k.id = ${fts}.rowid
+    WHERE ${fts} MATCH ? AND ${filter} ORDER BY score LIMIT ?)
+  SELECT k.* FROM ranked JOIN ${TABLE} k ON k.id = ranked.id ORDER BY ranked.score`;
+
+/**
+ * The retrieval plan of one query. Terms of 3+ characters go to the FTS5 trigram index and shorter ones (which
+ * trigram cannot match, e.g. `钻石`) to the short-term index (CJK windows, short words); both rank by bm25.
+ * A short term neither index can serve (punctuation inside) is checked with LIKE, and a query of such terms
+ * only is a newest-first scan. When no entry has every term, entries with at least half of them are returned.
  */
 export class KnowledgeSearch {
   readonly #statements = new Map<string, Database.Statement>();
@@ -68,12 +81,27 @@ export class KnowledgeSearch {
   ): KnowledgeRow[] {
     if (long.length === 0 && short.length === 0) return [];
     const owner = playerId ?? null;
+    const tokens = short.map(gramToken).filter((token) => token !== undefined);
+    const scanned = short.filter((term) => gramToken(term) === undefined);
+    const grams = tokens.map(ftsPhrase).join(` ${mode} `);
     if (long.length > 0) {
-      const shortCheck = short.map(() => ` AND ${CONTAINS}`).join("");
-      const sql = `SELECT k.* FROM knowledge_fts JOIN ${TABLE} k ON k.id = knowledge_fts.rowid
-        WHERE knowledge_fts MATCH ? AND ${VISIBLE}${shortCheck} ORDER BY bm25(knowledge_fts) LIMIT ?`;
+      const gramCheck = tokens.length > 0 ? ` AND ${IN_GRAMS}` : "";
+      const scanCheck = scanned.map(() => ` AND ${CONTAINS}`).join("");
+      const sql = ranked("knowledge_fts", `${VISIBLE}${gramCheck}${scanCheck}`);
       const match = long.map(ftsPhrase).join(` ${mode} `);
-      return this.#statement(sql).all(match, owner, ...patterns(short), limit) as KnowledgeRow[];
+      const gramArguments = tokens.length > 0 ? [grams] : [];
+      return this.#statement(sql).all(
+        match,
+        owner,
+        ...gramArguments,
+        ...patterns(scanned),
+        limit,
+      ) as KnowledgeRow[];
+    }
+    if (tokens.length > 0 && (mode === "AND" || scanned.length === 0)) {
+      const scanCheck = scanned.map(() => ` AND ${CONTAINS}`).join("");
+      const sql = ranked(GRAMS, `${VISIBLE}${scanCheck}`);
+      return this.#statement(sql).all(grams, owner, ...patterns(scanned), limit) as KnowledgeRow[];
     }
     const checks = short.map(() => CONTAINS).join(` ${mode} `);
     const sql = `SELECT k.* FROM ${TABLE} k WHERE ${VISIBLE} AND (${checks}) ORDER BY k.id DESC LIMIT ?`;

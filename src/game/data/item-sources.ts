@@ -2,6 +2,8 @@ import type { IndexedData, Recipe, RecipeItem } from "minecraft-data";
 import { z } from "zod";
 import { type Codec, codec } from "../../util/codec.js";
 import type { ItemCatalog } from "./item-catalog.js";
+import { blockDropConditionSchema, needsSilkTouch } from "./loot-drop.js";
+import { readBlockLoot, readEntityLoot } from "./loot-reading.js";
 
 const ingredientSchema = z.object({ item: z.string(), count: z.number().int().positive() });
 const recipeSchema = z.object({
@@ -13,10 +15,16 @@ const recipeSchema = z.object({
 });
 const blockDropSchema = z.object({
   block: z.string(),
+  /** Probability once `condition` holds, 0–1. */
   chance: z.number(),
+  /** Fewest items of one drop; 0 means the roll can yield nothing. */
   min: z.number().nullable(),
   max: z.number().nullable(),
+  /** Whether the drop needs Silk Touch (or, for leaves and cobwebs, shears); `condition` says exactly. */
   silkTouch: z.boolean(),
+  condition: blockDropConditionSchema,
+  /** Whether Fortune raises the count or the chance. */
+  fortune: z.boolean(),
 });
 const entityDropSchema = z.object({
   entity: z.string(),
@@ -24,6 +32,8 @@ const entityDropSchema = z.object({
   min: z.number().nullable(),
   max: z.number().nullable(),
   playerKill: z.boolean(),
+  /** Whether Looting raises the count or the chance. */
+  looting: z.boolean(),
 });
 const sourcesSchema = z.object({
   item: z.string(),
@@ -48,7 +58,10 @@ const recipeItemId = (item: RecipeItem): number | null => {
 const recipeResultCount = (item: RecipeItem): number =>
   typeof item === "object" && item !== null && !Array.isArray(item) ? (item.count ?? 1) : 1;
 
-/** Crafting recipes, block loot and entity loot from minecraft-data, indexed by the item they yield. */
+/**
+ * Crafting recipes, block loot and entity loot from minecraft-data, indexed by the item they yield. Loot is read
+ * through `readBlockLoot`/`readEntityLoot`, which replace the tables minecraft-data gets wrong with vanilla's.
+ */
 export class ItemSources {
   readonly #blocksByItem = new Map<string, BlockDrop[]>();
   readonly #entitiesByItem = new Map<string, EntityDrop[]>();
@@ -58,29 +71,22 @@ export class ItemSources {
     private readonly catalog: ItemCatalog,
   ) {
     for (const entry of Object.values(data.blockLoot)) {
-      for (const drop of entry.drops) {
-        const list = this.#blocksByItem.get(drop.item) ?? [];
+      for (const { item, condition, ...drop } of readBlockLoot(entry)) {
+        const list = this.#blocksByItem.get(item) ?? [];
         list.push({
           block: `minecraft:${entry.block}`,
-          chance: drop.dropChance,
-          min: drop.stackSizeRange[0] ?? null,
-          max: drop.stackSizeRange[1] ?? drop.stackSizeRange[0] ?? null,
-          silkTouch: drop.silkTouch === true,
+          ...drop,
+          silkTouch: needsSilkTouch(condition),
+          condition,
         });
-        this.#blocksByItem.set(drop.item, list);
+        this.#blocksByItem.set(item, list);
       }
     }
     for (const entry of Object.values(data.entityLoot)) {
-      for (const drop of entry.drops) {
-        const list = this.#entitiesByItem.get(drop.item) ?? [];
-        list.push({
-          entity: `minecraft:${entry.entity}`,
-          chance: drop.dropChance,
-          min: drop.stackSizeRange[0] ?? null,
-          max: drop.stackSizeRange[1] ?? drop.stackSizeRange[0] ?? null,
-          playerKill: drop.playerKill === true,
-        });
-        this.#entitiesByItem.set(drop.item, list);
+      for (const { item, ...drop } of readEntityLoot(entry)) {
+        const list = this.#entitiesByItem.get(item) ?? [];
+        list.push({ entity: `minecraft:${entry.entity}`, ...drop });
+        this.#entitiesByItem.set(item, list);
       }
     }
   }

@@ -3,6 +3,7 @@ import { CardBuilder } from "../../../agent/card/card-builder.js";
 import { joinLines, joinTexts, LIST_KEY } from "../../../agent/card/card-text.js";
 import { CardType } from "../../../agent/card/card-type.js";
 import { literal, type Text, translatable } from "../../../agent/text.js";
+import { type BlockDropCondition, blockDropConditionSchema } from "../../../game/data/loot-drop.js";
 import { codec } from "../../../util/codec.js";
 
 /** The action a card button runs and the JSON input it sends (the default button decoding). */
@@ -21,8 +22,16 @@ const itemCardSchema = z.object({
       ingredients: z.array(named.extend({ count: z.number().int() })),
     }),
   ),
-  blocks: z.array(named.extend({ ...range, silkTouch: z.boolean() })),
-  entities: z.array(named.extend({ ...range, playerKill: z.boolean() })),
+  blocks: z.array(
+    named.extend({
+      ...range,
+      silkTouch: z.boolean(),
+      /** When the drop happens; without it, `silkTouch` alone marks "Silk Touch only". */
+      condition: blockDropConditionSchema.optional(),
+      fortune: z.boolean().optional(),
+    }),
+  ),
+  entities: z.array(named.extend({ ...range, playerKill: z.boolean(), looting: z.boolean().optional() })),
   /** Sources left out of the card to keep it short, per kind. */
   more: z.object({ recipes: z.number().int(), blocks: z.number().int(), entities: z.number().int() }),
   /** Ingredients offered as "sources of …" buttons. */
@@ -35,6 +44,14 @@ export type ItemCardData = z.infer<typeof itemCardSchema>;
 const percent = (chance: number): string => `${Math.round(chance * 1000) / 10}%`;
 const amount = (min: number | null, max: number | null): string =>
   min === null ? "?" : max === null || max === min ? String(min) : `${min}–${max}`;
+/** The parenthesised notes of a drop line: chance, condition, enchantment bonus. */
+const notes = (parts: readonly (string | Text)[]): Text =>
+  joinTexts(
+    parts.map((part) => (typeof part === "string" ? literal(part) : part)),
+    "system.item.drop.notes",
+  );
+const conditionNote = (condition: BlockDropCondition): Text[] =>
+  condition === "none" ? [] : [translatable(`system.item.drop.${condition}`)];
 const more = (count: number): Text[] => (count > 0 ? [translatable("system.item.sources.more", count)] : []);
 
 const sourceLines = (data: ItemCardData): Text[] => {
@@ -61,10 +78,14 @@ const sourceLines = (data: ItemCardData): Text[] => {
     for (const drop of data.blocks)
       lines.push(
         translatable(
-          drop.silkTouch ? "system.item.block_drop.silk_touch" : "system.item.block_drop",
+          "system.item.block_drop",
           literal(drop.name),
           amount(drop.min, drop.max),
-          percent(drop.chance),
+          notes([
+            percent(drop.chance),
+            ...conditionNote(drop.condition ?? (drop.silkTouch ? "silk_touch" : "none")),
+            ...(drop.fortune === true ? [translatable("system.item.drop.fortune")] : []),
+          ]),
         ),
       );
     lines.push(...more(data.more.blocks));
@@ -74,10 +95,14 @@ const sourceLines = (data: ItemCardData): Text[] => {
     for (const drop of data.entities)
       lines.push(
         translatable(
-          drop.playerKill ? "system.item.entity_drop.player_kill" : "system.item.entity_drop",
+          "system.item.entity_drop",
           literal(drop.name),
           amount(drop.min, drop.max),
-          percent(drop.chance),
+          notes([
+            percent(drop.chance),
+            ...(drop.playerKill ? [translatable("system.item.drop.player_kill")] : []),
+            ...(drop.looting === true ? [translatable("system.item.drop.looting")] : []),
+          ]),
         ),
       );
     lines.push(...more(data.more.entities));

@@ -27,7 +27,8 @@ describe("system:item_query", () => {
     expect(card.text).toContain("Crafting:");
     expect(card.text).toMatch(/9× Diamond|Block of Diamond/);
     expect(card.text).toContain("Dropped by blocks:");
-    expect(card.text).toMatch(/Diamond Ore: 1–2 \(50%\)/);
+    expect(card.text).toMatch(/Diamond Ore: 1 \(100%/);
+    expect(card.text).not.toContain("50%");
   });
 
   it("finds an item by its English name and by its Chinese name, through every alias", async () => {
@@ -43,7 +44,7 @@ describe("system:item_query", () => {
     const iron = harness.render(await harness.command(STEVE, "/system item minecraft:iron_ingot"));
     expect(iron.text).toContain("Crafting:");
     expect(iron.text).toContain("Dropped by mobs:");
-    expect(iron.text).toMatch(/Zombie: 1 \(0\.8%, killed by a player\)/);
+    expect(iron.text).toMatch(/Zombie: 1 \(0\.8%, killed by a player, more with Looting\)/);
     const stick = harness.render(await harness.command(STEVE, "/system item minecraft:diamond_sword"));
     expect(stick.text).toContain("2× Diamond");
     const button = stick.buttons.find((entry) => entry.label === "Sources of Stick");

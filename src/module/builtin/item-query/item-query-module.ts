@@ -150,6 +150,8 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
         max: drop.max,
         chance: drop.chance,
         silkTouch: drop.silkTouch,
+        condition: drop.condition,
+        fortune: drop.fortune,
       })),
       entities: sources.entities.slice(0, LIMITS.entities).map((drop) => ({
         id: drop.entity,
@@ -158,6 +160,7 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
         max: drop.max,
         chance: drop.chance,
         playerKill: drop.playerKill,
+        looting: drop.looting,
       })),
       more: {
         recipes: Math.max(0, sources.recipes.length - LIMITS.recipes),
