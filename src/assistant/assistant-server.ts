@@ -8,6 +8,7 @@ import type { CommandTreeNode } from "../agent/command/command-registry.js";
 import { type CommandSource, RecordingCommandSource } from "../agent/command/command-source.js";
 import { BudgetCounters } from "../agent/execution/budget-counters.js";
 import { fingerprintOf } from "../agent/execution/interactive-executor.js";
+import { isReadOnlyModule } from "../agent/routing/direct-qualification.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { CORE_PLAYER_ACTIONS } from "../module/builtin/core/player-commands.js";
 import type { ModuleManager } from "../module/module-manager.js";
@@ -171,6 +172,10 @@ export class AssistantServer {
         text,
         // a resent line shares the running answer, but not across a permission or memory change
         fingerprint: `${snapshot.version}|${generation}|${fingerprintOf(text)}`,
+        // a write (check-in) is shared only while it runs; a later repeat runs again and tells the truth
+        shareFinished:
+          command.kind !== "action" ||
+          isReadOnlyModule(command.module, infrastructure.engine.policyOf(command.module)),
         payload: { kind: "text", command },
       });
     return { result, card: this.present(player, result) };
@@ -203,6 +208,7 @@ export class AssistantServer {
         text: `card ${refText} ${indexText}`,
         fingerprint: `${snapshot.version}|${generation}|card ${refText} ${indexText}`,
         record: false,
+        shareFinished: this.#readOnly(button.value.action),
         payload: { kind: "button", action: button.value.action, args: button.value.args },
       });
     }
@@ -300,6 +306,13 @@ export class AssistantServer {
 
   text(locale: string, key: string, ...args: string[]): string {
     return this.parts.infrastructure.languages.format(locale, key, args);
+  }
+
+  /** Whether a button's workflow only reads (its answer may be shared with a resent click). */
+  #readOnly(action: string): boolean {
+    const engine = this.parts.infrastructure.engine;
+    const module = engine.modules().get(action);
+    return module !== undefined && isReadOnlyModule(module, engine.policyOf(module));
   }
 
   #cards(playerId: string): ServerCards {

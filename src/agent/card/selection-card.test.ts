@@ -8,8 +8,8 @@ const data: SelectionCardData = {
   promptKey: "system.selection.fallback",
   candidates: [
     {
-      labelKey: "system.selection.item",
-      labelArgs: ["system:item_query"],
+      labelKey: "system.item.choice.named",
+      labelArgs: ["Diamond", "钻石"],
       action: "system:item_query",
       input: { query: "minecraft:diamond", page: 0 },
     },
@@ -30,12 +30,22 @@ describe("SelectionCardData", () => {
     expect(view.template).toBe("system.selection.fallback");
     expect(view.buttons).toEqual([
       {
-        labelKey: "system.selection.item",
+        labelKey: "system.item.choice.named",
+        labelArgs: ["Diamond", "钻石"],
         action: "system:item_query",
         args: ['{"query":"minecraft:diamond","page":0}'],
       },
       { labelKey: "system.selection.me", action: "system:player_query", args: ["{}"] },
     ]);
+  });
+
+  it("labels each button with what it does in the reader's language", () => {
+    const languages = Languages.load("resources");
+    const [button] = buildCard(SELECTION_CARD.card(data)).build().buttons;
+    const label = (locale: string) =>
+      languages.format(locale, button?.labelKey ?? "", [...(button?.labelArgs ?? [])]);
+    expect(label("en_us")).toBe("Look up: Diamond");
+    expect(label("zh_cn")).toBe("查询：钻石");
   });
 
   it("refuses malformed card data", () => {
@@ -55,6 +65,7 @@ describe("SelectionCardData", () => {
       "system.selection.item",
       "system.selection.me",
       "system.selection.help",
+      "system.item.choice.named",
     ])
       for (const locale of ["en_us", "zh_cn"])
         expect(languages.has(locale, key), `${locale} ${key}`).toBe(true);

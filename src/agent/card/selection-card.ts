@@ -52,14 +52,19 @@ export const candidateButtonArgs = (candidate: SelectionCandidate): string[] => 
   JSON.stringify(candidate.input),
 ];
 
-/** `system:selection`: a prompt and one button per candidate. */
+/** `system:selection`: a prompt and one button per candidate, labelled with the candidate's key and arguments. */
 export const SELECTION_CARD = CardType.of<SelectionCardData>(
   "system:selection",
   SELECTION_CARD_CODEC,
   (data) => {
     const builder = CardBuilder.of(data.promptKey);
     for (const candidate of data.candidates)
-      builder.button(candidate.labelKey, candidate.action, ...candidateButtonArgs(candidate));
+      builder.labelledButton({
+        labelKey: candidate.labelKey,
+        labelArgs: candidate.labelArgs,
+        action: candidate.action,
+        args: candidateButtonArgs(candidate),
+      });
     return builder;
   },
 );

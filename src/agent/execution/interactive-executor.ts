@@ -19,6 +19,11 @@ export interface InteractiveRequest<P = unknown> {
   readonly fingerprint?: string;
   /** Whether the exchange may be written to history (default true; replays and controls pass false). */
   readonly record?: boolean;
+  /**
+   * False for a request that writes: a resent line shares its answer only while the work still runs, and a repeat
+   * after it finished runs again (so a second check-in really checks). Default true.
+   */
+  readonly shareFinished?: boolean;
   /** The request as the assembly prepared it (a parsed command, a resolved button); handed to the handler. */
   readonly payload?: P;
 }
@@ -122,7 +127,11 @@ export class InteractiveExecutor<P = unknown> {
     const answer = outcome.then((settled) => settled.result);
     this.#recent.put(key, answer);
     void outcome.then((settled) => {
-      if (!settled.admitted || settled.result.failure?.code === AgentFailure.CANCELLED.code)
+      if (
+        !settled.admitted ||
+        settled.result.failure?.code === AgentFailure.CANCELLED.code ||
+        request.shareFinished === false
+      )
         this.#recent.delete(key, answer);
       else this.#recent.settle(key, answer);
     });

@@ -7,6 +7,31 @@ import { isReadOnlyModule } from "./direct-qualification.js";
 /** The label of an extractor candidate whose module declared no `.choice(labelKey)`. */
 export const DEFAULT_CHOICE_KEY = "system.selection.choice";
 
+/**
+ * What a choice button does for one parsed input ("Look up: Iron Ingot"). Suggestions are built before the reader's
+ * locale is known, so `labelArgs` carry every language's value and each translation picks its own by position
+ * (en_us `Look up: %1$s`, zh_cn `查询：%2$s`).
+ */
+export interface ChoiceLabel {
+  readonly labelKey: string;
+  readonly labelArgs: readonly string[];
+}
+
+/** A module that labels its choice buttons by input; modules without it get their `.choice` key. */
+export interface ChoiceLabeller {
+  choiceLabel(input: unknown): ChoiceLabel | undefined;
+}
+
+const choiceLabelOf = (module: AnyAgentModule, input: unknown): ChoiceLabel | undefined => {
+  const labeller = module as Partial<ChoiceLabeller>;
+  if (typeof labeller.choiceLabel !== "function") return undefined;
+  try {
+    return labeller.choiceLabel(input);
+  } catch {
+    return undefined;
+  }
+};
+
 export interface SuggestionOptions {
   readonly text: string;
   readonly modules: readonly AnyAgentModule[];
@@ -49,9 +74,13 @@ export const buildSuggestions = (options: SuggestionOptions): SelectionCandidate
     if (input === undefined) continue;
     const decoded = module.action.codec.decode(input);
     if (!decoded.success) continue;
-    parsed.push({
+    const label = choiceLabelOf(module, decoded.value) ?? {
       labelKey: routing.choiceKey ?? routing.shortcuts[0]?.labelKey ?? DEFAULT_CHOICE_KEY,
       labelArgs: [module.id.toString()],
+    };
+    parsed.push({
+      labelKey: label.labelKey,
+      labelArgs: [...label.labelArgs],
       action: module.id.toString(),
       input: module.action.codec.encode(decoded.value),
     });

@@ -1,3 +1,9 @@
+export {
+  type GameNameKind,
+  type GameNames,
+  GameNameTable,
+  ZH_CN_ENTITY_NAMES_PATH,
+} from "./game-names.js";
 export { gameData, ItemCatalog, type ItemInfo } from "./item-catalog.js";
 export {
   type BlockDrop,

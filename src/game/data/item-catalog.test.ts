@@ -30,15 +30,32 @@ describe("ItemCatalog", () => {
     expect(catalog.search("iron ing").map((info) => info.id)).toContain("minecraft:iron_ingot");
   });
 
-  it("ships a zh_cn table of at least 150 real 1.21.4 items with distinct names", () => {
+  it("ranks the base material first for a partial name in either language", () => {
+    expect(catalog.search("iron", 3)[0]?.id).toBe("minecraft:iron_ingot");
+    expect(catalog.search("铁", 3)[0]?.id).toBe("minecraft:iron_ingot");
+    expect(catalog.search("gold", 3)[0]?.id).toBe("minecraft:gold_ingot");
+    expect(catalog.search("金", 3)[0]?.id).toBe("minecraft:gold_ingot");
+    expect(catalog.uses("minecraft:iron_ingot")).toBeGreaterThan(catalog.uses("minecraft:iron_nugget"));
+  });
+
+  it("ships a zh_cn table of real 1.21.4 items and blocks, items with distinct names", () => {
     const names = loadItemNames();
-    expect(names.size).toBeGreaterThanOrEqual(150);
+    expect(names.size).toBeGreaterThanOrEqual(1300);
     const data = gameData("1.21.4");
     const unknown = [...names.keys()].filter(
-      (id) => data.itemsByName[id.slice("minecraft:".length)] === undefined,
+      (id) =>
+        data.itemsByName[id.slice("minecraft:".length)] === undefined &&
+        data.blocksByName[id.slice("minecraft:".length)] === undefined,
     );
     expect(unknown).toEqual([]);
-    expect(new Set(names.values()).size).toBe(names.size);
+    const itemNames = [...names].filter(
+      ([id]) => data.itemsByName[id.slice("minecraft:".length)] !== undefined,
+    );
+    const duplicates = itemNames.filter(
+      ([id, name]) =>
+        itemNames.find(([other, otherName]) => otherName === name && other !== id) !== undefined,
+    );
+    expect(duplicates).toEqual([]);
     for (const id of [
       "minecraft:coal",
       "minecraft:iron_ingot",

@@ -13,6 +13,7 @@ const escapePattern = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]
 /**
  * Finds the item a sentence is about ("钻石怎么获得", "how do I get an iron ingot"): a written id first, else the
  * longest known en_us or zh_cn name in the text. Two different items with the longest name: nothing (no guess).
+ * A text that is only the start of names (`iron`, `铁`) names the base item the catalog ranks first.
  */
 export class ItemTextIndex {
   readonly #names: NameEntry[] = [];
@@ -48,6 +49,16 @@ export class ItemTextIndex {
       if (best !== undefined && best.item.id !== entry.item.id) return undefined;
       best = entry;
     }
-    return best?.item;
+    return best?.item ?? this.#partial(normalized.trim());
+  }
+
+  /** The top search result for a bare partial name: whole English words, or Chinese characters starting a name. */
+  #partial(text: string): ItemInfo | undefined {
+    const chinese = /^[\u3400-\u9fff]{1,8}$/.test(text);
+    if (!chinese && !/^[a-z][a-z ]{2,31}$/.test(text)) return undefined;
+    const [first] = this.catalog.search(text, 1);
+    if (first === undefined) return undefined;
+    const names = [first.names.en_us.toLowerCase(), first.names.zh_cn ?? ""];
+    return names.some((name) => name.startsWith(chinese ? text : `${text} `)) ? first : undefined;
   }
 }

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { registerCardType } from "../../../agent/card/card-text.js";
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
 import { GameContextTypes } from "../../../game/context-types.js";
@@ -6,6 +7,8 @@ import { giveItemsTool } from "../../../game/tools/give-items-tool.js";
 import { Identifier } from "../../../util/identifier.js";
 import { silentLogger } from "../../../util/logger.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
+import { SERVER_PATHS } from "../../server-paths.js";
+import { CheckInLedger } from "../storage/check-in-ledger.js";
 import { checkInStorage } from "../storage/check-in-storage.js";
 import { CHECK_IN_CARD } from "./check-in-card.js";
 import { CHECK_IN_CONFIG, type CheckInConfig } from "./check-in-config.js";
@@ -21,9 +24,16 @@ export const itemNamer =
     return locale.toLowerCase().startsWith("zh") ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
   };
 
+/** `check-in-ledger.json` for `system:check_in`; other instances get their own (`<namespace>_<path>`). */
+export const ledgerFileName = (id: Identifier): string =>
+  id.toString() === "system:check_in"
+    ? "check-in-ledger.json"
+    : `check-in-ledger-${id.toString().replace(/[^a-z0-9_.-]/g, "_")}.json`;
+
 /**
  * `system:check_in` feature type. Needs AGENT_STORE, EVENTS and GAME_BRIDGE; uses CLOCK (else the system
- * clock), ITEM_CATALOG (item names) and CARDS when present. Registers the event type `system:deliver_reward`
+ * clock), ITEM_CATALOG (item names), CARDS and SERVER_PATHS when present; the reward ledger, which a player reset
+ * keeps, is `<world>/system/check-in-ledger.json` (in memory without SERVER_PATHS). Registers the event type `system:deliver_reward`
  * handled by `system:check_in_delivery`; the server's EventRules must allow that pair.
  */
 export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
@@ -45,6 +55,10 @@ export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
         const itemName = itemNamer(services.get(GameContextTypes.ITEM_CATALOG));
         registerCardType(services.get(GameContextTypes.CARDS), CHECK_IN_CARD);
         const giveItems = giveItemsTool({ bridge, owner: context.id });
+        const world = services.find(SERVER_PATHS)?.world;
+        const ledger = new CheckInLedger(
+          world === undefined ? undefined : join(world, "system", ledgerFileName(context.id)),
+        );
         context.engine.registerEventType(DELIVER_REWARD_EVENT);
         context.engine.registerModule(
           new CheckInModule({
@@ -55,6 +69,7 @@ export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
             clock,
             storage,
             itemName,
+            ledger,
             logger: silentLogger,
           }),
         );

@@ -275,6 +275,24 @@ describe("system:check_in", () => {
     expect(bridge.gives).toHaveLength(2);
   });
 
+  it("never pays a day twice after the player's file was reset: the ledger outlives it", async () => {
+    const h = await open();
+    h.bridge.join(STEVE, "Steve");
+    const first = await checkIn(h);
+    expect(h.render(first, "zh_cn").text).toMatch(/^签到成功！已连续签到 1 天，累计 1 天。\n奖励：/);
+    await h.store.reset(STEVE);
+    expect((await record(h)).total).toBe(0);
+    const again = await checkIn(h);
+    expect(again.failure?.code).toBe("ALREADY_DONE");
+    expect(h.render(again, "zh_cn").text).toBe("你今天（2026-12-02）已经签到过了。已连续签到 0 天。");
+    expect(h.bridge.count(STEVE, "minecraft:bread")).toBe(3);
+    expect(h.bridge.gives).toHaveLength(2);
+    // the next day pays again
+    h.clock.millis += DAY;
+    expect((await checkIn(h)).isSuccess()).toBe(true);
+    expect(h.bridge.count(STEVE, "minecraft:bread")).toBe(6);
+  });
+
   it("refuses an invalid data-pack config: the feature is then not installed", async () => {
     harness = await GameHarness.create({
       types: [CHECK_IN_FEATURE],

@@ -5,6 +5,7 @@ import { present } from "../../../agent/card/card-text.js";
 import { AgentCommand } from "../../../agent/command/agent-command.js";
 import type { EventAdmission } from "../../../agent/execution/event-executor.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
+import { SIMPLE_POLICY } from "../../../agent/execution/policy-defaults.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
@@ -19,6 +20,7 @@ import type { ItemStack } from "../../../game/tools/give-items-tool.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import type { Logger } from "../../../util/logger.js";
+import type { CheckInLedger } from "../storage/check-in-ledger.js";
 import type { CheckInData, CheckInStorage, Delivery } from "../storage/check-in-storage.js";
 import { CHECK_IN_CARD, type CheckInCardData } from "./check-in-card.js";
 import { type CheckInConfig, rewardsFor } from "./check-in-config.js";
@@ -50,6 +52,8 @@ export interface CheckInModuleOptions {
   readonly clock: GameClock;
   readonly storage: ModuleStorage<CheckInData, CheckInStorage>;
   readonly itemName: (item: string, locale: string) => string;
+  /** The days whose reward each player claimed, outside the player files (a reset keeps it). */
+  readonly ledger: CheckInLedger;
   readonly logger: Logger;
 }
 
@@ -74,6 +78,8 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
       action: CHECK_IN_ACTION,
       description: "Daily check-in: once per day, keeps a streak and gives reward items.",
       owner: options.owner,
+      // It writes the player file (not through a tool): one write step declares it a writing workflow.
+      policy: { ...SIMPLE_POLICY, writeSteps: 1 },
       routing: ModuleRouting.defaults<CheckInInput>()
         .command(AgentCommand.literal<CheckInInput>({}, "checkin", "签到"))
         .semantic(RoutingProfile.hints(["我要签到", "每日签到"], ["daily check in", "check in for today"])),
@@ -85,9 +91,11 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
     const day = localDay(clock.now(), config.time_zone ?? clock.timeZone);
     const yesterday = previousDay(day);
     context.checkAlive();
+    // A day in the ledger was paid before, even when the player file no longer says so (an admin reset it).
+    const claimed = await this.options.ledger.claimed(context.playerId, day);
     const outcome = await store.transaction(context.playerId, (data): Outcome => {
       const record = ModuleData.get(data, storage);
-      const streak = record.checkIn(day, yesterday);
+      const streak = claimed ? undefined : record.checkIn(day, yesterday);
       if (streak === undefined)
         return { already: true, streak: record.streak, total: record.total, delivery: record.delivery(day) };
       const items = rewardsFor(config, streak);
@@ -118,6 +126,12 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
       return AgentResult.error(AgentFailure.ALREADY_DONE).withPresentation(
         present(CHECK_IN_CARD.card(card("already", delivery?.items ?? [], true))),
       );
+    }
+    // Claimed once the record is durable: a crash in between leaves the record, which refuses the day as well.
+    try {
+      await this.options.ledger.claim(context.playerId, day, yesterday);
+    } catch (error) {
+      this.options.logger.error(`check-in ledger of ${context.playerId} for ${day} not written`, error);
     }
     const queued = await this.#deliver(context.playerId, day, outcome.items, 0);
     const result = AgentResult.success(

@@ -8,6 +8,7 @@ import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
+import type { ChoiceLabel } from "../../../agent/routing/suggestions.js";
 import type { AnyTool, Tool } from "../../../agent/tool/tool.js";
 import type { ItemCatalog } from "../../../game/data/item-catalog.js";
 import type { ItemSourcesInfo } from "../../../game/data/item-sources.js";
@@ -86,6 +87,18 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
     this.#index = index;
   }
 
+  /** What a selection button for this input says: "Look up: Iron Ingot" / "查询：铁锭". */
+  choiceLabel(input: unknown): ChoiceLabel | undefined {
+    const query = (input as Partial<ItemQueryInput> | undefined)?.query;
+    const item = typeof query === "string" ? this.options.catalog.lookup(query) : undefined;
+    return item === undefined
+      ? undefined
+      : {
+          labelKey: "system.item.choice.named",
+          labelArgs: [item.names.en_us, item.names.zh_cn ?? item.names.en_us],
+        };
+  }
+
   override async run(input: ItemQueryInput, context: ExecutionContext): Promise<AgentResult> {
     context.checkInput(input.query);
     const query =
@@ -116,10 +129,7 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
       if (info === undefined) return id.startsWith("#") ? id : id.replace(/^minecraft:/, "");
       return chinese ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
     };
-    const entityName = (id: string): string => {
-      const path = id.replace(/^minecraft:/, "");
-      return catalog.data.entitiesByName[path]?.displayName ?? path;
-    };
+    const entityName = (id: string): string => catalog.nameOf("entity", id, chinese ? "zh_cn" : "en_us");
     const recipes = sources.recipes.slice(0, LIMITS.recipes).map((recipe) => ({
       resultCount: recipe.resultCount,
       ingredients: recipe.ingredients.map((ingredient) => ({

@@ -1,0 +1,111 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import nbt from "prismarine-nbt";
+import { afterEach, describe, expect, it } from "vitest";
+import { joinPlayer, type Player, tempFolder, waitFor } from "./system-support.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+interface Started {
+  readonly child: ChildProcess;
+  readonly port: number;
+  readonly output: () => string;
+  readonly exited: Promise<{ code: number | null; signal: string | null }>;
+}
+
+/** `npm start` in `dataDir`, as a user runs it; resolves once it prints `listening on`. */
+const npmStart = async (dataDir: string): Promise<Started> => {
+  const child = spawn("npm", ["start", "--", "--port", "0", "--data-dir", dataDir], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    // its own process group: a failed test kills the server under npm too, not npm alone
+    detached: true,
+    env: { ...process.env, SYSTEM_MODEL_BASE_URL: "", SYSTEM_MODEL: "" },
+  });
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  const port = await waitFor(() => /listening on 127\.0\.0\.1:(\d+)/.exec(output)?.[1], 60_000);
+  return { child, port: Number(port), output: () => output, exited };
+};
+
+/** The offline-mode UUID of a name, as vanilla and flying-squid give it (v3 of `OfflinePlayer:<name>`). */
+const offlineUuid = (name: string): string => {
+  const bytes = createHash("md5").update(`OfflinePlayer:${name}`).digest();
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x30;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+
+const count = (player: Player, name: string): number =>
+  player.bot.inventory
+    .items()
+    .filter((item) => item.name === name)
+    .reduce((sum, item) => sum + item.count, 0);
+
+describe("a normal stop (SIGTERM) with players online", () => {
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0))
+      if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+  });
+
+  it("keeps what an online player received: saved, and the playerdata file is a valid, non-empty file", async () => {
+    const dataDir = tempFolder("system-stop-");
+    mkdirSync(join(dataDir, "config", "system"), { recursive: true });
+    writeFileSync(
+      join(dataDir, "config", "system", "server.json"),
+      JSON.stringify({ generation: "superflat" }),
+    );
+
+    const first = await npmStart(dataDir);
+    children.push(first.child);
+    const steve = await joinPlayer(first.port, "Steve");
+    const reply = await steve
+      .say("/system checkin", (m) => /Checked in/.test(m.text))
+      .catch((error: unknown) => {
+        throw new Error(`${String(error)}\n${first.output()}`);
+      });
+    expect(reply.text).toContain("Bread × 3");
+    await waitFor(() => (count(steve, "bread") === 3 ? true : undefined), 20_000);
+    const uuid = offlineUuid("Steve");
+    // the player is still online when the stop begins
+    first.child.kill("SIGTERM");
+    expect(await first.exited, first.output()).toEqual({ code: 0, signal: null });
+    steve.quit();
+
+    const file = join(dataDir, "world", "playerdata", `${uuid}.dat`);
+    expect((await stat(file)).size).toBeGreaterThan(0);
+    const { parsed } = await nbt.parse(await readFile(file));
+    const inventory = nbt.simplify(parsed) as {
+      Inventory?: { id: string; Count?: number; count?: number }[];
+    };
+    const saved = (inventory.Inventory ?? [])
+      .filter((stack) => stack.id === "minecraft:bread")
+      .reduce((sum, stack) => sum + (stack.Count ?? stack.count ?? 0), 0);
+    expect(saved).toBe(3);
+
+    const second = await npmStart(dataDir);
+    children.push(second.child);
+    const back = await joinPlayer(second.port, "Steve");
+    await waitFor(() => (count(back, "bread") === 3 ? true : undefined), 20_000);
+    expect(count(back, "experience_bottle")).toBe(2);
+    // the day was paid: checking in again says so and pays nothing
+    const again = await back.say("/system checkin", (m) => /checked in/i.test(m.text));
+    expect(again.text).toMatch(/already checked in today/);
+    second.child.kill("SIGTERM");
+    expect(await second.exited, second.output()).toEqual({ code: 0, signal: null });
+    back.quit();
+  }, 180_000);
+});
