@@ -1,7 +1,12 @@
 import type { InteractiveExecutor } from "../agent/execution/interactive-executor.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { type Text, translatable } from "../agent/text.js";
-import type { CoreServices, KnownPlayer, UsageLine } from "../module/builtin/core/core-services.js";
+import type {
+  CoreServices,
+  KnownPlayer,
+  RevokeOutcome,
+  UsageLine,
+} from "../module/builtin/core/core-services.js";
 import type { ModuleManager } from "../module/module-manager.js";
 import type { ExecutionMode } from "../module/permissions/execution-mode.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
@@ -10,7 +15,7 @@ import type { AssistantInfrastructure } from "./assistant-services.js";
 /** The core commands' services over the assembled server; every part is built before the core feature installs. */
 export class AssistantCoreServices implements CoreServices {
   readonly #permissions: PermissionService;
-  readonly #interactive: Pick<InteractiveExecutor, "cancel">;
+  readonly #interactive: Pick<InteractiveExecutor, "cancel" | "isActive">;
   readonly #router: HybridRouter;
   readonly #modules: ModuleManager;
   readonly infrastructure: AssistantInfrastructure;
@@ -19,7 +24,7 @@ export class AssistantCoreServices implements CoreServices {
   constructor(parts: {
     readonly infrastructure: AssistantInfrastructure;
     readonly permissions: PermissionService;
-    readonly interactive: Pick<InteractiveExecutor, "cancel">;
+    readonly interactive: Pick<InteractiveExecutor, "cancel" | "isActive">;
     readonly router: HybridRouter;
     readonly modules: ModuleManager;
     readonly reload: () => Promise<Text>;
@@ -51,14 +56,41 @@ export class AssistantCoreServices implements CoreServices {
     return true;
   }
 
-  async revoke(player: KnownPlayer): Promise<void> {
+  async revoke(player: KnownPlayer, requesterId?: string): Promise<RevokeOutcome> {
+    if (player.uuid === requesterId) {
+      // The player's one running request is this revoke (one request per player at a time): cancelling it or
+      // bumping the generation now would swallow the reply, so the side effects wait until it has finished.
+      void this.#afterRequest(player.uuid, () => this.#dropWork(player.uuid));
+      return { kind: "after_reply" };
+    }
     this.#interactive.cancel(player.uuid);
-    await this.infrastructure.lifecycles.revoke(player.uuid);
-    this.#router.cache.invalidate(player.uuid);
+    await this.#dropWork(player.uuid);
+    return { kind: "now" };
+  }
+
+  async #dropWork(playerId: string): Promise<void> {
+    await this.infrastructure.lifecycles.revoke(playerId);
+    this.#router.cache.invalidate(playerId);
+  }
+
+  #afterRequest(playerId: string, work: () => Promise<void>): Promise<void> {
+    const waitMillis = 10;
+    const limitMillis = 120_000;
+    const run = async (): Promise<void> => {
+      for (let waited = 0; this.#interactive.isActive(playerId) && waited < limitMillis; waited += waitMillis)
+        await new Promise<void>((resolve) => setTimeout(resolve, waitMillis).unref());
+      try {
+        await work();
+      } catch (error) {
+        this.infrastructure.logger.error(`revoking ${playerId} after the reply failed`, error);
+      }
+    };
+    return run();
   }
 
   async reset(player: KnownPlayer): Promise<void> {
-    await this.revoke(player);
+    this.#interactive.cancel(player.uuid);
+    await this.#dropWork(player.uuid);
     await this.infrastructure.store.reset(player.uuid);
     await this.#permissions.update(player.uuid, () => undefined);
   }
@@ -105,6 +137,10 @@ export class AssistantCoreServices implements CoreServices {
   async clearHistory(playerId: string): Promise<void> {
     await this.infrastructure.conversation.clear(playerId);
     this.#router.cache.invalidate(playerId);
+  }
+
+  running(playerId: string): boolean {
+    return this.#interactive.isActive(playerId);
   }
 
   cancel(playerId: string): boolean {

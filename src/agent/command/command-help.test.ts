@@ -27,6 +27,6 @@ describe("commandHelp", () => {
       "/system 查询物品 <query>",
     ]);
     const helpHelp = commandHelp(commands, identity("p")).find((entry) => entry.moduleId === "system:help");
-    expect(helpHelp?.usages[0]).toBe("/system help [<topic>]");
+    expect(helpHelp?.usages[0]).toBe("/system help [topic]");
   });
 });

@@ -6,7 +6,7 @@ export interface HelpEntry {
   readonly moduleId: string;
   /** English one-liner from the module declaration. */
   readonly description: string;
-  /** `/system item <query>`-style lines, one per usable alias. */
+  /** `/system item <query>`-style lines: every form of every usable alias. */
   readonly usages: readonly string[];
 }
 
@@ -21,11 +21,11 @@ export const commandHelp = (
 ): HelpEntry[] => {
   const entries = new Map<string, { description: string; usages: string[] }>();
   for (const [alias, module] of commands.aliases()) {
-    const usage = commands.usage(alias, identity);
-    if (usage === undefined) continue;
+    const forms = commands.usages(alias, identity);
+    if (forms.length === 0) continue;
     const id = module.id.toString();
     const entry = entries.get(id) ?? { description: module.description, usages: [] };
-    entry.usages.push(`/${root} ${usage}`);
+    for (const form of forms) entry.usages.push(`/${root} ${form}`);
     entries.set(id, entry);
   }
   return [...entries].map(([moduleId, entry]) => ({ moduleId, ...entry }));

@@ -1,4 +1,4 @@
-import { literal } from "@jsprismarine/brigadier";
+import { argument, greedyString, literal, word } from "@jsprismarine/brigadier";
 import { describe, expect, it } from "vitest";
 import {
   FixtureModule,
@@ -11,7 +11,7 @@ import {
 import { AgentEngine } from "../execution/agent-engine.js";
 import { ModuleRouting } from "../module/module-routing.js";
 import { AgentCommand } from "./agent-command.js";
-import type { CommandOutcome } from "./command-registry.js";
+import { type CommandOutcome, CommandRegistry, withUsage } from "./command-registry.js";
 import type { CommandSource } from "./command-source.js";
 
 const engineWith = () => {
@@ -192,5 +192,59 @@ describe("CommandRegistry", () => {
       executable: false,
       children: [{ name: "query", kind: "argument", executable: true }],
     });
+  });
+
+  it("shows every form of a mistyped command: optional arguments, literal choices, argument shapes", async () => {
+    const registry = new CommandRegistry();
+    const module = new FixtureModule<{ topic: string }>({ action: HELP, description: "Forms." });
+    const take = async (context: { getSource(): CommandSource }) => {
+      context.getSource().action({ topic: "x" });
+      return 1;
+    };
+    registry.register(module, [
+      AgentCommand.custom(["grant"], (name) =>
+        literal<CommandSource>(name).then(
+          argument<CommandSource, string>("player", word())
+            .executes(take)
+            .then(argument<CommandSource, string>("feature", greedyString()).executes(take)),
+        ),
+      ),
+      AgentCommand.custom(["mode"], (name) => {
+        const node = literal<CommandSource>(name);
+        for (const mode of ["simple", "full"])
+          node.then(
+            literal<CommandSource>(mode)
+              .executes(take)
+              .then(argument<CommandSource, string>("player", word()).executes(take)),
+          );
+        return node;
+      }),
+      AgentCommand.custom(["notes"], (name) =>
+        literal<CommandSource>(name)
+          .then(
+            literal<CommandSource>("add").then(
+              argument<CommandSource, string>(
+                "entry",
+                withUsage(greedyString(), "<title> | <body>"),
+              ).executes(take),
+            ),
+          )
+          .then(
+            literal<CommandSource>("remove").then(
+              argument<CommandSource, string>("id", word()).executes(take),
+            ),
+          ),
+      ),
+    ]);
+    const usage = async (line: string) => {
+      const outcome = await registry.parse(line, alice);
+      return outcome.kind === "failure" ? outcome.failure.args : outcome.kind;
+    };
+    expect(await usage("/system grant")).toEqual(["/system grant <player> [feature]"]);
+    expect(await usage("/system mode")).toEqual(["/system mode full|simple [player]"]);
+    expect(await usage("/system notes add")).toEqual([
+      "/system notes add <title> | <body>; /system notes remove <id>",
+    ]);
+    expect(registry.usages("notes", alice)).toEqual(["notes add <title> | <body>", "notes remove <id>"]);
   });
 });

@@ -1,4 +1,10 @@
-import { CommandDispatcher, type RootCommandNode, SuggestionsBuilder } from "@jsprismarine/brigadier";
+import {
+  ArgumentCommandNode,
+  CommandDispatcher,
+  type RootCommandNode,
+  SuggestionsBuilder,
+} from "@jsprismarine/brigadier";
+import type ArgumentType from "@jsprismarine/brigadier/arguments/ArgumentType";
 import type CommandNode from "@jsprismarine/brigadier/tree/CommandNode";
 import { AgentFailure } from "../agent-failure.js";
 import type { Failure } from "../failure.js";
@@ -41,6 +47,74 @@ export const usageFailure = (usage: string): Failure => ({
   key: "system.command.usage",
   args: [usage],
 });
+
+const USAGE_HINTS = new WeakMap<object, string>();
+
+/**
+ * Shows `usage` instead of `<name>` for an argument of this type in usage lines, for arguments whose text has
+ * its own shape (`<title> | <body>`, `on|off`). Returns the same type.
+ */
+export const withUsage = <T>(type: ArgumentType<T>, usage: string): ArgumentType<T> => {
+  USAGE_HINTS.set(type, usage);
+  return type;
+};
+
+const tokenOf = (node: CommandNode<CommandSource>): string => {
+  if (!(node instanceof ArgumentCommandNode)) return node.getName();
+  return USAGE_HINTS.get(node.getType() as object) ?? `<${node.getName()}>`;
+};
+
+type Continuation =
+  | { readonly kind: "argument"; readonly forms: readonly string[] }
+  | { readonly kind: "literals"; readonly heads: string[]; readonly tails: readonly string[] };
+
+const isExecutable = (node: CommandNode<CommandSource>): boolean =>
+  node.getCommand() !== null && node.getCommand() !== undefined;
+
+/**
+ * Every form of a node as flat lines: `grant <player> [feature]`, `mode ask|full|routing|simple [player]`.
+ * Literal siblings with the same continuations share one line; the one argument after an executable node is
+ * shown optional.
+ */
+const formsOf = (node: CommandNode<CommandSource>, source: CommandSource): string[] => {
+  const self = tokenOf(node);
+  const continuations: Continuation[] = [];
+  const byTails = new Map<string, { kind: "literals"; heads: string[]; tails: readonly string[] }>();
+  for (const child of node.getChildren() as Iterable<CommandNode<CommandSource>>) {
+    if (!child.canUse(source)) continue;
+    const forms = formsOf(child, source);
+    if (child instanceof ArgumentCommandNode) {
+      continuations.push({ kind: "argument", forms });
+      continue;
+    }
+    const head = tokenOf(child);
+    const tails = forms.map((form) => form.slice(head.length));
+    const key = JSON.stringify(tails);
+    const group = byTails.get(key);
+    if (group !== undefined) group.heads.push(head);
+    else {
+      const created = { kind: "literals" as const, heads: [head], tails };
+      byTails.set(key, created);
+      continuations.push(created);
+    }
+  }
+  const lines: string[] = [];
+  const optional = isExecutable(node)
+    ? continuations.find((entry) => entry.kind === "argument" && entry.forms.length === 1)
+    : undefined;
+  if (isExecutable(node)) {
+    const form = optional?.kind === "argument" ? optional.forms[0] : undefined;
+    // `[<feature>]` reads as `[feature]`; a longer optional tail keeps its brackets inside
+    lines.push(form === undefined ? self : `${self} [${/^<[^<>]*>$/.test(form) ? form.slice(1, -1) : form}]`);
+  }
+  for (const entry of continuations) {
+    if (entry === optional) continue;
+    const forms =
+      entry.kind === "argument" ? entry.forms : entry.tails.map((tail) => `${entry.heads.join("|")}${tail}`);
+    for (const form of forms) lines.push(`${self} ${form}`);
+  }
+  return lines;
+};
 
 /**
  * The one Brigadier tree of an engine: parsing, help, completions and the client tree all read it. Literal
@@ -106,12 +180,21 @@ export class CommandRegistry {
     return new Map([...this.#aliases].map(([alias, entry]) => [alias, entry.module]));
   }
 
-  /** `alias [<query>]`-style usage of one alias for this identity; undefined when it may not use it. */
-  usage(alias: string, identity: CommandIdentity): string | undefined {
+  /**
+   * Every form of one alias this identity may use (`grant <player> [feature]`, `knowledge add <title> | <body>`,
+   * `knowledge remove <id>`); empty when it may not use the alias.
+   */
+  usages(alias: string, identity: CommandIdentity): string[] {
     const source = new RecordingCommandSource(identity);
     const node = this.root().getChild(alias.toLowerCase());
-    if (node === undefined || !node.canUse(source)) return undefined;
-    return this.dispatcher.getSmartUsage(this.root(), source).get(node) ?? alias;
+    if (node === undefined || !node.canUse(source)) return [];
+    return formsOf(node, source);
+  }
+
+  /** The forms of one alias on one line (`; ` between forms); undefined when this identity may not use it. */
+  usage(alias: string, identity: CommandIdentity): string | undefined {
+    const forms = this.usages(alias, identity);
+    return forms.length === 0 ? undefined : forms.join("; ");
   }
 
   /**
@@ -208,11 +291,12 @@ export class CommandRegistry {
     return { kind: "action", module, action: module.action.action(decoded.value), alias };
   }
 
+  /** Every form of the mistyped command, each with the root the player typed: `/system mode …; /system mode …`. */
   #usageText(line: CommandText, identity: CommandIdentity): string {
-    return `/${line.root ?? this.#roots[0] ?? ""} ${this.usage(line.head, identity) ?? line.head}`.replace(
-      /^\/ /,
-      "/",
-    );
+    const forms = this.usages(line.head, identity);
+    return (forms.length === 0 ? [line.head] : forms)
+      .map((form) => `/${line.root ?? this.#roots[0] ?? ""} ${form}`.replace(/^\/ /, "/"))
+      .join("; ");
   }
 
   #rootUsage(): string {

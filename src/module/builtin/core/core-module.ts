@@ -6,6 +6,7 @@ import { AgentResult } from "../../../agent/agent-result.js";
 import { AgentCommand } from "../../../agent/command/agent-command.js";
 import type { CommandSource } from "../../../agent/command/command-source.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
+import type { Failure } from "../../../agent/failure.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
@@ -13,6 +14,13 @@ import { type Text, translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
 import { EXECUTION_MODES, type ExecutionMode } from "../../permissions/execution-mode.js";
 import { ADMIN_LEVEL, type CoreServices, type KnownPlayer } from "./core-services.js";
+
+/** NOT_FOUND for a player name System has never seen join. */
+export const unknownPlayer = (name: string): Failure => ({
+  code: AgentFailure.NOT_FOUND.code,
+  key: "system.admin.unknown_player",
+  args: [name],
+});
 
 const isAdmin = (source: CommandSource): boolean => source.permissionLevel >= ADMIN_LEVEL;
 
@@ -34,9 +42,10 @@ abstract class CoreCommandModule<I> extends AbstractAgentModule<I> {
       throw new AgentException(AgentFailure.PERMISSION_DENIED);
   }
 
+  /** The named player; a name that never joined is NOT_FOUND saying so (not a generic "nothing found"). */
   protected player(name: string): KnownPlayer {
     const player = this.services.resolvePlayer(name);
-    if (player === undefined) throw new AgentException(AgentFailure.NOT_FOUND.with(name));
+    if (player === undefined) throw new AgentException(unknownPlayer(name));
     return player;
   }
 
@@ -99,7 +108,7 @@ class AccessModule extends CoreCommandModule<AccessInput> {
     );
   }
 
-  protected async apply(input: AccessInput): Promise<Text> {
+  protected async apply(input: AccessInput, context: ExecutionContext): Promise<Text> {
     const player = this.player(input.player);
     const grant = this.action === ACCESS;
     if (input.feature !== undefined) {
@@ -111,9 +120,13 @@ class AccessModule extends CoreCommandModule<AccessInput> {
         player.name,
       );
     }
+    // Read before AI goes off: turning it off may already stop their request.
+    const running = this.services.running(player.uuid);
     await this.services.setAccess(player, { ai: grant });
-    if (!grant) await this.services.revoke(player);
-    return translatable(grant ? "system.admin.granted" : "system.admin.revoked", player.name);
+    if (grant) return translatable("system.admin.granted", player.name);
+    const outcome = await this.services.revoke(player, context.playerId);
+    if (outcome.kind === "after_reply") return translatable("system.admin.revoked_self", player.name);
+    return translatable(running ? "system.admin.revoked_stopped" : "system.admin.revoked", player.name);
   }
 }
 

@@ -8,6 +8,13 @@ export interface KnownPlayer {
   readonly name: string;
 }
 
+/** What a revocation did to the player's work, so the reply can say it truthfully. */
+export type RevokeOutcome =
+  /** Another player: their running request was cancelled and their history deleted now. */
+  | { readonly kind: "now" }
+  /** The requester themselves: history and caches go once this reply is sent; nothing else was running. */
+  | { readonly kind: "after_reply" };
+
 /** One day of one player's model usage, for `/system usage`. */
 export interface UsageLine {
   readonly day: string;
@@ -28,8 +35,12 @@ export interface CoreServices {
     player: KnownPlayer,
     change: { readonly ai?: boolean; readonly feature?: string; readonly enabled?: boolean },
   ): Promise<boolean>;
-  /** Revocation side effects: bump the memory generation, cancel running work, drop caches. */
-  revoke(player: KnownPlayer): Promise<void>;
+  /**
+   * Revocation side effects: bump the memory generation, cancel running work, drop caches. `requesterId` is the
+   * admin asking: revoking oneself must not cancel the revoke request itself, so the player's own side effects
+   * then run once that request has finished.
+   */
+  revoke(player: KnownPlayer, requesterId?: string): Promise<RevokeOutcome>;
   /** Deletes the player's files and caches; usage statistics are kept. */
   reset(player: KnownPlayer): Promise<void>;
   usage(player: KnownPlayer | undefined): UsageLine[];
@@ -38,6 +49,8 @@ export interface CoreServices {
   setMode(mode: ExecutionMode, player: KnownPlayer | undefined): Promise<void>;
   setPreference(playerId: string, key: "history" | "external", value: boolean): Promise<void>;
   clearHistory(playerId: string): Promise<void>;
+  /** Whether the player has a request running (or still stopping). */
+  running(playerId: string): boolean;
   /** Cancels the player's running request; false when nothing was running. */
   cancel(playerId: string): boolean;
   /** Installed feature ids, to validate grant arguments and complete them. */

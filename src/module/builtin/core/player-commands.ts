@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import { AgentCommand } from "../../../agent/command/agent-command.js";
+import { withUsage } from "../../../agent/command/command-registry.js";
 import type { CommandSource } from "../../../agent/command/command-source.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
 import { ActionType } from "../../../agent/module/action-type.js";
@@ -25,12 +26,14 @@ export class SettingsModule extends CoreCommandModule<SettingsInput> {
       for (const key of ["history", "external"] as const)
         node.then(
           literal<CommandSource>(key).then(
-            argument<CommandSource, string>("value", word()).executes(async (context) => {
-              const value = String(context.getArgument("value")).toLowerCase();
-              if (value !== "on" && value !== "off") return 0;
-              context.getSource().action({ key, value: value === "on" });
-              return 1;
-            }),
+            argument<CommandSource, string>("value", withUsage(word(), "on|off")).executes(
+              async (context) => {
+                const value = String(context.getArgument("value")).toLowerCase();
+                if (value !== "on" && value !== "off") return 0;
+                context.getSource().action({ key, value: value === "on" });
+                return 1;
+              },
+            ),
           ),
         );
       return node;

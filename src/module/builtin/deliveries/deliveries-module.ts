@@ -38,8 +38,8 @@ const isAdmin = (source: CommandSource): boolean => source.permissionLevel >= AD
 
 const resolution = (op: "redeliver" | "done", alias: string) =>
   literal<CommandSource>(alias).then(
-    argument<CommandSource, string>("delivery", greedyString()).executes(async (context) => {
-      context.getSource().action({ op, ref: String(context.getArgument("delivery")).trim() });
+    argument<CommandSource, string>("ref", greedyString()).executes(async (context) => {
+      context.getSource().action({ op, ref: String(context.getArgument("ref")).trim() });
       return 1;
     }),
   );

@@ -29,7 +29,7 @@ const entryLine = (entry: HelpCardEntry): Text => {
   const head =
     entry.usages.length === 0
       ? translatable("system.help.entry.text_only", description)
-      : translatable("system.help.entry", literal(entry.usages.join(" | ")), description);
+      : translatable("system.help.entry", literal(entry.usages.join(" · ")), description);
   return entry.example === undefined
     ? head
     : joinLines([head, translatable("system.help.example", literal(entry.example))]);

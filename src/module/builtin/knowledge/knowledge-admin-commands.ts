@@ -4,6 +4,7 @@ import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import { AgentResult } from "../../../agent/agent-result.js";
 import { AgentCommand } from "../../../agent/command/agent-command.js";
+import { withUsage } from "../../../agent/command/command-registry.js";
 import type { CommandSource } from "../../../agent/command/command-source.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
@@ -47,10 +48,12 @@ const command = AgentCommand.custom<KnowledgeAdminInput>(["knowledge", "知识"]
     .requires(isAdmin)
     .then(
       literal<CommandSource>("add").then(
-        argument<CommandSource, string>("entry", greedyString()).executes(async (context) => {
-          context.getSource().action(parseEntry(String(context.getArgument("entry"))));
-          return 1;
-        }),
+        argument<CommandSource, string>("entry", withUsage(greedyString(), "<title> | <body>")).executes(
+          async (context) => {
+            context.getSource().action(parseEntry(String(context.getArgument("entry"))));
+            return 1;
+          },
+        ),
       ),
     )
     .then(
