@@ -38,7 +38,7 @@ describe("system:help", () => {
       ],
     });
     const english = await helpText();
-    expect(english).toContain("/system item <query> | /system 查询物品 <query> | /system 物品 <query>");
+    expect(english).toContain("/system item <query> · /system 查询物品 <query> · /system 物品 <query>");
     expect(english).toContain("Look up an item: names, stack size, recipes and drops.");
     expect(english).toContain("/system checkin · /system 签到 — Daily check-in");
     expect(english).toContain("/system me");
