@@ -15,7 +15,7 @@ import type { AssistantInfrastructure } from "./assistant-services.js";
 /** The core commands' services over the assembled server; every part is built before the core feature installs. */
 export class AssistantCoreServices implements CoreServices {
   readonly #permissions: PermissionService;
-  readonly #interactive: Pick<InteractiveExecutor, "cancel" | "isActive">;
+  readonly #interactive: Pick<InteractiveExecutor, "cancel" | "isActive" | "idle">;
   readonly #router: HybridRouter;
   readonly #modules: ModuleManager;
   readonly infrastructure: AssistantInfrastructure;
@@ -24,7 +24,7 @@ export class AssistantCoreServices implements CoreServices {
   constructor(parts: {
     readonly infrastructure: AssistantInfrastructure;
     readonly permissions: PermissionService;
-    readonly interactive: Pick<InteractiveExecutor, "cancel" | "isActive">;
+    readonly interactive: Pick<InteractiveExecutor, "cancel" | "isActive" | "idle">;
     readonly router: HybridRouter;
     readonly modules: ModuleManager;
     readonly reload: () => Promise<Text>;
@@ -73,19 +73,13 @@ export class AssistantCoreServices implements CoreServices {
     this.#router.cache.invalidate(playerId);
   }
 
-  #afterRequest(playerId: string, work: () => Promise<void>): Promise<void> {
-    const waitMillis = 10;
-    const limitMillis = 120_000;
-    const run = async (): Promise<void> => {
-      for (let waited = 0; this.#interactive.isActive(playerId) && waited < limitMillis; waited += waitMillis)
-        await new Promise<void>((resolve) => setTimeout(resolve, waitMillis).unref());
-      try {
-        await work();
-      } catch (error) {
-        this.infrastructure.logger.error(`revoking ${playerId} after the reply failed`, error);
-      }
-    };
-    return run();
+  async #afterRequest(playerId: string, work: () => Promise<void>): Promise<void> {
+    await this.#interactive.idle(playerId);
+    try {
+      await work();
+    } catch (error) {
+      this.infrastructure.logger.error(`revoking ${playerId} after the reply failed`, error);
+    }
   }
 
   async reset(player: KnownPlayer): Promise<void> {

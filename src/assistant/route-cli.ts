@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { explainDecision } from "../agent/routing/route-explanation.js";
 import { MemoryGameBridge } from "../game/tools/memory-game-bridge.js";
 import { silentLogger } from "../util/logger.js";
+import { offlineUuid } from "../util/offline-uuid.js";
 import { AssistantServer } from "./assistant-server.js";
 import type { PlayerInfo } from "./player-directory.js";
 
@@ -50,15 +50,6 @@ const parseArgs = (args: readonly string[]): RouteArgs | string => {
   const text = words.join(" ").trim();
   if (text.length === 0) return "no text to route";
   return { text, player, locale, opLevel, packs };
-};
-
-/** The offline-mode UUID Minecraft gives a name (version 3 over `OfflinePlayer:<name>`). */
-const offlineUuid = (name: string): string => {
-  const bytes = createHash("md5").update(`OfflinePlayer:${name}`).digest();
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x30;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = bytes.toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 };
 
 /**

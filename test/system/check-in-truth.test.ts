@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { joinPlayer, type Player, type ShippedServer, startShipped, waitFor } from "./system-support.js";
+import {
+  joinPlayer,
+  type Player,
+  type ShippedServer,
+  speak,
+  startShipped,
+  waitFor,
+} from "./system-support.js";
 
 const bread = (player: Player): number =>
   player.bot.inventory
@@ -10,20 +17,6 @@ const bread = (player: Player): number =>
 const checkInReply = (text: string): boolean => /Checked in|already checked in|签到成功|已经签到/.test(text);
 
 const pause = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis));
-
-const speakChinese = (player: Player): void => {
-  player.bot._client.write("settings", {
-    locale: "zh_cn",
-    viewDistance: 2,
-    chatFlags: 0,
-    chatColors: true,
-    skinParts: 127,
-    mainHand: 1,
-    enableTextFiltering: false,
-    enableServerListing: true,
-    particles: 0,
-  });
-};
 
 describe("check-in tells the truth (shipped server, real bots)", () => {
   let server: ShippedServer;
@@ -36,7 +29,7 @@ describe("check-in tells the truth (shipped server, real bots)", () => {
     admin = await joinPlayer(server.port, "Admin");
     steve = await joinPlayer(server.port, "Steve");
     li = await joinPlayer(server.port, "LiLei");
-    speakChinese(li);
+    speak(li, "zh_cn");
   }, 120_000);
 
   afterAll(async () => {

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { decodeFrames } from "../../src/data/store/record-frame.js";
+import { offlineUuid } from "../../src/util/offline-uuid.js";
 import { type ChatMessage, joinPlayer, type Player, tempFolder, waitFor } from "./system-support.js";
 
 /**
@@ -22,15 +22,6 @@ const ARRIVED = /Your check-in reward has arrived/;
 const UNCONFIRMED = /could not be confirmed/;
 /** The journal record of a give step that has begun (its receipt is RUNNING until the items are saved). */
 const GIVE_BEGUN = '"tool":"system:game.give_items","state":"RUNNING"';
-
-/** The offline-mode UUID of a player name (v3 of `OfflinePlayer:<name>`), as the server assigns it. */
-const offlineUuid = (name: string): string => {
-  const bytes = createHash("md5").update(`OfflinePlayer:${name}`).digest();
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x30;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = bytes.toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-};
 
 /** Whether the journal holds an unfinished (QUEUED, RUNNING, WAITING) event task of a player: its notice is due. */
 const hasUnfinishedEvent = (journal: string, playerId: string): boolean => {

@@ -5,6 +5,7 @@ import {
   modelEnvironment,
   type Player,
   type ShippedServer,
+  speak,
   startShipped,
   waitFor,
 } from "./system-support.js";
@@ -24,17 +25,7 @@ describe("messages players see", () => {
     server = await startShipped({ environment: modelEnvironment(model) });
     steve = await joinPlayer(server.port, "Steve");
     li = await joinPlayer(server.port, "LiLei");
-    li.bot._client.write("settings", {
-      locale: "zh_cn",
-      viewDistance: 2,
-      chatFlags: 0,
-      chatColors: true,
-      skinParts: 127,
-      mainHand: 1,
-      enableTextFiltering: false,
-      enableServerListing: true,
-      particles: 0,
-    });
+    speak(li, "zh_cn");
   }, 120_000);
 
   afterAll(async () => {

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import nbt from "prismarine-nbt";
 import { afterEach, describe, expect, it } from "vitest";
+import { offlineUuid } from "../../src/util/offline-uuid.js";
 import { joinPlayer, type Player, tempFolder, waitFor } from "./system-support.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -37,15 +37,6 @@ const npmStart = async (dataDir: string): Promise<Started> => {
   );
   const port = await waitFor(() => /listening on 127\.0\.0\.1:(\d+)/.exec(output)?.[1], 60_000);
   return { child, port: Number(port), output: () => output, exited };
-};
-
-/** The offline-mode UUID of a name, as vanilla and flying-squid give it (v3 of `OfflinePlayer:<name>`). */
-const offlineUuid = (name: string): string => {
-  const bytes = createHash("md5").update(`OfflinePlayer:${name}`).digest();
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x30;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = bytes.toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 };
 
 const count = (player: Player, name: string): number =>

@@ -89,7 +89,22 @@ export const joinPlayer = async (port: number, name: string): Promise<Player> =>
   };
 };
 
-/** The offline-mode UUID the server gives a player name (v3 of `OfflinePlayer:<name>`). */
+/** Switches a bot's client language (the settings packet a real client sends when the language changes). */
+export const speak = (player: Player, locale: "zh_cn" | "en_us"): void => {
+  player.bot._client.write("settings", {
+    locale,
+    viewDistance: 2,
+    chatFlags: 0,
+    chatColors: true,
+    skinParts: 127,
+    mainHand: 1,
+    enableTextFiltering: false,
+    enableServerListing: true,
+    particles: 0,
+  });
+};
+
+/** The UUID the running server gave an online player (v3 of `OfflinePlayer:<name>`). */
 export const uuidOf = (system: RunningSystem, name: string): string => {
   const player = system.host.players().find((candidate) => candidate.name === name);
   if (player === undefined) throw new Error(`${name} is not online`);

@@ -107,6 +107,23 @@ describe("InteractiveExecutor", () => {
     );
   });
 
+  it("idle settles only once the player's request has finished, and at once for a player with none", async () => {
+    const hold = gate();
+    const { executor } = setup({ hold: hold.promise });
+    const running = executor.submit(request("alex", "what is a diamond"));
+    let idle = false;
+    const waiting = executor.idle("alex").then(() => {
+      idle = true;
+    });
+    await executor.idle("steve");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(idle).toBe(false);
+    hold.open();
+    await running;
+    await waiting;
+    expect(executor.isActive("alex")).toBe(false);
+  });
+
   it("cancels the player's running request: the caller gets CANCELLED and the handler's signal aborts", async () => {
     const hold = gate();
     let aborted = false;

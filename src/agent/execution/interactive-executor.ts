@@ -72,6 +72,8 @@ const MAX_BACKGROUND_WRITES = 4;
 
 interface Active {
   readonly controller: AbortController;
+  /** Settles when the handler has really stopped and the slot is free. */
+  readonly finished: Promise<void>;
 }
 
 /** Collapses whitespace and Unicode forms so that a resent line has the same fingerprint. */
@@ -113,9 +115,13 @@ export class InteractiveExecutor<P = unknown> {
     if (shared !== undefined) return shared;
     if (this.#active.has(request.playerId)) return Promise.resolve(AgentResult.error(AgentFailure.BUSY));
     const controller = new AbortController();
-    this.#active.set(request.playerId, { controller });
     const generation = this.#options.generations.generation(request.playerId);
     const admitted: AdmittedRequest<P> = { ...request, generation };
+    let finish = (): void => {};
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    this.#active.set(request.playerId, { controller, finished });
     const running = this.#run(admitted, controller);
     const cancelled = new Promise<Outcome>((resolve) =>
       controller.signal.addEventListener("abort", () => resolve({ admitted: true, result: CANCELLED }), {
@@ -138,8 +144,15 @@ export class InteractiveExecutor<P = unknown> {
     void running.then(() => {
       if (this.#active.get(request.playerId)?.controller === controller)
         this.#active.delete(request.playerId);
+      finish();
     });
     return answer;
+  }
+
+  /** Settles once the player has no admitted request any more (at once when there is none). */
+  async idle(playerId: string): Promise<void> {
+    for (let active = this.#active.get(playerId); active !== undefined; active = this.#active.get(playerId))
+      await active.finished;
   }
 
   /** Cancels the player's active request; its callers get CANCELLED. Returns whether there was one. */

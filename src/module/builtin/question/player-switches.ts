@@ -14,10 +14,3 @@ export interface PlayerSwitches {
 }
 
 export const PLAYER_SWITCHES = ContextType.of<PlayerSwitches>("system:player_switches");
-
-/** Without an injected implementation: AI allowed, but no external services and so never the web. */
-export const CLOSED_SWITCHES: PlayerSwitches = {
-  aiEnabled: () => true,
-  externalAllowed: () => false,
-  featureEnabled: () => false,
-};
