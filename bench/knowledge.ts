@@ -1,9 +1,9 @@
-// Knowledge retrieval latency: KnowledgeDatabase.search (FTS5 trigram for 3+ character terms, the short-term
-// CJK bigram index for 1–2 character ones, ranked) against a plain LIKE scan over the same table in the same run,
-// at 10,000 and 100,000 entries.
+// Knowledge retrieval latency: KnowledgeDatabase.search (the short-term index of CJK 1–2 character windows and
+// stemmed words, ranked by bm25 inside SQLite; FTS5 trigram for substrings) against a plain LIKE scan over the
+// same table in the same run, at 10,000 and 100,000 entries.
 // Run: npm run bench -- knowledge   (KNOWLEDGE_BENCH_ENTRIES=100000 for one size; a comma list for several)
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { KnowledgeDatabase } from "../src/data/knowledge/knowledge-database.js";
@@ -124,10 +124,12 @@ const run = (entries: number): void => {
   const ratio = (fraction: number): string =>
     (percentile(scan, fraction) / percentile(fts, fraction)).toFixed(1);
   console.log(
-    `${entries.toLocaleString("en")} entries (loaded in ${loadMillis} ms), ${fts.length} queries per method`,
+    `${entries.toLocaleString("en")} entries (loaded in ${loadMillis} ms), ${fts.length} queries per method, load average ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(" ")}`,
   );
   console.log(
-    `  search (trigram + bigram index) p50 ${percentile(fts, 0.5).toFixed(2)} ms  p99 ${percentile(fts, 0.99).toFixed(2)} ms`,
+    `  search (word/bigram + trigram)  p50 ${percentile(fts, 0.5).toFixed(2)} ms  p99 ${percentile(fts, 0.99).toFixed(2)} ms`,
   );
   console.log(
     `  plain LIKE scan                 p50 ${percentile(scan, 0.5).toFixed(2)} ms  p99 ${percentile(scan, 0.99).toFixed(2)} ms`,

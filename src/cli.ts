@@ -4,7 +4,8 @@ import type { CliIo } from "./host/flying-squid/knowledge-cli.js";
 const USAGE = [
   "usage: system <command>",
   "  serve [--port N] [--data-dir DIR]      start the server (as npm start)",
-  '  route "<text>" [--player NAME] [--locale zh_cn|en_us]   explain how a text is routed',
+  '  route "<text>" | --stdin [--player NAME] [--locale zh_cn|en_us] [--data-dir DIR]   explain routing',
+  "  route fit <labelled.tsv> [--data-dir DIR]   precision/recall per module over a threshold grid",
   "  knowledge import <dir> [--data-dir DIR] [--db <path>]   import Markdown/text/JSON knowledge",
 ].join("\n");
 
@@ -20,7 +21,7 @@ const serve: Subcommand = async (args) => {
 const route: Subcommand = async (args, io) => {
   const { routeCommand } = await import("./assistant/route-cli.js");
   void io;
-  return routeCommand(args, { out: process.stdout, err: process.stderr });
+  return routeCommand(args, { out: process.stdout, err: process.stderr, input: process.stdin });
 };
 
 const knowledge: Subcommand = async (args, io) => {

@@ -15,10 +15,15 @@ import { FileAgentJournal } from "../data/store/file-agent-journal.js";
 import { FileAgentStore } from "../data/store/file-agent-store.js";
 import { FileConversationStore } from "../data/store/file-conversation-store.js";
 import { FileUsageStore } from "../data/store/file-usage-store.js";
+import { ItemCatalog } from "../game/data/item-catalog.js";
+import { ItemMentions } from "../game/data/item-mentions.js";
 import { AccessStore } from "../module/permissions/access-store.js";
 import { Languages } from "../util/language.js";
 import type { Logger } from "../util/logger.js";
 import { PlayerDirectory } from "./player-directory.js";
+
+/** The game data version System reads (items, blocks, entities, loot). */
+export const GAME_DATA_VERSION = "1.21.4";
 
 /** Where one server keeps its files: config under `<dataDir>/config/system`, System data in `<world>/system`. */
 export interface AssistantPaths {
@@ -45,6 +50,8 @@ export interface AssistantInfrastructure {
   readonly generations: MemoryGenerations;
   readonly conversation: ConversationService;
   readonly engine: AgentEngine;
+  /** The game's items (ids, names in both languages); routing marks their names as slots. */
+  readonly catalog: ItemCatalog;
   readonly tasks: TaskExecutor;
   readonly lifecycles: AgentLifecycles;
   readonly cards: CardRegistry;
@@ -105,8 +112,11 @@ export const openInfrastructure = async (options: {
     generations,
     logger,
   });
+  // One item catalog for routing slots and the item features.
+  const catalog = ItemCatalog.forVersion(GAME_DATA_VERSION);
   const engine = new AgentEngine({
     config: agentConfig,
+    slots: new ItemMentions(catalog),
     model: gateway,
     steps: new JournalStepRunner(journal),
     logger,
@@ -134,6 +144,7 @@ export const openInfrastructure = async (options: {
     generations,
     conversation,
     engine,
+    catalog,
     tasks,
     lifecycles,
     cards: new CardRegistry(),

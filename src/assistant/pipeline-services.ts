@@ -5,7 +5,7 @@ import { type ContextType, ServiceContext } from "../agent/module/context-type.j
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
 import type { Availability } from "../agent/routing/routing-player.js";
 import { GameContextTypes, systemClock } from "../game/context-types.js";
-import { gameData, ItemCatalog, ItemSources } from "../game/data/index.js";
+import { gameData, ItemSources } from "../game/data/index.js";
 import type { GameBridge } from "../game/game-bridge.js";
 import { CORE_SERVICES, type CoreServices } from "../module/builtin/core/core-services.js";
 import { DELIVERIES } from "../module/builtin/deliveries/deliveries-service.js";
@@ -14,7 +14,7 @@ import { PROMPT_SOURCE } from "../module/builtin/question/question-services.js";
 import { WEB_ACCESS, WebAccess } from "../module/builtin/search/web-access.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
 import { SERVER_PATHS } from "../module/server-paths.js";
-import type { AssistantInfrastructure } from "./assistant-services.js";
+import { type AssistantInfrastructure, GAME_DATA_VERSION } from "./assistant-services.js";
 import type { PlayerStandings } from "./player-standing.js";
 import type { ModeTargets } from "./request-pipeline.js";
 
@@ -22,7 +22,7 @@ import type { ModeTargets } from "./request-pipeline.js";
 export const MODE_WORKFLOWS = { ask: "system:question", full: "system:free_chat" } as const;
 
 /** The game version whose item data System uses (the embedded server's version). */
-export const GAME_DATA_VERSION = "1.21.4";
+export { GAME_DATA_VERSION };
 
 /** Everything features may ask for, built before any feature installs; nothing is bound later. */
 export interface FeatureServiceParts {
@@ -41,7 +41,7 @@ export interface FeatureServiceParts {
 export const featureServices = (parts: FeatureServiceParts): ServiceContext<AgentEngine, ModuleRegistry> => {
   const { infrastructure, permissions, standings } = parts;
   const { engine } = infrastructure;
-  const catalog = ItemCatalog.forVersion(GAME_DATA_VERSION);
+  const { catalog } = infrastructure;
   const switches: PlayerSwitches = {
     aiEnabled: (playerId) => standings.modelRefusal(permissions.snapshot(playerId)) === undefined,
     externalAllowed: async (playerId) => (await infrastructure.conversation.preferences(playerId)).external,

@@ -1,44 +1,60 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
 import { explainDecision } from "../agent/routing/route-explanation.js";
+import type { SemanticMatch } from "../agent/routing/semantic-router.js";
 import { MemoryGameBridge } from "../game/tools/memory-game-bridge.js";
+import type { Json } from "../util/codec.js";
 import { silentLogger } from "../util/logger.js";
 import { offlineUuid } from "../util/offline-uuid.js";
 import { AssistantServer } from "./assistant-server.js";
 import type { PlayerInfo } from "./player-directory.js";
+import { fitReport, parseLabelled, type RoutedLine } from "./route-fit.js";
 
 /** Output streams of a CLI subcommand (same shape as src/cli.ts's CliIo). */
 export interface RouteCliIo {
   readonly out: NodeJS.WritableStream;
   readonly err: NodeJS.WritableStream;
+  /** Lines for `--stdin`. */
+  readonly input?: NodeJS.ReadableStream;
 }
 
-const USAGE =
-  'usage: system route "<text>" [--player NAME] [--locale zh_cn|en_us] [--op LEVEL] [--pack DATAPACK_DIR]...';
+const USAGE = [
+  'usage: system route "<text>" | --stdin [--player NAME] [--locale zh_cn|en_us] [--op LEVEL] [--data-dir DIR] [--pack DATAPACK_DIR]...',
+  "       system route fit <labelled.tsv> [--data-dir DIR] [--pack DATAPACK_DIR]...",
+].join("\n");
 
 interface RouteArgs {
-  readonly text: string;
+  readonly words: readonly string[];
+  readonly stdin: boolean;
   readonly player: string;
   readonly locale: string;
   readonly opLevel: number;
   readonly packs: readonly string[];
+  readonly dataDir: string | undefined;
 }
+
+const VALUED = new Set(["--player", "--locale", "--op", "--pack", "--data-dir"]);
 
 const parseArgs = (args: readonly string[]): RouteArgs | string => {
   const words: string[] = [];
   let player = "Player";
   let locale = "en_us";
   let opLevel = 0;
+  let stdin = false;
+  let dataDir: string | undefined;
   const packs: string[] = [];
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] ?? "";
     const value = args[index + 1];
-    if (arg === "--player" || arg === "--locale" || arg === "--op" || arg === "--pack") {
+    if (arg === "--stdin") stdin = true;
+    else if (VALUED.has(arg)) {
       if (value === undefined) return `${arg} needs a value`;
       index++;
       if (arg === "--player") player = value;
       else if (arg === "--pack") packs.push(resolve(value));
+      else if (arg === "--data-dir") dataDir = resolve(value);
       else if (arg === "--op") {
         opLevel = Number.parseInt(value, 10);
         if (!/^[0-4]$/.test(value)) return "--op must be 0..4";
@@ -47,57 +63,152 @@ const parseArgs = (args: readonly string[]): RouteArgs | string => {
     } else if (arg.startsWith("--")) return `unknown option ${arg}`;
     else words.push(arg);
   }
-  const text = words.join(" ").trim();
-  if (text.length === 0) return "no text to route";
-  return { text, player, locale, opLevel, packs };
+  return { words, stdin, player, locale, opLevel, packs, dataDir };
 };
 
-/**
- * `npx system route "<text>"`: routes one text through the built-in module set (no model, fresh temp folder) and
- * prints the decision with its evidence as one JSON object, so admins can tune samples and thresholds.
- * Resolves to the exit code (0 routed, 2 usage error).
- */
-export const routeCommand = async (args: readonly string[], io: RouteCliIo): Promise<number> => {
-  const parsed = parseArgs(args);
-  if (typeof parsed === "string") {
-    io.err.write(`${parsed}\n${USAGE}\n`);
-    return 2;
-  }
-  const folder = await mkdtemp(join(tmpdir(), "system-route-"));
-  let server: AssistantServer | undefined;
-  try {
+/** One assembled assistant (no model) and one joined player, routing texts as the server would. */
+class RouteSession {
+  private constructor(
+    private readonly server: AssistantServer,
+    private readonly player: PlayerInfo,
+    private readonly folder: string,
+  ) {}
+
+  static async open(args: RouteArgs): Promise<RouteSession> {
+    const folder = await mkdtemp(join(tmpdir(), "system-route-"));
+    // A data dir gives its config and data packs; the world is a scratch copy so a running server is untouched.
+    const base =
+      args.dataDir === undefined
+        ? { dataDir: folder, packRoots: [] }
+        : { dataDir: args.dataDir, packRoots: [join(args.dataDir, "datapacks")] };
     const bridge = new MemoryGameBridge();
-    server = await AssistantServer.create({
-      paths: { dataDir: folder, world: join(folder, "world"), packRoots: parsed.packs },
+    const server = await AssistantServer.create({
+      paths: {
+        dataDir: base.dataDir,
+        world: join(folder, "world"),
+        packRoots: [...base.packRoots, ...args.packs],
+      },
       bridge,
       logger: silentLogger,
       environment: {},
     });
     const player: PlayerInfo = {
-      uuid: offlineUuid(parsed.player),
-      name: parsed.player,
-      locale: parsed.locale,
-      opLevel: parsed.opLevel,
+      uuid: offlineUuid(args.player),
+      name: args.player,
+      locale: args.locale,
+      opLevel: args.opLevel,
     };
     bridge.join(player.uuid, player.name);
     await server.join(player);
-    const snapshot = server.permissions.snapshot(player.uuid);
-    const decision = await server.router.route({
+    return new RouteSession(server, player, folder);
+  }
+
+  #routingPlayer() {
+    const snapshot = this.server.permissions.snapshot(this.player.uuid);
+    return {
+      playerId: this.player.uuid,
+      permissionLevel: snapshot.opLevel,
+      features: snapshot.features,
+      locale: this.player.locale,
+      aiEnabled: false,
+      generation: 0,
+    };
+  }
+
+  async explain(text: string): Promise<{ [key: string]: Json }> {
+    const decision = await this.server.router.route({
       requestId: "route-cli",
-      text: parsed.text,
-      player: {
-        playerId: player.uuid,
-        permissionLevel: snapshot.opLevel,
-        features: snapshot.features,
-        locale: parsed.locale,
-        aiEnabled: false,
-        generation: 0,
-      },
+      text,
+      player: this.#routingPlayer(),
     });
-    io.out.write(`${JSON.stringify({ text: parsed.text, ...explainDecision(decision) })}\n`);
+    return { text, ...explainDecision(decision) };
+  }
+
+  /** The decision with the configured thresholds, and the local match with every threshold at zero. */
+  async measure(text: string): Promise<RoutedLine> {
+    const router = this.server.router;
+    const player = this.#routingPlayer();
+    const decision = await router.route({ requestId: "route-fit", text, player });
+    const free: SemanticMatch = await router.semantic.match(
+      text,
+      (module) => router.available(player, module),
+      { minSimilarity: 0, minMargin: 0, minCoverage: 0 },
+    );
+    const top = free.candidates[0];
+    return {
+      text,
+      command: decision.source === "COMMAND" ? (decision.module?.id.toString() ?? null) : undefined,
+      direct: free.direct?.module.id.toString(),
+      top: top?.moduleId,
+      similarity: top?.similarity ?? 0,
+      margin: free.margin,
+      coverage: free.coverage,
+    };
+  }
+
+  thresholds() {
+    return this.server.infrastructure.semanticConfig.get();
+  }
+
+  async close(): Promise<void> {
+    await this.server.close();
+    await rm(this.folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `npx system route "<text>"` routes one text through the built-in module set (no model) and prints the decision
+ * with its evidence as one JSON object; `--stdin` routes one text per input line in one process, one JSON line
+ * each; `fit <labelled.tsv>` measures a labelled set over a grid of thresholds. Resolves to the exit code
+ * (0 done, 1 unreadable file, 2 usage error).
+ */
+export const routeCommand = async (args: readonly string[], io: RouteCliIo): Promise<number> => {
+  const fit = args[0] === "fit";
+  const parsed = parseArgs(fit ? args.slice(1) : args);
+  const text = typeof parsed === "string" ? "" : parsed.words.join(" ").trim();
+  const problem =
+    typeof parsed === "string"
+      ? parsed
+      : fit
+        ? parsed.words.length !== 1
+          ? "fit needs one labelled file"
+          : undefined
+        : parsed.stdin && text !== ""
+          ? "give a text or --stdin, not both"
+          : !parsed.stdin && text === ""
+            ? "no text to route"
+            : undefined;
+  if (typeof parsed === "string" || problem !== undefined) {
+    io.err.write(`${problem}\n${USAGE}\n`);
+    return 2;
+  }
+  let labelled: ReturnType<typeof parseLabelled> | undefined;
+  if (fit) {
+    try {
+      labelled = parseLabelled(await readFile(parsed.words[0] ?? "", "utf8"));
+    } catch (error) {
+      io.err.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+  }
+  const session = await RouteSession.open(parsed);
+  try {
+    if (labelled !== undefined) {
+      const routed: RoutedLine[] = [];
+      for (const line of labelled) routed.push(await session.measure(line.text));
+      io.out.write(fitReport(labelled, routed, session.thresholds()));
+    } else if (parsed.stdin) {
+      const lines = createInterface({
+        input: io.input ?? process.stdin,
+        crlfDelay: Number.POSITIVE_INFINITY,
+      });
+      for await (const line of lines) {
+        if (line.trim() === "") continue;
+        io.out.write(`${JSON.stringify(await session.explain(line.trim()))}\n`);
+      }
+    } else io.out.write(`${JSON.stringify(await session.explain(text))}\n`);
     return 0;
   } finally {
-    await server?.close();
-    await rm(folder, { recursive: true, force: true });
+    await session.close();
   }
 };

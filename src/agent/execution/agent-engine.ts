@@ -7,6 +7,7 @@ import type { AgentAction } from "../module/action-type.js";
 import type { AnyAgentModule } from "../module/agent-module.js";
 import { ModuleRegistry } from "../module/module-registry.js";
 import { RoutingTable } from "../routing/routing-table.js";
+import type { SlotRecognizer } from "../routing/text-analyzer.js";
 import type { StepRunner } from "../storage/step-runner.js";
 import type { AnyTool } from "../tool/tool.js";
 import { ToolRegistry } from "../tool/tool-registry.js";
@@ -52,12 +53,14 @@ export interface AgentEngineOptions {
   readonly steps?: StepRunner;
   readonly logger?: Logger;
   readonly now?: () => number;
+  /** Marks argument mentions (item names) for local semantic routing; none without it. */
+  readonly slots?: SlotRecognizer;
 }
 
 /** The engine: registration, start, and one entry point to run any workflow under its policy. */
 export class AgentEngine {
   readonly tools = new ToolRegistry();
-  readonly #modules = new ModuleRegistry(this.tools, new RoutingTable());
+  readonly #modules: ModuleRegistry<RoutingTable>;
   readonly #eventTypes = new Set<string>();
   readonly #logger: Logger;
   #started = false;
@@ -65,6 +68,7 @@ export class AgentEngine {
   readonly #steps: StepRunner | undefined;
 
   constructor(private readonly options: AgentEngineOptions = {}) {
+    this.#modules = new ModuleRegistry(this.tools, new RoutingTable(options.slots));
     this.#logger = options.logger ?? silentLogger;
     this.#model = options.model;
     this.#steps = options.steps;

@@ -8,6 +8,7 @@ import { type AnyModuleRouting, ModuleRouting } from "../module/module-routing.j
 import type { RoutingProfile } from "../module/routing-profile.js";
 import { type IndexEntry, SemanticIndex } from "./semantic-index.js";
 import { buildSuggestions } from "./suggestions.js";
+import type { SlotRecognizer } from "./text-analyzer.js";
 
 /**
  * The routing declarations of every registered module plus the reject samples: the one command tree and, once
@@ -20,6 +21,9 @@ export class RoutingTable implements ModuleRoutes {
   readonly #rejects = new Map<string, RoutingProfile<unknown>>();
   #index: SemanticIndex | undefined;
   #frozen = false;
+
+  /** `slots` marks argument mentions for the semantic index (e.g. item names → `<item>`). */
+  constructor(private readonly slots?: SlotRecognizer) {}
 
   /** Validates and records a module's routing; throws (changing nothing) on alias or id conflicts. */
   add(module: AnyAgentModule): void {
@@ -69,7 +73,7 @@ export class RoutingTable implements ModuleRoutes {
   /** The semantic index over every profile and reject set; built on first use after freeze. */
   index(): SemanticIndex {
     if (!this.#frozen) throw new Error("the semantic index is built after engine start");
-    if (this.#index === undefined) this.#index = new SemanticIndex(this.entries());
+    if (this.#index === undefined) this.#index = new SemanticIndex(this.entries(), this.slots);
     return this.#index;
   }
 

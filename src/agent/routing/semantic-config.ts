@@ -29,8 +29,8 @@ const unit = z.number().min(0).max(1);
 
 export const SEMANTIC_SETTINGS_CODEC = codec<SemanticSettings>(
   z.object({
-    minSimilarity: unit.default(0.6),
-    minMargin: unit.default(0.15),
+    minSimilarity: unit.default(0.3),
+    minMargin: unit.default(0.08),
     minCoverage: unit.default(0.6),
     cacheEntriesPerPlayer: z.number().int().min(0).max(10_000).default(64),
     fallbackCandidates: z.number().int().min(1).max(10).default(4),
@@ -45,10 +45,13 @@ export const SEMANTIC_SETTINGS_CODEC = codec<SemanticSettings>(
   }) as z.ZodType<SemanticSettings>,
 );
 
-/** The built-in thresholds (docs/routing.md quotes them). */
+/**
+ * The built-in thresholds, fitted with `npx system route fit test/fixtures/routing-dev.tsv` (docs/routing.md
+ * quotes them and the figures).
+ */
 export const DEFAULT_SEMANTIC_SETTINGS: SemanticSettings = Object.freeze({
-  minSimilarity: 0.6,
-  minMargin: 0.15,
+  minSimilarity: 0.3,
+  minMargin: 0.08,
   minCoverage: 0.6,
   cacheEntriesPerPlayer: 64,
   fallbackCandidates: 4,

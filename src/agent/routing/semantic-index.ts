@@ -1,4 +1,4 @@
-import { TextAnalyzer } from "./text-analyzer.js";
+import { type SlotRecognizer, TextAnalyzer } from "./text-analyzer.js";
 
 /** A set of samples for one target: a module, or a reject class (which never routes anywhere). */
 export interface IndexEntry {
@@ -28,7 +28,7 @@ interface Posting {
  * feature with it, so its cost follows those postings (bounded by ~4·√n each), not the number of samples.
  */
 export class SemanticIndex {
-  readonly #analyzer = new TextAnalyzer();
+  readonly #analyzer: TextAnalyzer;
   readonly #postings = new Map<string, Posting>();
   readonly #idf = new Map<string, number>();
   readonly #sampleTarget: number[] = [];
@@ -36,12 +36,18 @@ export class SemanticIndex {
   readonly #targets: IndexEntry[] = [];
   readonly #vocabulary: Set<string>[] = [];
   readonly #vectors: Map<string, number>[] = [];
+  /** Per target: the normalised sum of its sample vectors, by feature (what the target's samples say together). */
+  readonly #centroids = new Map<string, { targets: number[]; weights: number[] }>();
+  readonly #firstSample: number[] = [];
   /** Postings longer than this only add candidates when no more selective feature matched. */
   readonly #selective: number;
-  #maxIdf = 1;
+  /** The weight of a word no sample has: half the rarest idf, so it dilutes a match without drowning it. */
+  #unseenIdf = 1;
   #accumulator = new Float64Array(0);
 
-  constructor(entries: readonly IndexEntry[]) {
+  /** `slots` marks argument mentions (item names) in samples and queries alike. */
+  constructor(entries: readonly IndexEntry[], slots?: SlotRecognizer) {
+    this.#analyzer = new TextAnalyzer(slots);
     const analysed: { target: number; features: readonly string[] }[] = [];
     for (const entry of entries) {
       const target = this.#targets.push(entry) - 1;
@@ -61,7 +67,7 @@ export class SemanticIndex {
     const count = analysed.length;
     for (const [feature, frequency] of documentFrequency)
       this.#idf.set(feature, Math.log(1 + count / frequency));
-    this.#maxIdf = Math.log(1 + Math.max(1, count));
+    this.#unseenIdf = Math.log(1 + Math.max(1, count)) / 2;
     analysed.forEach(({ target, features }, sample) => {
       this.#sampleTarget.push(target);
       const vector = this.#vector(features);
@@ -75,6 +81,7 @@ export class SemanticIndex {
         }
       }
     });
+    this.#buildCentroids();
     this.#accumulator = new Float64Array(count);
     this.#selective = Math.max(128, Math.ceil(4 * Math.sqrt(count)));
   }
@@ -92,7 +99,8 @@ export class SemanticIndex {
   search(text: string, limit = 5): TargetScore[] {
     const query = this.#analyzer.analyze(text);
     const terms: { posting: Posting; weight: number; feature: string }[] = [];
-    for (const [feature, weight] of this.#vector(query.features)) {
+    const queryVector = this.#vector(query.features);
+    for (const [feature, weight] of queryVector) {
       const posting = this.#postings.get(feature);
       if (posting !== undefined) terms.push({ posting, weight, feature });
     }
@@ -123,6 +131,19 @@ export class SemanticIndex {
       const target = this.#sampleTarget[sample]!;
       if (score > (best.get(target)?.score ?? 0)) best.set(target, { score, sample });
     }
+    // A target's samples together can match a query none of them matches alone ("我的坐标是多少").
+    const centroid = new Map<number, number>();
+    for (const [feature, weight] of queryVector) {
+      const posting = this.#centroids.get(feature);
+      if (posting === undefined) continue;
+      for (let index = 0; index < posting.targets.length; index++) {
+        const target = posting.targets[index]!;
+        centroid.set(target, (centroid.get(target) ?? 0) + weight * posting.weights[index]!);
+      }
+    }
+    for (const [target, score] of centroid)
+      if (score > (best.get(target)?.score ?? 0))
+        best.set(target, { score, sample: best.get(target)?.sample ?? this.#firstSample[target]! });
     return [...best]
       .sort((left, right) => right[1].score - left[1].score)
       .slice(0, limit)
@@ -138,6 +159,28 @@ export class SemanticIndex {
       });
   }
 
+  #buildCentroids(): void {
+    const sums = this.#targets.map(() => new Map<string, number>());
+    this.#vectors.forEach((vector, sample) => {
+      const target = this.#sampleTarget[sample]!;
+      if (this.#firstSample[target] === undefined) this.#firstSample[target] = sample;
+      const sum = sums[target]!;
+      for (const [feature, weight] of vector) sum.set(feature, (sum.get(feature) ?? 0) + weight);
+    });
+    sums.forEach((sum, target) => {
+      let norm = 0;
+      for (const weight of sum.values()) norm += weight * weight;
+      norm = Math.sqrt(norm);
+      if (norm === 0) return;
+      for (const [feature, weight] of sum) {
+        const posting = this.#centroids.get(feature) ?? { targets: [], weights: [] };
+        posting.targets.push(target);
+        posting.weights.push(weight / norm);
+        this.#centroids.set(feature, posting);
+      }
+    });
+  }
+
   #coverage(words: readonly string[], target: number): number {
     if (words.length === 0) return 0;
     const vocabulary = this.#vocabulary[target]!;
@@ -146,14 +189,18 @@ export class SemanticIndex {
     return covered / words.length;
   }
 
-  /** L2-normalised log-tf × idf; features unseen in the samples get the highest idf (they dilute the match). */
+  /** L2-normalised log-tf × idf; words unseen in the samples get `#unseenIdf` (they dilute the match). */
   #vector(features: readonly string[]): Map<string, number> {
     const counts = new Map<string, number>();
-    for (const feature of features) counts.set(feature, (counts.get(feature) ?? 0) + 1);
+    for (const feature of features) {
+      // An n-gram no sample has says nothing about any target; unseen words still dilute (and cut coverage).
+      if (feature.startsWith("~") && !this.#idf.has(feature)) continue;
+      counts.set(feature, (counts.get(feature) ?? 0) + 1);
+    }
     const vector = new Map<string, number>();
     let norm = 0;
     for (const [feature, count] of counts) {
-      const weight = (1 + Math.log(count)) * (this.#idf.get(feature) ?? this.#maxIdf);
+      const weight = (1 + Math.log(count)) * (this.#idf.get(feature) ?? this.#unseenIdf);
       vector.set(feature, weight);
       norm += weight * weight;
     }

@@ -43,16 +43,34 @@ export class SemanticRouter {
 
   constructor(private readonly options: SemanticRouterOptions) {}
 
-  async match(fullText: string, available: (module: AnyAgentModule) => boolean): Promise<SemanticMatch> {
+  /** `thresholds` replaces the configured ones for this call (fitting measures every text at zero). */
+  async match(
+    fullText: string,
+    available: (module: AnyAgentModule) => boolean,
+    thresholds?: Pick<SemanticSettings, "minSimilarity" | "minMargin" | "minCoverage">,
+  ): Promise<SemanticMatch> {
     // Samples are short; a long text is never a close match, so only its start is analysed.
     const text = fullText.length > MAX_TEXT ? fullText.slice(0, MAX_TEXT) : fullText;
     const local = this.options.modules.routes.index();
     const lexical = local.search(text, 8);
-    const ranked = this.options.search === undefined ? lexical : await this.#replace(text, lexical);
-    // A guard the closest sample itself hits is how that module is asked for ("what can you do" → help).
-    const expected = ranked[0] === undefined ? [] : this.#guard.check(ranked[0].sample);
+    const scored = this.options.search === undefined ? lexical : await this.#replace(text, lexical);
+    // Slot-aware: a module whose extractor finds no argument in this text (no item named, someone else's
+    // health) cannot take it, so it neither wins nor narrows another module's margin.
+    const inputs = new Map<string, unknown>();
+    const ranked = scored.filter((score) => {
+      if (score.reject) return true;
+      const profile = this.options.modules.routing(score.target).profile;
+      if (profile?.kind !== "read" || profile.extractor === undefined) return true;
+      const input = extract(profile.extractor, fullText);
+      inputs.set(score.target, input);
+      return input !== undefined;
+    });
+    // A guard the closest sample itself hits is how that module is asked for ("what can you do" → help), when
+    // the text says nothing beyond that module's words ("can you tp me" is still a capability question).
+    const expected =
+      ranked[0] === undefined || ranked[0].coverage < 1 ? [] : this.#guard.check(ranked[0].sample);
     const guards = this.#guard.check(text).filter((hit) => !expected.includes(hit));
-    const candidates = ranked.map((score) => ({
+    const candidates = scored.map((score) => ({
       moduleId: score.target,
       similarity: round(score.similarity),
       coverage: round(score.coverage),
@@ -69,24 +87,25 @@ export class SemanticRouter {
       coverage,
       guards,
     });
+    // The closest module could not take this text: say so, and route nothing else in its place.
+    if (scored[0] !== undefined && scored[0] !== top) return result("no_arguments");
     if (top === undefined) return result("no_match");
     if (guards.length > 0) return result("guard");
     if (top.reject) return result("reject");
     const module = this.options.modules.get(top.target);
     if (module === undefined || !available(module)) return result("unavailable");
-    const settings = this.options.settings();
+    const settings = thresholds ?? this.options.settings();
     if (top.similarity < settings.minSimilarity) return result("similarity");
     if (margin < settings.minMargin) return result("margin");
     if (coverage < settings.minCoverage) return result("coverage");
     const routing = this.options.modules.routing(module.id);
     const refusal = directRefusal(module, routing, this.options.policyOf?.(module) ?? module.policy);
     if (refusal !== undefined) return result(refusal);
-    let input: unknown;
-    try {
-      input = routing.profile?.extractor?.(fullText);
-    } catch {
-      input = undefined;
-    }
+    const input = inputs.has(module.id.toString())
+      ? inputs.get(module.id.toString())
+      : routing.profile?.extractor === undefined
+        ? undefined
+        : extract(routing.profile.extractor, fullText);
     if (input === undefined) return result("no_arguments");
     const decoded = module.action.codec.decode(input);
     if (!decoded.success) return result("no_arguments");
@@ -107,5 +126,14 @@ export class SemanticRouter {
 }
 
 const MAX_TEXT = 1024;
+
+/** An extractor's input for a text; undefined when it finds none or throws. */
+const extract = (extractor: (text: string) => unknown, text: string): unknown => {
+  try {
+    return extractor(text);
+  } catch {
+    return undefined;
+  }
+};
 
 const round = (value: number): number => Math.round(value * 1000) / 1000;

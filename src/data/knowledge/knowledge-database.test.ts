@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { CorruptFileError } from "../../util/corrupt-file-error.js";
 import { KnowledgeAdmin } from "./knowledge-admin.js";
 import { KnowledgeDatabase } from "./knowledge-database.js";
+import { KNOWLEDGE_SCHEMA_VERSION } from "./knowledge-schema.js";
+import { CANDIDATES } from "./knowledge-search.js";
 
 const ALICE = "00000000-0000-4000-8000-00000000000a";
 const BOB = "00000000-0000-4000-8000-00000000000b";
@@ -143,9 +145,117 @@ describe("KnowledgeDatabase", () => {
     expect(database.search({ query: "tp", playerId: BOB, limit: 5 })[0]?.entry.title).toBe("Teleporting");
     database.close();
     const reopened = new Database(path, { readonly: true });
-    expect(reopened.pragma("user_version", { simple: true })).toBe(2);
+    expect(reopened.pragma("user_version", { simple: true })).toBe(KNOWLEDGE_SCHEMA_VERSION);
     reopened.close();
     expect(KnowledgeDatabase.open(path).search({ query: "深板岩", playerId: BOB, limit: 5 })).toHaveLength(1);
+  });
+
+  it("upgrades a version-2 file in place: the short-term index is rebuilt with every word, stemmed", () => {
+    folder = mkdtempSync(join(tmpdir(), "knowledge-"));
+    const path = join(folder, "knowledge.sqlite");
+    const raw = new Database(path);
+    raw.exec(VERSION_1_SCHEMA);
+    raw.exec(VERSION_2_GRAMS);
+    const insert = raw.prepare(
+      `INSERT INTO "system:knowledge" (owner, title, body, source, tags, created) VALUES (?, ?, ?, 'file', '[]', 1)`,
+    );
+    const grams = raw.prepare("INSERT INTO knowledge_grams (rowid, title, body, tags) VALUES (?, ?, ?, '')");
+    // What version 2 wrote: CJK windows and words of 1–2 characters only.
+    grams.run(
+      insert.run(null, "钻石", "钻石矿石在深板岩层最常见。").lastInsertRowid,
+      "钻 钻石 石",
+      "钻 钻石 石",
+    );
+    grams.run(
+      insert.run(null, "Server rule", "One rule: no griefing, or a ban.").lastInsertRowid,
+      "",
+      "no or a",
+    );
+    grams.run(
+      insert.run(ALICE, "Alice's notes", "My netherite is in the chest.").lastInsertRowid,
+      "s",
+      "my is in",
+    );
+    raw.pragma("user_version = 2");
+    raw.close();
+
+    const database = KnowledgeDatabase.open(path);
+    expect(database.search({ query: "钻石", playerId: BOB, limit: 5 }).map((hit) => hit.entry.title)).toEqual(
+      ["钻石"],
+    );
+    // "rules" finds "rule" only through the rebuilt, stemmed index (the trigram index has no "rules").
+    expect(
+      database.search({ query: "rules", playerId: BOB, limit: 5 }).map((hit) => hit.entry.title),
+    ).toEqual(["Server rule"]);
+    expect(database.search({ query: "netherite", playerId: ALICE, limit: 5 })).toHaveLength(1);
+    expect(database.search({ query: "netherite", playerId: BOB, limit: 5 })).toHaveLength(0);
+    database.close();
+    const reopened = new Database(path, { readonly: true });
+    expect(reopened.pragma("user_version", { simple: true })).toBe(KNOWLEDGE_SCHEMA_VERSION);
+    const grammar = reopened
+      .prepare("SELECT sql FROM sqlite_master WHERE name = 'knowledge_grams'")
+      .pluck()
+      .get();
+    expect(grammar).toContain("porter");
+    expect(
+      reopened
+        .prepare("SELECT rowid FROM knowledge_grams WHERE knowledge_grams MATCH 'griefing'")
+        .pluck()
+        .all(),
+    ).toEqual([2]);
+    reopened.close();
+  });
+
+  it("finds English words by stem, and inside longer words when whole words are too few", () => {
+    const database = KnowledgeDatabase.open(":memory:");
+    database.add({ title: "Redstone dust", body: "Redstone carries a signal.", source: "file" });
+    database.add({ title: "Stone tools", body: "Stone pickaxes mine iron.", source: "file" });
+    database.add({ title: "Mining", body: "Mine diamonds with an iron pickaxe.", source: "file" });
+    const titles = (query: string, limit = 5): string[] =>
+      database.search({ query, playerId: BOB, limit }).map((hit) => hit.entry.title);
+    // Whole words first, then the entry holding the word inside another.
+    expect(titles("stone")).toEqual(["Stone tools", "Redstone dust"]);
+    expect(titles("stone", 1)).toEqual(["Stone tools"]);
+    expect(titles("pickaxe")).toEqual(["Stone tools", "Mining"]);
+    expect(titles("diamond pickaxe")).toEqual(["Mining"]);
+    expect(titles("mining")).toEqual(["Mining", "Stone tools"]);
+  });
+
+  it("ranks a common term within its newest matches and never shows another player's entries", () => {
+    const database = KnowledgeDatabase.open(":memory:");
+    const filler = "A long paragraph about building walls, roofs, floors and doors with many blocks.";
+    database.transaction(() => {
+      for (let index = 0; index < CANDIDATES + 50; index++)
+        database.add({ title: `Note ${index}`, body: `${filler} One redstone line.`, source: "file" });
+      database.add({ title: "Private", body: "redstone redstone redstone", source: "admin", owner: ALICE });
+      database.add({
+        title: "Redstone guide",
+        body: "Redstone dust, redstone torches and repeaters.",
+        source: "file",
+      });
+      database.add({ title: "Newest", body: `${filler} Redstone once.`, source: "file" });
+    });
+    const titles = (playerId: string | undefined): string[] =>
+      database.search({ query: "redstone", playerId, limit: 3 }).map((hit) => hit.entry.title);
+    expect(titles(BOB)[0]).toBe("Redstone guide");
+    expect(titles(BOB)).toHaveLength(3);
+    expect(titles(BOB)).not.toContain("Private");
+    expect(titles(ALICE)[0]).toBe("Private");
+    // The mixed path (a long CJK term with a short one) and the trigram path (punctuation inside) rank too.
+    database.add({ title: "末影龙", body: "末影龙掉落龙蛋，击败末影龙后去末地城找鞘翅。", source: "file" });
+    database.add({ title: "日记", body: "今天看到了末影龙和鞘翅。", source: "file" });
+    expect(
+      database.search({ query: "末影龙 鞘翅", playerId: BOB, limit: 5 }).map((hit) => hit.entry.title),
+    ).toEqual(["末影龙", "日记"]);
+    database.add({
+      title: "Update 1.20",
+      body: "Version 1.20 adds cherry trees; 1.20 also adds camels.",
+      source: "file",
+    });
+    database.add({ title: "Changelog", body: "Since 1.20 the server runs faster.", source: "file" });
+    expect(database.search({ query: "1.20", playerId: BOB, limit: 5 }).map((hit) => hit.entry.title)).toEqual(
+      ["Update 1.20", "Changelog"],
+    );
   });
 
   it("refuses a database of an unknown schema version", () => {
@@ -192,4 +302,11 @@ CREATE VIRTUAL TABLE knowledge_fts USING fts5(
 CREATE TRIGGER knowledge_ai AFTER INSERT ON "system:knowledge" BEGIN
   INSERT INTO knowledge_fts (rowid, title, body, tags) VALUES (new.id, new.title, new.body, new.tags);
 END;
+`;
+
+/** The short-term index version 2 added (unicode61, no stemming; it held CJK windows and 1–2 character words). */
+const VERSION_2_GRAMS = `
+CREATE VIRTUAL TABLE knowledge_grams USING fts5(
+  title, body, tags, content='', contentless_delete=1, tokenize='unicode61'
+);
 `;

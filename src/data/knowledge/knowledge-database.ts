@@ -22,10 +22,10 @@ export interface KnowledgeQuery {
 
 /**
  * The knowledge base on SQLite (better-sqlite3, FTS5). Shared entries have no owner; a player's query sees
- * shared entries and its own private ones only. Terms of 3+ characters use a trigram index; shorter ones (which
- * trigram cannot match, e.g. `钻石`) use the short-term index of CJK 1–2 character windows and short words, which
- * every write here keeps in step in the same transaction. Every method throws on database errors: callers must
- * never read a failure as "nothing found".
+ * shared entries and its own private ones only. Words and CJK terms use the short-term index of CJK 1–2
+ * character windows and stemmed words, which every write here keeps in step in the same transaction; other
+ * terms of 3+ characters, and words inside longer words, use a trigram index (see KnowledgeSearch). Every method
+ * throws on database errors: callers must never read a failure as "nothing found".
  */
 export class KnowledgeDatabase {
   readonly #search: KnowledgeSearch;
@@ -52,7 +52,8 @@ export class KnowledgeDatabase {
   /**
    * Opens (creating when missing) a database file, or `:memory:`. A file that is not a readable knowledge
    * database (damaged, not SQLite, an unknown schema version) throws a CorruptFileError naming it; it is not
-   * modified. A version-1 file is upgraded in place (its short-term index is built from the stored entries).
+   * modified. A version-1 or version-2 file is upgraded in place (its short-term index is rebuilt from the stored
+   * entries).
    */
   static open(path: string, options: { readonly now?: () => number } = {}): KnowledgeDatabase {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });

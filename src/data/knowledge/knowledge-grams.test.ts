@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { gramText, gramToken } from "./knowledge-grams.js";
+import { gramText, gramToken, wordToken } from "./knowledge-grams.js";
 
 describe("short-term index text", () => {
-  it("holds every CJK character and adjacent pair within a run, and only the short words of other scripts", () => {
+  it("holds every CJK character and adjacent pair within a run, and the words of other scripts", () => {
     expect(gramText("附魔铁砧，用 /TP")).toBe("附 附魔 魔 魔铁 铁 铁砧 砧 用 tp");
-    expect(gramText("Use an anvil")).toBe("an");
+    expect(gramText("Use an anvil")).toBe("use an anvil");
     expect(gramText("ｔｐ 钻")).toBe("钻 tp");
   });
 
@@ -14,5 +14,12 @@ describe("short-term index text", () => {
     expect(gramToken("XP")).toBe("xp");
     expect(gramToken("a钻")).toBeUndefined();
     expect(gramToken("?!")).toBeUndefined();
+  });
+
+  it("looks up longer words of other scripts as words, never CJK or punctuated terms", () => {
+    expect(wordToken("NETHERITE")).toBe("netherite");
+    expect(wordToken("ｐｉｃｋａｘｅ")).toBe("pickaxe");
+    expect(wordToken("下界合金")).toBeUndefined();
+    expect(wordToken("1.20")).toBeUndefined();
   });
 });

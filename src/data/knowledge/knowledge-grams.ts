@@ -5,11 +5,13 @@ const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
 /** A word of another script (letters and digits), as the unicode61 tokenizer splits it. */
 const WORD = /[\p{L}\p{N}]+/gu;
 const SHORT_WORD = /^[\p{L}\p{N}]{1,2}$/u;
+const WHOLE_WORD = /^[\p{L}\p{N}]+$/u;
 
 /**
  * The text fed to the short-term index (`knowledge_grams`, unicode61) for one field: every character and every
- * pair of adjacent characters of each CJK run, plus the 1–2 character words of other scripts, space-separated.
- * Longer words are left out: terms of 3+ characters go to the trigram index.
+ * pair of adjacent characters of each CJK run, plus the words of other scripts, space-separated. (Schema 2 held
+ * only the 1–2 character words; schema 3 holds every word, so a word query is one posting list instead of a
+ * trigram phrase.)
  */
 export const gramText = (text: string): string => {
   const normalized = text.normalize("NFKC").toLowerCase();
@@ -22,8 +24,7 @@ export const gramText = (text: string): string => {
       if (index + 1 < characters.length) grams.push(`${characters[index]}${characters[index + 1]}`);
     }
   }
-  for (const [word] of normalized.replace(CJK, " ").matchAll(WORD))
-    if ([...word].length <= 2) grams.push(word);
+  for (const [word] of normalized.replace(CJK, " ").matchAll(WORD)) grams.push(word);
   return grams.join(" ");
 };
 
@@ -37,4 +38,13 @@ export const gramToken = (term: string): string | undefined => {
   if (CJK_ONLY.test(normalized)) return normalized;
   if (SHORT_WORD.test(normalized) && !HAS_CJK.test(normalized)) return normalized;
   return undefined;
+};
+
+/**
+ * The token a word of a non-CJK script is looked up by in the short-term index (whose tokenizer stems it:
+ * `diamond` finds `diamonds`), or undefined for anything else (punctuation inside, CJK).
+ */
+export const wordToken = (term: string): string | undefined => {
+  const normalized = term.normalize("NFKC").toLowerCase();
+  return WHOLE_WORD.test(normalized) && !HAS_CJK.test(normalized) ? normalized : undefined;
 };

@@ -16,3 +16,11 @@ export const loadItemNames = (path: string = ZH_CN_ITEM_NAMES_PATH): ReadonlyMap
   }
   return names;
 };
+
+/**
+ * Names players use that are not the current official ones (`史莱姆球` for 黏液球, `萤石粉` for 荧石粉, `bed` for
+ * White Bed), alias → namespaced id. Item mentions read them; cards always show the official names.
+ */
+export const ITEM_ALIASES_PATH = fileURLToPath(
+  new URL("../../../resources/data/system/lang-items/aliases.json", import.meta.url),
+);

@@ -1,10 +1,45 @@
 import { z } from "zod";
+import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
 import { AccessModule, ModeModule, ReloadModule, ResetModule, UsageModule } from "./core-module.js";
 import { CORE_SERVICES } from "./core-services.js";
 import { CancelModule, ClearModule, SettingsModule } from "./player-commands.js";
+
+/** Greetings, thanks and small talk: a reject class, so they never route directly anywhere. */
+const CHATTER = "system:chatter";
+const CHATTER_SAMPLES = RoutingProfile.hints(
+  ["你好", "谢谢", "哈哈哈", "在吗", "晚安", "早上好", "你好呀机器人", "好的", "辛苦了"],
+  ["hi", "hello there", "thanks", "thank you", "lol", "good night", "good morning", "ok cool", "nice"],
+);
+
+/** Requests to act on the world or on players (give, teleport, weather, ban): never a direct read route. */
+const GAME_ACTIONS = "system:game_action";
+const GAME_ACTION_SAMPLES = RoutingProfile.hints(
+  [
+    "给我一组钻石",
+    "传送我回家",
+    "把我送到出生点",
+    "把时间调成白天",
+    "让天气变晴",
+    "给我管理员权限",
+    "封禁这个玩家",
+    "帮我把这些怪清掉",
+    "给我创造模式",
+  ],
+  [
+    "give me a stack of iron",
+    "teleport me home",
+    "send me back to spawn",
+    "set the time to day",
+    "turn off the rain",
+    "make me an admin",
+    "ban that player",
+    "kill all the zombies near me",
+    "put me in creative mode",
+  ],
+);
 
 /**
  * The core feature: admin commands (grant, revoke, reset, usage, reload, mode) and player commands
@@ -32,6 +67,8 @@ class CoreFeature implements ServerModule {
       new CancelModule(services),
     ])
       context.engine.registerModule(module);
+    context.engine.modules().reject(CHATTER, CHATTER_SAMPLES);
+    context.engine.modules().reject(GAME_ACTIONS, GAME_ACTION_SAMPLES);
   }
 
   storages(): [] {

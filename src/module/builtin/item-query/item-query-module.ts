@@ -32,6 +32,52 @@ export const ITEM_QUERY_ACTION = ActionType.of<ItemQueryInput>(
   codec(z.object({ query: z.string().trim().min(1).max(256) })),
 );
 
+/** How players ask about one item: questions, imperatives, colloquial forms, names and ids (item → `<item>`). */
+const ITEM_QUERY_SAMPLES = {
+  zh: [
+    "查询物品 minecraft:diamond",
+    "钻石怎么获得",
+    "铁锭的合成配方是什么",
+    "哪里能弄到火药",
+    "工作台怎么做",
+    "怎么合成火把",
+    "金苹果的配方",
+    "红石粉从哪来",
+    "末影珍珠去哪刷",
+    "什么怪会掉烈焰棒",
+    "下界合金锭要怎么制作",
+    "查一下熔炉",
+    "绿宝石有什么用",
+    "怎样才能得到鞘翅",
+    "史莱姆球怎么搞到",
+    "铜锭如何获取",
+    "书架的合成表",
+    "介绍一下三叉戟",
+    "钻石在哪里挖",
+    "在哪能找到紫水晶碎片",
+    "怎么弄到附魔金苹果",
+  ],
+  en: [
+    "Look up item minecraft:diamond",
+    "how do I get diamonds",
+    "what is the recipe for an iron ingot",
+    "how to craft a crafting table",
+    "where can I find ender pearls",
+    "what drops blaze rods",
+    "recipe for golden apple",
+    "how do you make torches",
+    "where does redstone come from",
+    "tell me about the elytra",
+    "how to obtain netherite ingots",
+    "item info for emerald",
+    "which mob drops gunpowder",
+    "crafting recipe of a furnace",
+    "show me how to make a shield",
+    "how can i get slimeballs",
+    "what is an observer used for",
+  ],
+} as const;
+
 const LIMITS = { recipes: 4, blocks: 6, entities: 6, ingredients: 4 } as const;
 
 export interface ItemQueryModuleOptions {
@@ -74,12 +120,8 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
               const item = index.find(text);
               return item === undefined ? undefined : { query: item.id };
             },
-            ["查询物品 minecraft:diamond", "钻石怎么获得", "铁锭的合成配方是什么", "哪里能弄到火药"],
-            [
-              "Look up item minecraft:diamond",
-              "how do I get diamonds",
-              "what is the recipe for an iron ingot",
-            ],
+            ITEM_QUERY_SAMPLES.zh,
+            ITEM_QUERY_SAMPLES.en,
           ),
         )
         .choice("system.item.choice"),

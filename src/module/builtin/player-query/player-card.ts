@@ -5,12 +5,15 @@ import { CardType } from "../../../agent/card/card-type.js";
 import { literal, type Text, translatable } from "../../../agent/text.js";
 import { PLAYER_STATS_SNAPSHOT } from "../../../game/game-snapshots.js";
 import { codec } from "../../../util/codec.js";
+import { PLAYER_FIELDS, type PlayerField } from "./player-fields.js";
 
 const playerCardSchema = z.object({
   name: z.string(),
   stats: PLAYER_STATS_SNAPSHOT.schema,
   /** Display names of the largest inventory totals, in the asking player's language, same order as totals. */
   itemNames: z.array(z.string()).max(8),
+  /** The part the player asked about ("我的血量是多少" → health): its line comes first. */
+  focus: z.enum(PLAYER_FIELDS).optional(),
 });
 
 /** A player's stats as the card shows them. */
@@ -35,18 +38,50 @@ export const PLAYER_CARD = CardType.of<PlayerCardData>("system:player", codec(pl
           ),
           LIST_KEY,
         );
-  const lines: Text[] = [
-    translatable("system.player.health", round(stats.health), round(stats.food)),
-    translatable("system.player.xp", stats.xpLevel, round(stats.xpTotal)),
-    translatable(
-      "system.player.position",
-      round(stats.position.x),
-      round(stats.position.y),
-      round(stats.position.z),
-      literal(stats.dimension),
-    ),
-    translatable("system.player.game_mode", translatable(`system.player.game_mode.${stats.gameMode}`)),
-    translatable("system.player.inventory", stats.inventory.usedSlots, stats.inventory.freeSlots, items),
+  const lines: { fields: readonly PlayerField[]; text: Text }[] = [
+    {
+      fields: ["health", "food"],
+      text: translatable("system.player.health", round(stats.health), round(stats.food)),
+    },
+    { fields: ["level"], text: translatable("system.player.xp", stats.xpLevel, round(stats.xpTotal)) },
+    {
+      fields: ["position"],
+      text: translatable(
+        "system.player.position",
+        round(stats.position.x),
+        round(stats.position.y),
+        round(stats.position.z),
+        literal(stats.dimension),
+      ),
+    },
+    {
+      fields: ["game_mode"],
+      text: translatable(
+        "system.player.game_mode",
+        translatable(`system.player.game_mode.${stats.gameMode}`),
+      ),
+    },
+    {
+      fields: ["inventory"],
+      text: translatable(
+        "system.player.inventory",
+        stats.inventory.usedSlots,
+        stats.inventory.freeSlots,
+        items,
+      ),
+    },
   ];
-  return CardBuilder.of("system.player.card", literal(data.name), joinLines(lines));
+  const focus = data.focus;
+  const ordered =
+    focus === undefined
+      ? lines
+      : [
+          ...lines.filter((line) => line.fields.includes(focus)),
+          ...lines.filter((line) => !line.fields.includes(focus)),
+        ];
+  return CardBuilder.of(
+    "system.player.card",
+    literal(data.name),
+    joinLines(ordered.map((line) => line.text)),
+  );
 });

@@ -13,15 +13,60 @@ import { PLAYER_INFO, type PlayerInfoOutput } from "../../../game/tools/player-t
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import { PLAYER_CARD } from "./player-card.js";
+import { extractPlayerQuery, PLAYER_FIELDS, type PlayerField } from "./player-fields.js";
 
-/** The player query takes no arguments: a player only ever reads their own state. */
-export type PlayerQueryInput = Record<string, never>;
+/** A player only ever reads their own state; `field` is the part asked about, shown first. */
+export interface PlayerQueryInput {
+  readonly field?: PlayerField;
+}
 export const PLAYER_QUERY_ACTION = ActionType.of<PlayerQueryInput>(
   "system:player_query",
-  codec(z.object({}).strict() as z.ZodType<PlayerQueryInput>),
+  codec(z.object({ field: z.enum(PLAYER_FIELDS).optional() }).strict() as z.ZodType<PlayerQueryInput>),
 );
 
 const SHOWN_ITEMS = 8;
+
+/** How players ask about themselves: health, hunger, level, position, dimension, game mode, inventory. */
+const PLAYER_QUERY_SAMPLES = {
+  zh: [
+    "查看我的状态",
+    "我的血量和饥饿值是多少",
+    "我现在在哪个坐标",
+    "查看我的背包",
+    "我还有多少血",
+    "我饿不饿",
+    "我现在几级",
+    "我的经验等级",
+    "我在哪",
+    "我的位置",
+    "我背包里有什么",
+    "我身上带了什么东西",
+    "我在哪个维度",
+    "我现在是什么游戏模式",
+    "显示我的信息",
+    "看看我的属性",
+    "我的生命值",
+  ],
+  en: [
+    "show my status",
+    "what is my health and hunger",
+    "where am I now",
+    "what is in my inventory",
+    "how much health do I have",
+    "am I hungry",
+    "what level am I",
+    "my xp level",
+    "what are my coordinates",
+    "show my position",
+    "what am I carrying",
+    "which dimension am I in",
+    "what game mode am I in",
+    "check my stats",
+    "my hp",
+    "show me my inventory",
+    "how many experience levels do i have",
+  ],
+} as const;
 
 export interface PlayerQueryModuleOptions {
   readonly owner: Identifier;
@@ -43,16 +88,16 @@ export class PlayerQueryModule extends AbstractAgentModule<PlayerQueryInput> {
         .command(AgentCommand.literal<PlayerQueryInput>({}, "me", "player", "我的状态", "玩家信息"))
         .semantic(
           RoutingProfile.read<PlayerQueryInput>(
-            () => ({}),
-            ["查看我的状态", "我的血量和饥饿值是多少", "我现在在哪个坐标", "查看我的背包"],
-            ["show my status", "what is my health and hunger", "where am I now", "what is in my inventory"],
+            extractPlayerQuery,
+            PLAYER_QUERY_SAMPLES.zh,
+            PLAYER_QUERY_SAMPLES.en,
           ),
         )
         .shortcut("system.player.shortcut", {}),
     });
   }
 
-  override async run(_input: PlayerQueryInput, context: ExecutionContext): Promise<AgentResult> {
+  override async run(input: PlayerQueryInput, context: ExecutionContext): Promise<AgentResult> {
     const info = await context.tool(PLAYER_INFO, "info", {});
     const chinese = context.locale.toLowerCase().startsWith("zh");
     const itemNames = info.stats.inventory.totals.slice(0, SHOWN_ITEMS).map((total) => {
@@ -62,7 +107,14 @@ export class PlayerQueryModule extends AbstractAgentModule<PlayerQueryInput> {
     });
     return AgentResult.success(
       undefined,
-      present(PLAYER_CARD.card({ name: info.name, stats: info.stats, itemNames })),
+      present(
+        PLAYER_CARD.card({
+          name: info.name,
+          stats: info.stats,
+          itemNames,
+          ...(input.field === undefined ? {} : { focus: input.field }),
+        }),
+      ),
     );
   }
 }

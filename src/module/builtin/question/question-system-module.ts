@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { registerCardType } from "../../../agent/card/card-text.js";
+import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
 import type { Tool } from "../../../agent/tool/tool.js";
 import { GameContextTypes } from "../../../game/context-types.js";
@@ -19,6 +20,19 @@ import { ANSWER_CARD } from "./answer-card.js";
 import { PLAYER_SWITCHES } from "./player-switches.js";
 import { QuestionModule } from "./question-module.js";
 import { PROMPT_SOURCE } from "./question-services.js";
+
+const WEB_REQUESTS = "system:web_request";
+const WEB_SAMPLES = RoutingProfile.hints(
+  ["上网搜一下", "帮我在网上查查", "百度一下", "用谷歌搜索", "网上搜最新的版本更新", "搜一下网上的攻略"],
+  [
+    "search the web for",
+    "google it",
+    "look it up online",
+    "search online for the latest update",
+    "find a website about",
+    "what does the internet say about",
+  ],
+);
 
 export const QUESTION_CONFIG = codec(z.object({}).passthrough());
 
@@ -53,6 +67,9 @@ export class QuestionSystemModule implements ServerModule {
         searchOwner: () => engine.tools.get(WEB_SEARCH.id)?.owner?.toString(),
       }),
     );
+    // Web searches are asked for with /search; in plain text they never route directly to the knowledge base.
+    if (!engine.modules().routes.rejects().has(WEB_REQUESTS))
+      engine.modules().reject(WEB_REQUESTS, WEB_SAMPLES);
   }
 
   storages(): readonly AnyModuleStorage[] {

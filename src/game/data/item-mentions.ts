@@ -1,0 +1,183 @@
+import type { SlotRecognizer } from "../../agent/routing/text-analyzer.js";
+import type { ItemCatalog, ItemInfo } from "./item-catalog.js";
+import { ITEM_ALIASES_PATH, loadItemNames } from "./zh-item-names.js";
+
+/** The slot token an item mention becomes for routing. */
+export const ITEM_SLOT = "<item>";
+
+/** Names too common as ordinary words to count as an item mention (`light level`, `分钟`, `在线`, `画画`). */
+const NOT_MENTIONS = new Set(["air", "light", "lead", "钟", "线", "画"]);
+const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
+const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff]+/g;
+const WORDS = /[a-z0-9']+/g;
+const ID = /\b[a-z0-9_.-]+:[a-z0-9_./-]+\b/g;
+const MAX_ENGLISH_WORDS = 5;
+
+/** A name several items share (every music disc is 音乐唱片) names no single item. */
+const AMBIGUOUS = null;
+type NameTarget = ItemInfo | typeof AMBIGUOUS;
+
+/** A mention found in a text: where it is and which item it names (null: a name several items share). */
+interface Mention {
+  readonly start: number;
+  readonly end: number;
+  readonly item: NameTarget;
+  /** Written as an id (`minecraft:stick`), not a name. */
+  readonly id?: true;
+}
+
+/** The forms a last word may take: as written, `torches` → `torch`, `diamonds` → `diamond`. */
+const singulars = (word: string): string[] => {
+  const forms = [word];
+  if (word.endsWith("es") && word.length > 4) forms.push(word.slice(0, -2));
+  if (word.endsWith("s") && !word.endsWith("ss") && word.length > 3) forms.push(word.slice(0, -1));
+  return forms;
+};
+
+const englishKey = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9' ]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/**
+ * Item mentions in free text, in both languages: item ids the catalog knows, en_us names and id paths as whole
+ * words (plural allowed, `slime balls` for `slimeball`), zh_cn names leftmost-longest. Routing marks them as
+ * the `<item>` slot (so `铁锭怎么来的` matches a sample written with 钻石) and the item query reads its argument
+ * from them. Every lookup is a hash probe per position: microseconds whatever the size of the catalog.
+ */
+export class ItemMentions implements SlotRecognizer {
+  readonly #english = new Map<string, NameTarget>();
+  readonly #chinese = new Map<string, NameTarget>();
+  #longestChinese = 1;
+
+  constructor(
+    private readonly catalog: ItemCatalog,
+    aliases: ReadonlyMap<string, string> = loadItemNames(ITEM_ALIASES_PATH),
+  ) {
+    const add = (names: Map<string, NameTarget>, name: string, item: ItemInfo): void => {
+      const known = names.get(name);
+      names.set(name, known === undefined || known?.id === item.id ? item : AMBIGUOUS);
+    };
+    for (const item of catalog.all()) {
+      const path = englishKey(item.id.slice(item.id.indexOf(":") + 1).replace(/_/g, " "));
+      for (const name of new Set([englishKey(item.names.en_us), path]))
+        if (name.length >= 3 && !NOT_MENTIONS.has(name)) add(this.#english, name, item);
+      const chinese = item.names.zh_cn;
+      if (chinese !== undefined && !NOT_MENTIONS.has(chinese)) {
+        add(this.#chinese, chinese, item);
+        this.#longestChinese = Math.max(this.#longestChinese, chinese.length);
+      }
+    }
+    // An alias never shadows an official name.
+    for (const [alias, id] of aliases) {
+      const item = catalog.lookup(id);
+      if (item === undefined) continue;
+      const name = alias.replace(/^minecraft:/, "");
+      if (CJK.test(name)) {
+        if (!this.#chinese.has(name)) this.#chinese.set(name, item);
+        this.#longestChinese = Math.max(this.#longestChinese, name.length);
+      } else if (!this.#english.has(englishKey(name))) this.#english.set(englishKey(name), item);
+    }
+  }
+
+  /** The text with every mention replaced by ` <item> ` (input: NFKC, lower case). */
+  mark(text: string): string {
+    let out = "";
+    let last = 0;
+    for (const mention of this.#scan(text)) {
+      out += `${text.slice(last, mention.start)} ${ITEM_SLOT} `;
+      last = mention.end;
+    }
+    return out + text.slice(last);
+  }
+
+  /**
+   * The item a text is about: its longest mention (`钻石镐需要几个钻石` → 钻石镐). Undefined when it mentions
+   * none, two different ids, two different items tying for the longest, or a name several items share.
+   */
+  find(text: string): ItemInfo | undefined {
+    const mentions = this.#scan(text.normalize("NFKC").toLowerCase());
+    // Two different ids written out (`compare minecraft:stick and minecraft:diamond`) name no single item.
+    const ids = new Set(mentions.filter((mention) => mention.id).map((mention) => mention.item?.id));
+    if (ids.size > 1) return undefined;
+    let best: Mention | undefined;
+    let tied = false;
+    for (const mention of mentions) {
+      const length = mention.end - mention.start;
+      const bestLength = best === undefined ? -1 : best.end - best.start;
+      if (length > bestLength) {
+        best = mention;
+        tied = false;
+      } else if (length === bestLength && mention.item?.id !== best?.item?.id) tied = true;
+    }
+    return best === undefined || tied || best.item === AMBIGUOUS ? undefined : best.item;
+  }
+
+  #scan(text: string): Mention[] {
+    const mentions: Mention[] = [];
+    for (const match of text.matchAll(ID)) {
+      const item = this.catalog.lookup(match[0]);
+      if (item !== undefined)
+        mentions.push({ start: match.index, end: match.index + match[0].length, item, id: true });
+    }
+    const outside = (start: number, end: number): boolean =>
+      mentions.every((mention) => end <= mention.start || start >= mention.end);
+    for (const match of text.matchAll(CJK_RUN)) this.#scanChinese(match[0], match.index, mentions, outside);
+    this.#scanEnglish(text, mentions, outside);
+    return mentions.sort((left, right) => left.start - right.start);
+  }
+
+  #scanChinese(
+    run: string,
+    offset: number,
+    into: Mention[],
+    outside: (start: number, end: number) => boolean,
+  ): void {
+    let start = 0;
+    while (start < run.length) {
+      let size = Math.min(this.#longestChinese, run.length - start);
+      let item: NameTarget | undefined;
+      for (; size > 0; size--) {
+        item = this.#chinese.get(run.slice(start, start + size));
+        if (item !== undefined) break;
+      }
+      if (item === undefined || size === 0) {
+        start++;
+        continue;
+      }
+      if (outside(offset + start, offset + start + size))
+        into.push({ start: offset + start, end: offset + start + size, item });
+      start += size;
+    }
+  }
+
+  #scanEnglish(text: string, into: Mention[], outside: (start: number, end: number) => boolean): void {
+    const words = [...text.matchAll(WORDS)];
+    for (let index = 0; index < words.length; ) {
+      let found: { size: number; item: NameTarget } | undefined;
+      for (let size = Math.min(MAX_ENGLISH_WORDS, words.length - index); size > 0 && !found; size--) {
+        const phrase = words.slice(index, index + size).map((word) => word[0]);
+        const head = phrase.slice(0, -1);
+        for (const tail of singulars(phrase[phrase.length - 1]!)) {
+          const item =
+            this.#english.get([...head, tail].join(" ")) ?? this.#english.get([...head, tail].join(""));
+          if (item !== undefined) {
+            found = { size, item };
+            break;
+          }
+        }
+      }
+      if (found === undefined) {
+        index++;
+        continue;
+      }
+      const first = words[index]!;
+      const last = words[index + found.size - 1]!;
+      const end = last.index + last[0].length;
+      if (outside(first.index, end)) into.push({ start: first.index, end, item: found.item });
+      index += found.size;
+    }
+  }
+}
