@@ -176,6 +176,10 @@ export const assembleAssistant = async (
   });
   modules.install(readSystemModuleEntries([BUILTIN_PACK_ROOT, ...options.paths.packRoots], logger), services);
   engine.start();
+  for (const twin of engine.modules().routes.nearDuplicates())
+    logger.warn(
+      `routing samples of ${twin.target} and ${twin.other} are near-identical (${JSON.stringify(twin.sample)} / ${JSON.stringify(twin.otherSample)}): neither routes directly on such text`,
+    );
   infrastructure.cards.freeze();
   return { infrastructure, modules, permissions, router, pipeline, interactive, events, progress };
 };

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScriptedModelServer } from "../support/scripted-model-server.js";
 import { TEST_MODEL } from "../support/test-model.js";
-import { joinPlayer, type Player, type ShippedServer, startShipped } from "./system-support.js";
+import { joinPlayer, type Player, type ShippedServer, speak, startShipped } from "./system-support.js";
 
 /**
  * The shipped server as `npm start` runs it on a fresh install: no model. Commands, local routes, stored
@@ -42,6 +42,28 @@ describe("the shipped server without a model", () => {
     expect(item.text).toMatch(/Diamond/);
     const fallback = await alex.say("/system zorblax quimble", (m) => m.text.length > 0);
     expect(fallback.text).toContain("System is not sure what you meant");
+  });
+
+  it("answers read-only requests in the player's own words directly, in both languages", async () => {
+    const bucket = await alex.say("/system how do you make a bucket", (m) =>
+      m.text.includes("minecraft:bucket"),
+    );
+    expect(bucket.text).toContain("Bucket");
+    const where = await alex.say("/system where am i", (m) => m.text.includes("Status of Alex"));
+    expect(where.text.split("\n")[1]).toMatch(/^Position/);
+    const wei = await joinPlayer(server.port, "Wei");
+    try {
+      speak(wei, "zh_cn");
+      const health = await wei.say("/system 我的血量是多少", (m) => m.text.includes("Wei 的状态"));
+      expect(health.text.split("\n")[1]).toMatch(/^生命值/);
+      const ingot = await wei.say("/system 铁锭怎么来的", (m) => m.text.includes("minecraft:iron_ingot"));
+      expect(ingot.text).toContain("铁锭");
+    } finally {
+      wei.quit();
+    }
+    // an action on the world is never a direct read route
+    const give = await alex.say("/system give me 64 diamonds", (m) => m.text.length > 0);
+    expect(give.text).toContain("System is not sure what you meant");
   });
 
   it("shows the stored text for /question", async () => {

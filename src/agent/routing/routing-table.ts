@@ -103,6 +103,26 @@ export class RoutingTable implements ModuleRoutes {
     });
   }
 
+  /**
+   * Samples of one target that are near-identical (similarity ≥ `threshold`) to a sample of another target, e.g.
+   * an extension copying a built-in sample: they make both targets' margins vanish. Each pair once.
+   */
+  nearDuplicates(threshold = 0.9): { sample: string; target: string; other: string; otherSample: string }[] {
+    const index = this.index();
+    const found: { sample: string; target: string; other: string; otherSample: string }[] = [];
+    const seen = new Set<string>();
+    for (const entry of this.entries())
+      for (const sample of entry.samples)
+        for (const score of index.search(sample, 4)) {
+          if (score.target === entry.target || score.similarity < threshold) continue;
+          const key = [entry.target, score.target].sort().join(" ");
+          if (seen.has(key)) continue;
+          seen.add(key);
+          found.push({ sample, target: entry.target, other: score.target, otherSample: score.sample });
+        }
+    return found;
+  }
+
   /** The index entries (for an embedding index that replaces the local vectors). */
   entries(): IndexEntry[] {
     const entries: IndexEntry[] = [];

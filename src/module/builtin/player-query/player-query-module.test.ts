@@ -61,6 +61,18 @@ describe("system:player_query", () => {
     expect(offline.failure?.key).toBe("system.game.player_offline");
   });
 
+  it("shows the asked field first", async () => {
+    harness.bridge.join(ALEX, "Alex", { health: 19 });
+    const whole = harness.render(await harness.run(PLAYER_QUERY_ACTION.action({}), ALEX)).text.split("\n");
+    const where = harness
+      .render(await harness.run(PLAYER_QUERY_ACTION.action({ field: "position" }), ALEX))
+      .text.split("\n");
+    expect(whole[1]).toContain("Health 19/20");
+    expect(where[1]).toMatch(/^Position/);
+    expect([...where].sort()).toEqual([...whole].sort());
+    expect(PLAYER_QUERY_ACTION.codec.decode({ field: "password" }).success).toBe(false);
+  });
+
   it("declares player.info read-only for reasoning, owned by the feature", () => {
     const tool = harness.engine.tools.get("system:player.info");
     expect(tool?.readOnly).toBe(true);
