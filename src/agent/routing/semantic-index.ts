@@ -18,6 +18,9 @@ export interface TargetScore {
   readonly sample: string;
 }
 
+/** How many of the best targets are also scored against their centroid. */
+const CENTROID_TARGETS = 8;
+
 interface Posting {
   readonly samples: number[];
   readonly weights: number[];
@@ -36,9 +39,8 @@ export class SemanticIndex {
   readonly #targets: IndexEntry[] = [];
   readonly #vocabulary: Set<string>[] = [];
   readonly #vectors: Map<string, number>[] = [];
-  /** Per target: the normalised sum of its sample vectors, by feature (what the target's samples say together). */
-  readonly #centroids = new Map<string, { targets: number[]; weights: number[] }>();
-  readonly #firstSample: number[] = [];
+  /** Per target: the normalised sum of its sample vectors (what the target's samples say together). */
+  readonly #centroids: Map<string, number>[] = [];
   /** Postings longer than this only add candidates when no more selective feature matched. */
   readonly #selective: number;
   /** The weight of a word no sample has: half the rarest idf, so it dilutes a match without drowning it. */
@@ -131,19 +133,15 @@ export class SemanticIndex {
       const target = this.#sampleTarget[sample]!;
       if (score > (best.get(target)?.score ?? 0)) best.set(target, { score, sample });
     }
-    // A target's samples together can match a query none of them matches alone ("我的坐标是多少").
-    const centroid = new Map<number, number>();
-    for (const [feature, weight] of queryVector) {
-      const posting = this.#centroids.get(feature);
-      if (posting === undefined) continue;
-      for (let index = 0; index < posting.targets.length; index++) {
-        const target = posting.targets[index]!;
-        centroid.set(target, (centroid.get(target) ?? 0) + weight * posting.weights[index]!);
-      }
+    // A target's samples together can match a query none of them matches alone ("我的坐标是多少"). Only the
+    // targets already found are re-scored against their centroids, so the cost does not grow with the index.
+    const found = [...best].sort((left, right) => right[1].score - left[1].score).slice(0, CENTROID_TARGETS);
+    for (const [target, entry] of found) {
+      const centroid = this.#centroids[target]!;
+      let score = 0;
+      for (const [feature, weight] of queryVector) score += weight * (centroid.get(feature) ?? 0);
+      if (score > entry.score) entry.score = score;
     }
-    for (const [target, score] of centroid)
-      if (score > (best.get(target)?.score ?? 0))
-        best.set(target, { score, sample: best.get(target)?.sample ?? this.#firstSample[target]! });
     return [...best]
       .sort((left, right) => right[1].score - left[1].score)
       .slice(0, limit)
@@ -162,23 +160,16 @@ export class SemanticIndex {
   #buildCentroids(): void {
     const sums = this.#targets.map(() => new Map<string, number>());
     this.#vectors.forEach((vector, sample) => {
-      const target = this.#sampleTarget[sample]!;
-      if (this.#firstSample[target] === undefined) this.#firstSample[target] = sample;
-      const sum = sums[target]!;
+      const sum = sums[this.#sampleTarget[sample]!]!;
       for (const [feature, weight] of vector) sum.set(feature, (sum.get(feature) ?? 0) + weight);
     });
-    sums.forEach((sum, target) => {
+    for (const sum of sums) {
       let norm = 0;
       for (const weight of sum.values()) norm += weight * weight;
       norm = Math.sqrt(norm);
-      if (norm === 0) return;
-      for (const [feature, weight] of sum) {
-        const posting = this.#centroids.get(feature) ?? { targets: [], weights: [] };
-        posting.targets.push(target);
-        posting.weights.push(weight / norm);
-        this.#centroids.set(feature, posting);
-      }
-    });
+      if (norm > 0) for (const [feature, weight] of sum) sum.set(feature, weight / norm);
+      this.#centroids.push(sum);
+    }
   }
 
   #coverage(words: readonly string[], target: number): number {
