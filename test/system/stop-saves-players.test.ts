@@ -71,6 +71,13 @@ describe("a normal stop (SIGTERM) with players online", () => {
     expect(reply.text).toContain("Bread × 3");
     await waitFor(() => (count(steve, "bread") === 3 ? true : undefined), 20_000);
     const uuid = offlineUuid("Steve");
+    // a change System did not make (walking): only the save at stop keeps it, the give saved the old position
+    const start = steve.bot.entity.position.clone();
+    steve.bot.setControlState("forward", true);
+    await waitFor(() => (steve.bot.entity.position.distanceTo(start) > 3 ? true : undefined), 20_000);
+    steve.bot.setControlState("forward", false);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const walked = steve.bot.entity.position.clone();
     // the player is still online when the stop begins
     first.child.kill("SIGTERM");
     expect(await first.exited, first.output()).toEqual({ code: 0, signal: null });
@@ -86,6 +93,11 @@ describe("a normal stop (SIGTERM) with players online", () => {
       .filter((stack) => stack.id === "minecraft:bread")
       .reduce((sum, stack) => sum + (stack.Count ?? stack.count ?? 0), 0);
     expect(saved).toBe(3);
+    const pos = (nbt.simplify(parsed) as { Pos?: number[] }).Pos ?? [];
+    expect(
+      Math.hypot((pos[0] ?? 0) - walked.x, (pos[2] ?? 0) - walked.z),
+      JSON.stringify({ pos, walked }),
+    ).toBeLessThan(1.5);
 
     const second = await npmStart(dataDir);
     children.push(second.child);
