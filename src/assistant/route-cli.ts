@@ -67,7 +67,7 @@ const parseArgs = (args: readonly string[]): RouteArgs | string => {
 };
 
 /** One assembled assistant (no model) and one joined player, routing texts as the server would. */
-class RouteSession {
+export class RouteSession {
   private constructor(
     private readonly server: AssistantServer,
     private readonly player: PlayerInfo,

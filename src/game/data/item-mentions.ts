@@ -50,6 +50,9 @@ const englishKey = (name: string): string =>
 export class ItemMentions implements SlotRecognizer {
   readonly #english = new Map<string, NameTarget>();
   readonly #chinese = new Map<string, NameTarget>();
+  /** First words (English) and first characters (Chinese) of names: most positions start no name at all. */
+  readonly #firstWords = new Set<string>();
+  readonly #firstChars = new Set<string>();
   #longestChinese = 1;
 
   constructor(
@@ -80,6 +83,17 @@ export class ItemMentions implements SlotRecognizer {
         this.#longestChinese = Math.max(this.#longestChinese, name.length);
       } else if (!this.#english.has(englishKey(name))) this.#english.set(englishKey(name), item);
     }
+    this.#index();
+  }
+
+  #index(): void {
+    for (const name of this.#english.keys()) {
+      const first = name.split(" ")[0]!;
+      this.#firstWords.add(first);
+      // `slime balls` for `slimeball`: any word that starts the name may start the mention
+      for (let end = 3; end < first.length; end++) this.#firstWords.add(first.slice(0, end));
+    }
+    for (const name of this.#chinese.keys()) this.#firstChars.add(name[0]!);
   }
 
   /** The text with every mention replaced by ` <item> ` (input: NFKC, lower case). */
@@ -137,6 +151,10 @@ export class ItemMentions implements SlotRecognizer {
   ): void {
     let start = 0;
     while (start < run.length) {
+      if (!this.#firstChars.has(run[start]!)) {
+        start++;
+        continue;
+      }
       let size = Math.min(this.#longestChinese, run.length - start);
       let item: NameTarget | undefined;
       for (; size > 0; size--) {
@@ -156,6 +174,10 @@ export class ItemMentions implements SlotRecognizer {
   #scanEnglish(text: string, into: Mention[], outside: (start: number, end: number) => boolean): void {
     const words = [...text.matchAll(WORDS)];
     for (let index = 0; index < words.length; ) {
+      if (!singulars(words[index]![0]).some((form) => this.#firstWords.has(form))) {
+        index++;
+        continue;
+      }
       let found: { size: number; item: NameTarget } | undefined;
       for (let size = Math.min(MAX_ENGLISH_WORDS, words.length - index); size > 0 && !found; size--) {
         const phrase = words.slice(index, index + size).map((word) => word[0]);
