@@ -2,9 +2,19 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AgentResult } from "../../src/agent/agent-result.js";
+import { AbstractAgentModule } from "../../src/agent/module/abstract-agent-module.js";
+import { ActionType } from "../../src/agent/module/action-type.js";
+import { ModuleRouting } from "../../src/agent/module/module-routing.js";
+import { RoutingProfile } from "../../src/agent/module/routing-profile.js";
 import { AssistantServer } from "../../src/assistant/assistant-server.js";
 import { MemoryGameBridge } from "../../src/game/tools/memory-game-bridge.js";
-import { silentLogger } from "../../src/util/logger.js";
+import type { AnyServerModuleType, ServerModule } from "../../src/module/server-module.js";
+import { codec } from "../../src/util/codec.js";
+import { Identifier } from "../../src/util/identifier.js";
+import { MemoryLogger, silentLogger } from "../../src/util/logger.js";
+import { writeEntry } from "./assistant-support.js";
 
 let folder: string;
 let server: AssistantServer;
@@ -50,5 +60,60 @@ describe("built-in routing samples", () => {
       allowWeb: false,
     });
     expect(routes.routes.nearDuplicates()).toEqual([]);
+  });
+});
+
+/** An extension whose samples copy a built-in one. */
+class BagModule extends AbstractAgentModule<Record<string, never>> {
+  constructor(owner: Identifier) {
+    super({
+      action: ActionType.of("test:bag", codec(z.object({}).strict() as z.ZodType<Record<string, never>>)),
+      description: "Opens the bag (test extension).",
+      owner,
+      routing: ModuleRouting.defaults<Record<string, never>>().semantic(
+        RoutingProfile.hints(["查看我的背包", "打开我的仓库"], ["open my bag"]),
+      ),
+    });
+  }
+  async run(): Promise<AgentResult> {
+    return AgentResult.success();
+  }
+}
+
+const BAG_TYPE: AnyServerModuleType = {
+  id: Identifier.parse("test:bag"),
+  config: codec(z.unknown()),
+  create: (id): ServerModule => ({
+    id,
+    type: Identifier.parse("test:bag"),
+    enabledByDefault: true,
+    toolModule: false,
+    install: (context) => context.engine.registerModule(new BagModule(context.id)),
+    storages: () => [],
+  }),
+};
+
+describe("an extension copying a built-in sample", () => {
+  it("is named with the built-in at start", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "system-twins-"));
+    writeEntry(folder, "test:bag", { type: "test:bag" });
+    const logger = new MemoryLogger();
+    const twins = await AssistantServer.create({
+      paths: { dataDir: folder, world: join(folder, "world"), packRoots: [join(folder, "datapacks")] },
+      bridge: new MemoryGameBridge(),
+      logger,
+      environment: {},
+      extraTypes: [BAG_TYPE],
+    });
+    try {
+      const warning = logger.lines.filter((line) => line.includes("near-identical"));
+      expect(warning).toHaveLength(1);
+      expect(warning[0]).toContain("system:player_query");
+      expect(warning[0]).toContain("test:bag");
+      expect(warning[0]).toContain("查看我的背包");
+    } finally {
+      await twins.close();
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
