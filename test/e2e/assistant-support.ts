@@ -83,7 +83,9 @@ export const recordChat = (bot: Bot): ChatMessage[] => {
   return messages;
 };
 
-/** Sends a command and waits for the next chat message that matches. */
+const PRESENCE = /^\S+ (joined|left) the game\.?$/;
+
+/** Sends a command and waits for the next chat message that matches (join/leave broadcasts aside). */
 export const command = async (
   bot: Bot,
   messages: ChatMessage[],
@@ -95,7 +97,8 @@ export const command = async (
   bot.chat(line);
   const deadline = Date.now() + timeoutMillis;
   for (;;) {
-    const found = messages.slice(from).find(match);
+    // another player joining or leaving is a broadcast, never the reply
+    const found = messages.slice(from).find((message) => !PRESENCE.test(message.text) && match(message));
     if (found !== undefined) return found;
     if (Date.now() > deadline)
       throw new Error(`no reply to ${line}; got ${JSON.stringify(messages.slice(from).map((m) => m.text))}`);
