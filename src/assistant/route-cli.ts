@@ -9,6 +9,7 @@ import type { Json } from "../util/codec.js";
 import { silentLogger } from "../util/logger.js";
 import { offlineUuid } from "../util/offline-uuid.js";
 import { AssistantServer } from "./assistant-server.js";
+import { loadExtensions } from "./extension-loader.js";
 import type { PlayerInfo } from "./player-directory.js";
 import { fitReport, parseLabelled, type RoutedLine } from "./route-fit.js";
 
@@ -81,12 +82,18 @@ export class RouteSession {
       args.dataDir === undefined
         ? { dataDir: folder, packRoots: [] }
         : { dataDir: args.dataDir, packRoots: [join(args.dataDir, "datapacks")] };
+    const extensions =
+      args.dataDir === undefined
+        ? { types: [], services: [], packRoots: [] }
+        : await loadExtensions(args.dataDir, silentLogger);
     const bridge = new MemoryGameBridge();
     const server = await AssistantServer.create({
+      extraTypes: extensions.types,
+      services: extensions.services,
       paths: {
         dataDir: base.dataDir,
         world: join(folder, "world"),
-        packRoots: [...base.packRoots, ...args.packs],
+        packRoots: [...extensions.packRoots, ...base.packRoots, ...args.packs],
       },
       bridge,
       logger: silentLogger,

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { AssistantServer } from "../../assistant/assistant-server.js";
+import { loadExtensions } from "../../assistant/extension-loader.js";
 import type { AnyServerModuleType } from "../../module/server-module.js";
 import type { Logger } from "../../util/logger.js";
 import { AdminVerification, verificationRequired } from "./admin-verification.js";
@@ -56,12 +57,14 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
       `Operators get admin commands only after typing, once: /system verify ${verification.code}  (this run's code; keep it private)`,
     );
   }
+  const extensions = await loadExtensions(dataDir, options.logger);
   const assistant = await AssistantServer.create({
-    paths: { dataDir, world, packRoots: [join(dataDir, "datapacks")] },
+    paths: { dataDir, world, packRoots: [...extensions.packRoots, join(dataDir, "datapacks")] },
     bridge: players,
     logger: options.logger,
     environment: options.environment,
-    ...(options.extraTypes === undefined ? {} : { extraTypes: options.extraTypes }),
+    extraTypes: [...(options.extraTypes ?? []), ...extensions.types],
+    services: extensions.services,
   });
   let host: RunningHost;
   try {

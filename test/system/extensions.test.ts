@@ -1,0 +1,65 @@
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routeCommand } from "../../src/assistant/route-cli.js";
+import { joinPlayer, type Player, type ShippedServer, startShipped, tempFolder } from "./system-support.js";
+
+const HELLO = fileURLToPath(new URL("../fixtures/extensions/hello/index.ts", import.meta.url));
+
+/** An extension listed in `config/system/extensions.json` is loaded by the shipped server, no code edited. */
+describe("extensions loaded from extensions.json", () => {
+  let server: ShippedServer;
+  let alex: Player;
+
+  beforeAll(async () => {
+    server = await startShipped({
+      files: { "config/system/extensions.json": JSON.stringify({ extensions: [HELLO] }) },
+    });
+    alex = await joinPlayer(server.port, "Alex");
+  }, 120_000);
+
+  afterAll(async () => {
+    alex?.quit();
+    await server?.close();
+  });
+
+  it("answers in game with the service its context event provided and its data pack's config", async () => {
+    expect(server.logger.has(`extensions loaded: ${HELLO}`)).toBe(true);
+    const reply = await alex.say("/system hello", (m) => m.text.includes("Hello from an extension"));
+    expect(reply.text).toContain("(hello extension)");
+    const help = await alex.say("/system help", (m) => m.text.includes("/system help"));
+    expect(help.text).toContain("/system hello");
+  });
+
+  it("is loaded by npx system route --data-dir too", async () => {
+    let out = "";
+    const stream = new (await import("node:stream")).PassThrough();
+    stream.on("data", (chunk: Buffer) => {
+      out += chunk.toString("utf8");
+    });
+    const code = await routeCommand(["/system hello", "--data-dir", server.folder], {
+      out: stream,
+      err: stream,
+    });
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ path: "command", moduleId: "hello:greet" });
+  });
+
+  it("refuses to start, naming the entry, when an extension cannot be loaded", async () => {
+    const folder = tempFolder("system-bad-extension-");
+    await expect(
+      startShipped({
+        folder,
+        files: { "config/system/extensions.json": JSON.stringify({ extensions: ["./missing-extension"] }) },
+      }),
+    ).rejects.toThrow(/extension "\.\/missing-extension" in .*extensions\.json: .*does not exist/);
+    await expect(
+      startShipped({
+        folder,
+        files: { "config/system/extensions.json": JSON.stringify({ extensions: ["no-such-package-xyz"] }) },
+      }),
+    ).rejects.toThrow(/package no-such-package-xyz is not installed/);
+    await expect(
+      startShipped({ folder, files: { "config/system/extensions.json": '{"extensions": [' } }),
+    ).rejects.toThrow(/extensions\.json/);
+  });
+});
