@@ -9,8 +9,17 @@ import { ItemMentions } from "../data/item-mentions.js";
 export class ItemTextIndex {
   readonly #mentions: ItemMentions;
 
+  /** Every start of a name a bare partial may be (`铁`, `铁锭`…, `iron`, `iron ingot`…): others skip the search. */
+  readonly #starts = new Set<string>();
+
   constructor(private readonly catalog: ItemCatalog) {
     this.#mentions = new ItemMentions(catalog);
+    for (const item of catalog.all()) {
+      const words = item.names.en_us.toLowerCase().split(" ");
+      for (let size = 1; size < words.length; size++) this.#starts.add(words.slice(0, size).join(" "));
+      const chinese = item.names.zh_cn ?? "";
+      for (let size = 1; size <= chinese.length; size++) this.#starts.add(chinese.slice(0, size));
+    }
   }
 
   /** The one item the text names; undefined when it names none, or several equally well. */
@@ -22,6 +31,7 @@ export class ItemTextIndex {
   #partial(text: string): ItemInfo | undefined {
     const chinese = /^[\u3400-\u9fff]{1,8}$/.test(text);
     if (!chinese && !/^[a-z][a-z ]{2,31}$/.test(text)) return undefined;
+    if (!this.#starts.has(text)) return undefined;
     const [first] = this.catalog.search(text, 1);
     if (first === undefined) return undefined;
     const names = [first.names.en_us.toLowerCase(), first.names.zh_cn ?? ""];
