@@ -1,6 +1,5 @@
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { routeCommand } from "../../src/assistant/route-cli.js";
+import { runRoute } from "./route-cli-support.js";
 
 interface Decision {
   path: string;
@@ -12,19 +11,7 @@ interface Decision {
   guards: string[];
 }
 
-const run = async (args: string[]): Promise<{ code: number; out: string; err: string }> => {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const chunks = { out: "", err: "" };
-  out.on("data", (chunk: Buffer) => {
-    chunks.out += chunk.toString("utf8");
-  });
-  err.on("data", (chunk: Buffer) => {
-    chunks.err += chunk.toString("utf8");
-  });
-  const code = await routeCommand(args, { out, err });
-  return { code, ...chunks };
-};
+const run = runRoute;
 
 const decide = async (args: string[]): Promise<Decision> => {
   const { code, out } = await run(args);

@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AgentResult } from "../../src/agent/agent-result.js";
@@ -11,29 +10,13 @@ import { ActionType } from "../../src/agent/module/action-type.js";
 import { ModuleRouting } from "../../src/agent/module/module-routing.js";
 import { RoutingProfile } from "../../src/agent/module/routing-profile.js";
 import { DEFAULT_SEMANTIC_SETTINGS } from "../../src/agent/routing/semantic-config.js";
-import { routeCommand } from "../../src/assistant/route-cli.js";
 import { evaluate, parseLabelled, recommend } from "../../src/assistant/route-fit.js";
 import { codec } from "../../src/util/codec.js";
+import { runRoute } from "./route-cli-support.js";
 
 const DEV_SET = join(import.meta.dirname, "..", "fixtures", "routing-dev.tsv");
 
-const run = async (args: string[], input?: string): Promise<{ code: number; out: string; err: string }> => {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const chunks = { out: "", err: "" };
-  out.on("data", (chunk: Buffer) => {
-    chunks.out += chunk.toString("utf8");
-  });
-  err.on("data", (chunk: Buffer) => {
-    chunks.err += chunk.toString("utf8");
-  });
-  const code = await routeCommand(args, {
-    out,
-    err,
-    ...(input === undefined ? {} : { input: Readable.from([input]) }),
-  });
-  return { code, ...chunks };
-};
+const run = runRoute;
 
 describe("npx system route fit on the development set", () => {
   let report = "";

@@ -70,7 +70,6 @@ const ZH_SYNONYMS: readonly (readonly [RegExp, string])[] = [
   [/咋/g, "怎么"],
   [/啥/g, "什么"],
   [/哪儿/g, "哪里"],
-  [/哪里/g, "哪里"],
   [/如何/g, "怎么"],
   [/怎样/g, "怎么"],
   [/多少级/g, "几级"],

@@ -1,6 +1,6 @@
 import type { SlotRecognizer } from "../../agent/routing/text-analyzer.js";
 import type { ItemCatalog, ItemInfo } from "./item-catalog.js";
-import { ITEM_ALIASES_PATH, loadItemNames } from "./zh-item-names.js";
+import { loadItemAliases } from "./zh-item-names.js";
 
 /** The slot token an item mention becomes for routing. */
 export const ITEM_SLOT = "<item>";
@@ -57,7 +57,7 @@ export class ItemMentions implements SlotRecognizer {
 
   constructor(
     private readonly catalog: ItemCatalog,
-    aliases: ReadonlyMap<string, string> = loadItemNames(ITEM_ALIASES_PATH),
+    aliases: ReadonlyMap<string, string> = loadItemAliases(),
   ) {
     const add = (names: Map<string, NameTarget>, name: string, item: ItemInfo): void => {
       const known = names.get(name);
@@ -74,10 +74,9 @@ export class ItemMentions implements SlotRecognizer {
       }
     }
     // An alias never shadows an official name.
-    for (const [alias, id] of aliases) {
+    for (const [name, id] of aliases) {
       const item = catalog.lookup(id);
       if (item === undefined) continue;
-      const name = alias.replace(/^minecraft:/, "");
       if (CJK.test(name)) {
         if (!this.#chinese.has(name)) this.#chinese.set(name, item);
         this.#longestChinese = Math.max(this.#longestChinese, name.length);

@@ -24,3 +24,12 @@ export const loadItemNames = (path: string = ZH_CN_ITEM_NAMES_PATH): ReadonlyMap
 export const ITEM_ALIASES_PATH = fileURLToPath(
   new URL("../../../resources/data/system/lang-items/aliases.json", import.meta.url),
 );
+
+/** Reads the alias table: alias (any language) → namespaced item id. */
+export const loadItemAliases = (path: string = ITEM_ALIASES_PATH): ReadonlyMap<string, string> => {
+  const table = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  const aliases = new Map<string, string>();
+  for (const [alias, id] of Object.entries(table))
+    if (typeof id === "string" && alias.trim() !== "") aliases.set(alias.trim().toLowerCase(), id);
+  return aliases;
+};
