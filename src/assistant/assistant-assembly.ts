@@ -8,11 +8,13 @@ import { PromptNames } from "../agent/model/prompt-source.js";
 import type { ContextType } from "../agent/module/context-type.js";
 import { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { BUILTIN_PACK_ROOT } from "../data/prompts/prompt-store.js";
+import { ChatReplayCache } from "../data/store/chat-replay-cache.js";
 import type { GameBridge } from "../game/game-bridge.js";
 import { ModuleManager } from "../module/module-manager.js";
 import { PermissionService } from "../module/permissions/permission-service.js";
 import type { AnyServerModuleType } from "../module/server-module.js";
 import { readSystemModuleEntries } from "../module/system-module-entries.js";
+import { SystemModuleTags } from "../module/system-module-tags.js";
 import type { Logger } from "../util/logger.js";
 import {
   type AssistantInfrastructure,
@@ -67,7 +69,14 @@ export const assembleAssistant = async (
     ...(options.now === undefined ? {} : { now: options.now }),
   });
   const { engine, logger, generations, lifecycles } = infrastructure;
-  const modules = new ModuleManager({ types: moduleTypeRegistry(options.extraTypes), engine, logger });
+  const packRoots = [BUILTIN_PACK_ROOT, ...options.paths.packRoots];
+  const modules = new ModuleManager({
+    types: moduleTypeRegistry(options.extraTypes),
+    engine,
+    switches: infrastructure.features,
+    tags: SystemModuleTags.read(packRoots, logger),
+    logger,
+  });
   const permissions = new PermissionService({ access: infrastructure.access, modules, lifecycles });
   const standings = new PlayerStandings({
     permissions,
@@ -107,6 +116,14 @@ export const assembleAssistant = async (
     pool: infrastructure.tasks.interactive,
     generations,
     conversation: infrastructure.conversation,
+    // structured requests repeated within the window are answered from the chat file (survives a restart)
+    replay: new ChatReplayCache({
+      store: infrastructure.store,
+      generations,
+      windowMillis: () => infrastructure.agentConfig.replayWindowMillis(),
+      logger,
+      ...(options.now === undefined ? {} : { now: options.now }),
+    }),
     backgroundHistory: true,
     logger,
     handler: (request, signal, counters, earlierTurns) =>
@@ -146,13 +163,32 @@ export const assembleAssistant = async (
       ["model.json", infrastructure.modelConfig],
       ["semantic.json", infrastructure.semanticConfig],
       ["access.json", infrastructure.access],
+      ["features.json", infrastructure.features],
     ] as const;
     const kept: string[] = [];
     for (const [name, config] of configs) if (!(await config.reload())) kept.push(name);
     await infrastructure.prompts.reload();
+    const packs = modules.applyEntries(
+      readSystemModuleEntries(packRoots, logger),
+      SystemModuleTags.read(packRoots, logger),
+    );
+    if (packs.applied.length > 0) logger.info(`data packs: ${packs.applied.join(", ")} changed on/off`);
+    if (packs.restart.length > 0)
+      logger.warn(
+        `data packs: ${packs.restart.join(", ")} changed in a way that takes effect after a restart`,
+      );
     await permissions.invalidateAll();
+    // A feature a reload switched off ends its running requests like `/system feature disable`.
+    pipeline.endFeatures(
+      new Set(
+        modules
+          .installed()
+          .flatMap((entry) => (modules.enabled(entry.module.id) ? [] : [entry.module.id.toString()])),
+      ),
+    );
+    await events.resumeWaiting();
     logModel(infrastructure);
-    return reloadSummary(["config", "prompts", "access"], kept);
+    return reloadSummary(["config", "prompts", "access", "features", "data packs"], kept, packs.restart);
   };
   const core = new AssistantCoreServices({
     infrastructure,
@@ -161,6 +197,8 @@ export const assembleAssistant = async (
     router,
     modules,
     reload,
+    endFeatures: (features) => pipeline.endFeatures(features),
+    events,
   });
   infrastructure.cards.register(MESSAGE_CARD);
   infrastructure.cards.register(SELECTION_CARD);
@@ -174,7 +212,7 @@ export const assembleAssistant = async (
     availability,
     extra: options.services ?? [],
   });
-  modules.install(readSystemModuleEntries([BUILTIN_PACK_ROOT, ...options.paths.packRoots], logger), services);
+  modules.install(readSystemModuleEntries(packRoots, logger), services);
   engine.start();
   for (const twin of engine.modules().routes.nearDuplicates())
     logger.warn(

@@ -8,6 +8,7 @@ import type { CommandTreeNode } from "../agent/command/command-registry.js";
 import { type CommandSource, RecordingCommandSource } from "../agent/command/command-source.js";
 import { BudgetCounters } from "../agent/execution/budget-counters.js";
 import { fingerprintOf } from "../agent/execution/interactive-executor.js";
+import { replayKeyOf } from "../agent/execution/replay-cache.js";
 import { isReadOnlyModule } from "../agent/routing/direct-qualification.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { CORE_PLAYER_ACTIONS } from "../module/builtin/core/player-commands.js";
@@ -164,7 +165,11 @@ export class AssistantServer {
         signal: new AbortController().signal,
         counters: new BudgetCounters(),
       });
-    else
+    else {
+      // a write (check-in) is shared only while it runs; a later repeat is answered by the replay cache
+      const writes =
+        command.kind === "action" &&
+        !isReadOnlyModule(command.module, infrastructure.engine.policyOf(command.module));
       result = await interactive.submit({
         requestId: newRequestId(),
         playerId: player.uuid,
@@ -172,12 +177,11 @@ export class AssistantServer {
         text,
         // a resent line shares the running answer, but not across a permission or memory change
         fingerprint: `${snapshot.version}|${generation}|${fingerprintOf(text)}`,
-        // a write (check-in) is shared only while it runs; a later repeat runs again and tells the truth
-        shareFinished:
-          command.kind !== "action" ||
-          isReadOnlyModule(command.module, infrastructure.engine.policyOf(command.module)),
+        shareFinished: !writes,
+        ...(writes ? { replayKey: replayKeyOf(command.action) } : {}),
         payload: { kind: "text", command },
       });
+    }
     return { result, card: this.present(player, result) };
   }
 
@@ -201,6 +205,16 @@ export class AssistantServer {
     else {
       const snapshot = permissions.snapshot(player.uuid);
       const generation = infrastructure.generations.generation(player.uuid);
+      const { action, args } = button.value;
+      const readOnly = this.#readOnly(action);
+      // the typed action the button resolves to: a repeated click of a write is answered by the replay cache
+      const resolved = readOnly
+        ? undefined
+        : this.parts.router.structured({
+            player: this.parts.pipeline.routingPlayer(snapshot, player.locale, generation),
+            action,
+            args,
+          }).action;
       result = await interactive.submit({
         requestId: newRequestId(),
         playerId: player.uuid,
@@ -208,8 +222,9 @@ export class AssistantServer {
         text: `card ${refText} ${indexText}`,
         fingerprint: `${snapshot.version}|${generation}|card ${refText} ${indexText}`,
         record: false,
-        shareFinished: this.#readOnly(button.value.action),
-        payload: { kind: "button", action: button.value.action, args: button.value.args },
+        shareFinished: readOnly,
+        ...(resolved === undefined ? {} : { replayKey: replayKeyOf(resolved) }),
+        payload: { kind: "button", action, args },
       });
     }
     return { result, card: this.present(player, result) };

@@ -17,6 +17,7 @@ import { FileConversationStore } from "../data/store/file-conversation-store.js"
 import { FileUsageStore } from "../data/store/file-usage-store.js";
 import { ItemCatalog } from "../game/data/item-catalog.js";
 import { ItemMentions } from "../game/data/item-mentions.js";
+import { FeatureSwitches } from "../module/feature-switches.js";
 import { AccessStore } from "../module/permissions/access-store.js";
 import { Languages } from "../util/language.js";
 import type { Logger } from "../util/logger.js";
@@ -41,6 +42,8 @@ export interface AssistantInfrastructure {
   readonly modelConfig: ModelConfig;
   readonly semanticConfig: SemanticConfig;
   readonly access: AccessStore;
+  /** The admin's server-wide feature switches (features.json). */
+  readonly features: FeatureSwitches;
   readonly prompts: PromptStore;
   readonly languages: Languages;
   readonly usage: FileUsageStore;
@@ -76,7 +79,8 @@ export const openInfrastructure = async (options: {
   });
   const semanticConfig = new SemanticConfig(join(configDir, "semantic.json"), logger);
   const access = new AccessStore(join(configDir, "access.json"), logger);
-  for (const config of [agentConfig, modelConfig, semanticConfig, access]) await config.reload();
+  const features = new FeatureSwitches(join(configDir, "features.json"), logger);
+  for (const config of [agentConfig, modelConfig, semanticConfig, access, features]) await config.reload();
   const roots = [BUILTIN_PACK_ROOT, ...paths.packRoots];
   const prompts = await PromptStore.load({ roots, logger });
   const languages = Languages.load(...roots);
@@ -135,6 +139,7 @@ export const openInfrastructure = async (options: {
     modelConfig,
     semanticConfig,
     access,
+    features,
     prompts,
     languages,
     usage,

@@ -1,13 +1,15 @@
+import type { EventExecutor } from "../agent/execution/event-executor.js";
 import type { InteractiveExecutor } from "../agent/execution/interactive-executor.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { type Text, translatable } from "../agent/text.js";
 import type {
   CoreServices,
+  FeatureSwitchResult,
   KnownPlayer,
   RevokeOutcome,
   UsageLine,
 } from "../module/builtin/core/core-services.js";
-import type { ModuleManager } from "../module/module-manager.js";
+import type { FeatureStatus, ModuleManager } from "../module/module-manager.js";
 import type { ExecutionMode } from "../module/permissions/execution-mode.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
 import type { AssistantInfrastructure } from "./assistant-services.js";
@@ -20,6 +22,8 @@ export class AssistantCoreServices implements CoreServices {
   readonly #modules: ModuleManager;
   readonly infrastructure: AssistantInfrastructure;
   readonly #reloadAll: () => Promise<Text>;
+  readonly #endFeatures: (features: ReadonlySet<string>) => number;
+  readonly #events: Pick<EventExecutor, "resumeWaiting">;
 
   constructor(parts: {
     readonly infrastructure: AssistantInfrastructure;
@@ -28,7 +32,13 @@ export class AssistantCoreServices implements CoreServices {
     readonly router: HybridRouter;
     readonly modules: ModuleManager;
     readonly reload: () => Promise<Text>;
+    /** Ends running requests of features switched off; returns how many. */
+    readonly endFeatures: (features: ReadonlySet<string>) => number;
+    /** Durable event tasks waiting for a feature that is back. */
+    readonly events: Pick<EventExecutor, "resumeWaiting">;
   }) {
+    this.#events = parts.events;
+    this.#endFeatures = parts.endFeatures;
     this.infrastructure = parts.infrastructure;
     this.#permissions = parts.permissions;
     this.#interactive = parts.interactive;
@@ -47,12 +57,22 @@ export class AssistantCoreServices implements CoreServices {
   ): Promise<boolean> {
     const permissions = this.#permissions;
     const feature = change.feature;
-    if (feature !== undefined && !this.features().includes(feature)) return false;
+    const ids = feature === undefined ? [] : this.#modules.resolve(feature);
+    if (ids === undefined || (feature !== undefined && ids.length === 0)) return false;
+    const groups = this.#modules.exclusiveGroups();
     await permissions.update(player.uuid, (current) => {
-      if (feature !== undefined)
-        return { ...current, features: { ...current.features, [feature]: change.enabled === true } };
-      return change.ai === undefined ? current : { ...current, ai: change.ai };
+      if (feature === undefined) return change.ai === undefined ? current : { ...current, ai: change.ai };
+      const features = { ...current.features };
+      for (const id of ids) {
+        // One configuration per action: granting one takes back a grant of another configuration of it.
+        if (change.enabled === true)
+          for (const group of groups.filter((members) => members.includes(id)))
+            for (const other of group) if (other !== id && features[other] === true) delete features[other];
+        features[id] = change.enabled === true;
+      }
+      return { ...current, features };
     });
+    if (feature !== undefined && change.enabled === true) await this.#events.resumeWaiting();
     return true;
   }
 
@@ -142,12 +162,56 @@ export class AssistantCoreServices implements CoreServices {
   }
 
   features(): readonly string[] {
-    return this.#modules.installed().map((entry) => entry.module.id.toString());
+    return [
+      ...this.#modules.installed().map((entry) => entry.module.id.toString()),
+      ...this.#modules.tags().map((tag) => `#${tag}`),
+    ];
+  }
+
+  featureStatuses(): readonly FeatureStatus[] {
+    return this.#modules.statuses();
+  }
+
+  async switchFeature(reference: string, enabled: boolean): Promise<FeatureSwitchResult> {
+    const ids = this.#modules.resolve(reference);
+    if (ids === undefined || ids.length === 0) return { kind: "unknown" };
+    const infrastructure = ids.find((id) => this.#modules.get(id)?.module.infrastructure === true);
+    if (infrastructure !== undefined && !reference.startsWith("#"))
+      return { kind: "infrastructure", id: infrastructure };
+    const changed: string[] = [];
+    const unchanged: string[] = [];
+    for (const id of ids) {
+      const outcome = await this.#modules.setEnabled(id, enabled);
+      if (outcome === "changed") changed.push(id);
+      else if (outcome === "unchanged") unchanged.push(id);
+    }
+    if (changed.length > 0) await this.#permissions.invalidateAll();
+    const ended = enabled ? 0 : this.#endFeatures(new Set(changed));
+    if (enabled && changed.length > 0) await this.#events.resumeWaiting();
+    if (changed.length > 0)
+      this.infrastructure.logger.info(`features switched ${enabled ? "on" : "off"}: ${changed.join(", ")}`);
+    return { kind: "done", changed, unchanged, ended };
   }
 }
 
-/** What `/system reload` answers: what was reloaded, and which files were invalid and kept their previous settings. */
-export const reloadSummary = (loaded: readonly string[], kept: readonly string[] = []): Text =>
-  kept.length === 0
-    ? translatable("system.admin.reloaded", loaded.join(", "))
-    : translatable("system.admin.reloaded_with_errors", loaded.join(", "), kept.join(", "));
+/**
+ * What `/system reload` answers: what was reloaded, which files were invalid and kept their previous settings,
+ * and which data-pack entries changed in a way that needs a restart.
+ */
+export const reloadSummary = (
+  loaded: readonly string[],
+  kept: readonly string[] = [],
+  restart: readonly string[] = [],
+): Text => {
+  const summary =
+    kept.length === 0
+      ? translatable("system.admin.reloaded", loaded.join(", "))
+      : translatable("system.admin.reloaded_with_errors", loaded.join(", "), kept.join(", "));
+  return restart.length === 0
+    ? summary
+    : translatable(
+        "system.text.concat",
+        summary,
+        translatable("system.admin.reload_restart", restart.join(", ")),
+      );
+};

@@ -7,7 +7,7 @@ import type { CommandOutcome } from "../agent/command/command-registry.js";
 import type { AgentEngine } from "../agent/execution/agent-engine.js";
 import type { BudgetCounters } from "../agent/execution/budget-counters.js";
 import type { ConversationService } from "../agent/execution/conversation-service.js";
-import type { HistoryTurn, ModelActivity } from "../agent/execution/execution-context.js";
+import type { ExecutionContext, HistoryTurn, ModelActivity } from "../agent/execution/execution-context.js";
 import type { MemoryGenerations } from "../agent/execution/memory-generations.js";
 import type { Failure } from "../agent/failure.js";
 import type { AgentAction } from "../agent/module/action-type.js";
@@ -53,6 +53,9 @@ export interface PipelineRequest {
  * player's live standing; successful SEMANTIC/MODEL routes are remembered in the intent cache. Never throws.
  */
 export class RequestPipeline {
+  /** Workflows running for players now (ended when their feature is switched off). */
+  readonly #running = new Set<ExecutionContext>();
+
   constructor(
     private readonly options: {
       readonly engine: AgentEngine;
@@ -130,6 +133,7 @@ export class RequestPipeline {
     history: readonly HistoryTurn[] = [],
   ): Promise<AgentResult> {
     const playerId = request.snapshot.playerId;
+    let running: ExecutionContext | undefined;
     const result = await this.options.engine.execute(action, {
       requestId: request.requestId,
       playerId,
@@ -141,12 +145,32 @@ export class RequestPipeline {
       standing: this.options.standings.of(playerId, request.generation),
       history,
       ...(request.modelActivity === undefined ? {} : { modelActivity: request.modelActivity }),
+      onContext: (context) => {
+        running = context;
+        this.#running.add(context);
+      },
     });
+    if (running !== undefined) this.#running.delete(running);
     // Model trouble is logged once per request, with its id and never the player's text.
     const code = result.failure?.code;
     if (code !== undefined && MODEL_FAILURES.has(code))
       this.options.logger.warn(`request ${request.requestId}: ${action.type.id} ended with ${code}`);
     return result;
+  }
+
+  /**
+   * Ends every running workflow owned by one of `features` (switched off by an admin) with MODULE_DISABLED;
+   * returns how many were running.
+   */
+  endFeatures(features: ReadonlySet<string>): number {
+    let ended = 0;
+    for (const context of this.#running) {
+      const owner = context.owner;
+      if (owner === undefined || !features.has(owner)) continue;
+      context.end(AgentFailure.MODULE_DISABLED.with(owner));
+      ended++;
+    }
+    return ended;
   }
 
   async #history(request: PipelineRequest): Promise<readonly HistoryTurn[]> {
@@ -210,7 +234,7 @@ export class RequestPipeline {
         ? this.options.engine.modules().get(failure.args[0] ?? "")
         : undefined);
     if (failure.code !== AgentFailure.MODULE_DISABLED.code || module === undefined) return failure;
-    if (module.owner !== undefined && !request.snapshot.features.has(module.owner.toString())) return failure;
+    if (!this.options.engine.modules().usable(module.id, request.snapshot.features)) return failure;
     return this.options.standings.modelRefusal(request.snapshot) ?? failure;
   }
 }

@@ -2,41 +2,75 @@ import type { AgentEngine } from "../agent/execution/agent-engine.js";
 import { MissingServiceError, type ModuleContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
 import type { AnyModuleStorage } from "../agent/storage/module-storage.js";
+import type { Json } from "../util/codec.js";
 import type { Identifier } from "../util/identifier.js";
 import type { Logger } from "../util/logger.js";
 import type { Registry } from "../util/registry.js";
+import { featureRegistrar } from "./feature-registrar.js";
+import type { FeatureSwitches } from "./feature-switches.js";
 import type { AnyServerModuleType, ServerModule, SystemModuleEntry } from "./server-module.js";
+import type { SystemModuleTags } from "./system-module-tags.js";
 
-/** An installed feature with the data-pack decision on whether players have it without a grant. */
+/** An installed feature with the data-pack entry it came from. */
 export interface InstalledModule {
   readonly module: ServerModule;
+  readonly entry: SystemModuleEntry;
+  /** Players have it without a grant (the entry's `enabled_by_default`, else the type's default). */
   readonly enabledByDefault: boolean;
 }
 
+/** One feature as `/system feature list` and the panel show it. */
+export interface FeatureStatus {
+  readonly id: string;
+  readonly type: string;
+  /** On for the server now (infrastructure always is). */
+  readonly enabled: boolean;
+  readonly enabledByDefault: boolean;
+  readonly infrastructure: boolean;
+  /** The admin's switch from features.json; undefined when the data pack decides. */
+  readonly switched: boolean | undefined;
+  /** The entry's `client` block, kept as written for the panel. */
+  readonly client: Json;
+}
+
+export type SwitchOutcome = "changed" | "unchanged" | "unknown" | "infrastructure";
+
+/** What a reload of the data packs did: switches applied now, entries whose change needs a restart. */
+export interface PackReload {
+  readonly applied: readonly string[];
+  readonly restart: readonly string[];
+}
+
 /**
- * Installs features from `system:system_module` entries into the engine (tool modules first, then workflows).
- * A feature whose type is unknown, whose config is invalid or whose install throws is not installed and so
- * appears nowhere: not in commands, help, completions, semantic candidates or the model catalog.
+ * Installs features from `system:system_module` entries into the engine (tool modules first, then workflows)
+ * and owns their lifecycle afterwards. Every entry is installed, on or off: a feature that is off (its entry
+ * says `enabled: false`, or an admin switched it off in features.json) is in no player's permission snapshot,
+ * so it is absent from commands, help, completions, routing, the model catalog and tool lookups at once, and
+ * its stored data stays. A feature whose type is unknown, whose config is invalid or whose install throws is
+ * not installed at all.
  */
 export class ModuleManager {
   readonly #installed = new Map<string, InstalledModule>();
+  /** Workflows an infrastructure feature registered without owner: the only unowned ones allowed. */
+  readonly #unowned = new Set<string>();
+  #tags: SystemModuleTags;
 
   constructor(
     private readonly options: {
       readonly types: Registry<AnyServerModuleType>;
       readonly engine: AgentEngine;
+      readonly switches: FeatureSwitches;
+      readonly tags: SystemModuleTags;
       readonly logger: Logger;
     },
-  ) {}
+  ) {
+    this.#tags = options.tags;
+  }
 
   /** Installs the entries with the services the assembly built for features (once, before the engine starts). */
   install(entries: readonly SystemModuleEntry[], services: ModuleContext<AgentEngine, ModuleRegistry>): void {
     const created: { entry: SystemModuleEntry; module: ServerModule }[] = [];
     for (const entry of entries) {
-      if (!entry.enabled) {
-        this.options.logger.info(`feature ${entry.id} is disabled by ${entry.source}`);
-        continue;
-      }
       const type = this.options.types.get(entry.type);
       if (type === undefined) {
         this.options.logger.warn(`feature ${entry.id}: unknown module type ${entry.type}; not installed`);
@@ -55,9 +89,10 @@ export class ModuleManager {
       ...created.filter((item) => item.module.toolModule),
       ...created.filter((item) => !item.module.toolModule),
     ];
+    const engine = this.options.engine;
     for (const { entry, module } of ordered) {
       try {
-        module.install({ engine: this.options.engine, services, id: entry.id });
+        module.install({ engine: featureRegistrar(engine, module, this.#unowned), services, id: entry.id });
       } catch (error) {
         // A service the assembly does not provide is a wiring error: the server must not start without it.
         if (error instanceof MissingServiceError)
@@ -71,9 +106,16 @@ export class ModuleManager {
       }
       this.#installed.set(entry.id.toString(), {
         module,
+        entry,
         enabledByDefault: entry.enabledByDefault ?? module.enabledByDefault,
       });
+      if (!this.enabled(entry.id)) this.options.logger.info(`feature ${entry.id} is installed and off`);
     }
+    for (const workflow of engine.modules().values())
+      if (workflow.owner === undefined && !this.#unowned.has(workflow.id.toString()))
+        throw new Error(
+          `workflow ${workflow.id} has no owner: register it through a feature (which owns it), or from a feature that declares itself infrastructure`,
+        );
   }
 
   installed(): InstalledModule[] {
@@ -88,6 +130,90 @@ export class ModuleManager {
     return this.#installed.has(id.toString());
   }
 
+  /** Whether the feature is on for the server now: the admin's switch, else its data-pack entry. */
+  enabled(id: Identifier | string): boolean {
+    const installed = this.#installed.get(id.toString());
+    if (installed === undefined) return false;
+    if (installed.module.infrastructure === true) return true;
+    return this.options.switches.of(id.toString()) ?? installed.entry.enabled;
+  }
+
+  statuses(): FeatureStatus[] {
+    return this.installed().map(({ module, entry, enabledByDefault }) => ({
+      id: module.id.toString(),
+      type: module.type.toString(),
+      enabled: this.enabled(module.id),
+      enabledByDefault,
+      infrastructure: module.infrastructure === true,
+      switched: this.options.switches.of(module.id.toString()),
+      client: entry.client,
+    }));
+  }
+
+  /**
+   * Switches a feature on or off for the whole server and persists it (features.json). The caller refreshes
+   * permission snapshots and ends the feature's running requests.
+   */
+  async setEnabled(id: string, enabled: boolean): Promise<SwitchOutcome> {
+    const installed = this.#installed.get(id);
+    if (installed === undefined) return "unknown";
+    if (installed.module.infrastructure === true) return "infrastructure";
+    const before = this.enabled(id);
+    await this.options.switches.switch(id, enabled);
+    return before === enabled ? "unchanged" : "changed";
+  }
+
+  /** The installed feature ids a reference names: an id, or `#namespace:path` for a system_module tag. */
+  resolve(reference: string): string[] | undefined {
+    const ids = this.#tags.resolve(reference.trim());
+    if (ids === undefined) return undefined;
+    const installed = ids.filter((id) => this.#installed.has(id));
+    if (!reference.trim().startsWith("#") && installed.length === 0) return undefined;
+    return installed;
+  }
+
+  /** The tag ids admins may name (`#` + id), for completions. */
+  tags(): string[] {
+    return this.#tags.ids();
+  }
+
+  /**
+   * Applies re-read data packs: `enabled` and `enabled_by_default` of installed entries change now; an entry that
+   * is new, removed, or changes its type or server config needs a restart (a removed one is switched off now).
+   */
+  applyEntries(entries: readonly SystemModuleEntry[], tags: SystemModuleTags): PackReload {
+    this.#tags = tags;
+    const applied: string[] = [];
+    const restart: string[] = [];
+    const next = new Map(entries.map((entry) => [entry.id.toString(), entry]));
+    for (const [id, installed] of this.#installed) {
+      const entry = next.get(id);
+      if (entry === undefined) {
+        restart.push(id);
+        if (installed.module.infrastructure !== true && installed.entry.enabled)
+          this.#replace(id, { ...installed, entry: { ...installed.entry, enabled: false } });
+        continue;
+      }
+      if (
+        !entry.type.equals(installed.entry.type) ||
+        JSON.stringify(entry.server) !== JSON.stringify(installed.entry.server)
+      ) {
+        restart.push(id);
+        continue;
+      }
+      const enabledByDefault = entry.enabledByDefault ?? installed.module.enabledByDefault;
+      if (entry.enabled !== installed.entry.enabled || enabledByDefault !== installed.enabledByDefault)
+        applied.push(id);
+      this.#replace(id, { module: installed.module, entry, enabledByDefault });
+    }
+    for (const id of next.keys()) if (!this.#installed.has(id)) restart.push(id);
+    return { applied, restart: restart.sort() };
+  }
+
+  #replace(id: string, installed: InstalledModule): void {
+    this.#installed.set(id, installed);
+  }
+
   /** Closes every installed feature (databases it opened); a failure is logged and the others still close. */
   async close(): Promise<void> {
     for (const [id, installed] of this.#installed) {
@@ -99,8 +225,13 @@ export class ModuleManager {
     }
   }
 
-  /** Every player storage declared by installed features. */
+  /** Every player storage declared by installed features (kept while a feature is off). */
   storages(): AnyModuleStorage[] {
     return this.installed().flatMap((entry) => [...entry.module.storages()]);
+  }
+
+  /** Features that configure the same workflows (two check-in entries): a player has at most one of each. */
+  exclusiveGroups(): string[][] {
+    return this.options.engine.modules().exclusiveOwners();
   }
 }

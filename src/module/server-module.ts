@@ -1,13 +1,35 @@
 import type { AgentEngine } from "../agent/execution/agent-engine.js";
+import type { AnyAgentModule } from "../agent/module/agent-module.js";
 import type { ModuleContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
+import type { RoutingProfile } from "../agent/module/routing-profile.js";
+import type { RoutingTable } from "../agent/routing/routing-table.js";
 import type { AnyModuleStorage } from "../agent/storage/module-storage.js";
+import type { Tool } from "../agent/tool/tool.js";
+import type { ToolLookup } from "../agent/tool/tool-registry.js";
 import type { Codec, Json } from "../util/codec.js";
 import type { Identifier } from "../util/identifier.js";
 
-/** What a feature gets when it is installed: the engine, injected services, its own id and config. */
+/**
+ * What a feature registers into the engine while it installs. The ModuleManager stamps the feature as the owner
+ * of every workflow and tool (a tool already owned by another feature keeps its owner); an infrastructure
+ * feature's workflows stay unowned, so no grant can take them away.
+ */
+export interface FeatureRegistrar {
+  registerModule(module: AnyAgentModule): void;
+  registerTool<I, O>(tool: Tool<I, O>): void;
+  registerEventType(id: string): void;
+  /** Reject samples: texts (greetings, requests to act) that must never route directly to any workflow. */
+  reject(id: Identifier | string, profile: RoutingProfile<unknown>): void;
+  /** Installed tools by type id (another feature's export, e.g. the knowledge base's `database.query`). */
+  readonly tools: ToolLookup;
+  /** The engine's workflows, for features that list them (help). */
+  modules(): ModuleRegistry<RoutingTable>;
+}
+
+/** What a feature gets when it is installed: the registrar, injected services, its own id and config. */
 export interface ServerModuleContext {
-  readonly engine: AgentEngine;
+  readonly engine: FeatureRegistrar;
   readonly services: ModuleContext<AgentEngine, ModuleRegistry>;
   /** This feature's id (the data-pack entry id); workflows and tools it registers are owned by it. */
   readonly id: Identifier;
@@ -24,6 +46,11 @@ export interface ServerModule {
   readonly enabledByDefault: boolean;
   /** True when the feature only exports tools (ToolModule): no workflow, no player entry point. */
   readonly toolModule: boolean;
+  /**
+   * True for the server's own commands (grant, reload, settings): its workflows have no owner, no grant takes
+   * them away and it cannot be disabled. Every other feature owns what it registers.
+   */
+  readonly infrastructure?: boolean;
   install(context: ServerModuleContext): void;
   storages(): readonly AnyModuleStorage[];
   /** Releases what install opened (a database); called once at shutdown. */
@@ -47,6 +74,7 @@ export interface SystemModuleEntry {
   /** Overrides the type's default: enabled for every player without a grant. */
   readonly enabledByDefault: boolean | undefined;
   readonly server: Json;
+  /** The panel's settings for this feature (labels, icons); kept as written and served to the panel. */
   readonly client: Json;
   /** Where the entry was read from, for log lines. */
   readonly source: string;

@@ -21,8 +21,10 @@ import { REASONING_ACTION } from "../../src/module/builtin/reasoning/reasoning-i
 import { REASONING_MODULE_TYPE } from "../../src/module/builtin/reasoning/reasoning-system-module.js";
 import { SEARCH_MODULE_TYPE } from "../../src/module/builtin/search/search-module.js";
 import { WEB_ACCESS, WebAccess } from "../../src/module/builtin/search/web-access.js";
+import { FeatureSwitches } from "../../src/module/feature-switches.js";
 import { ModuleManager } from "../../src/module/module-manager.js";
 import type { AnyServerModuleType, SystemModuleEntry } from "../../src/module/server-module.js";
+import { SystemModuleTags } from "../../src/module/system-module-tags.js";
 import type { Json } from "../../src/util/codec.js";
 import { Identifier } from "../../src/util/identifier.js";
 import { MemoryLogger } from "../../src/util/logger.js";
@@ -105,7 +107,13 @@ export const startHarness = async (options: { readonly model?: boolean } = {}): 
     SEARCH_MODULE_TYPE,
   ] as AnyServerModuleType[])
     types.register(type.id, type);
-  const manager = new ModuleManager({ types, engine, logger });
+  const manager = new ModuleManager({
+    types,
+    engine,
+    logger,
+    switches: new FeatureSwitches(undefined, logger),
+    tags: SystemModuleTags.empty(),
+  });
   manager.install(
     [
       entry(KNOWLEDGE_MODULE_TYPE as AnyServerModuleType, "knowledge"),

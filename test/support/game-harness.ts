@@ -20,8 +20,10 @@ import { type GameClock, GameContextTypes } from "../../src/game/context-types.j
 import { ItemCatalog } from "../../src/game/data/item-catalog.js";
 import { ItemSources } from "../../src/game/data/item-sources.js";
 import { MemoryGameBridge } from "../../src/game/tools/memory-game-bridge.js";
+import { FeatureSwitches } from "../../src/module/feature-switches.js";
 import { ModuleManager } from "../../src/module/module-manager.js";
 import type { AnyServerModuleType, SystemModuleEntry } from "../../src/module/server-module.js";
+import { SystemModuleTags } from "../../src/module/system-module-tags.js";
 import { Identifier } from "../../src/util/identifier.js";
 import { Languages } from "../../src/util/language.js";
 import { MemoryLogger } from "../../src/util/logger.js";
@@ -120,7 +122,13 @@ export class GameHarness {
     const types = new Registry<AnyServerModuleType>("server_module_type");
     for (const type of options.types) types.register(type.id, type);
     const logger = new MemoryLogger();
-    const manager = new ModuleManager({ types, engine, logger });
+    const manager = new ModuleManager({
+      types,
+      engine,
+      logger,
+      switches: new FeatureSwitches(undefined, logger),
+      tags: SystemModuleTags.empty(),
+    });
     manager.install(
       options.entries.map(
         (entry): SystemModuleEntry => ({

@@ -149,6 +149,11 @@ describe("check-in rewards across SIGKILLs", () => {
       join(dataDir, "config", "system", "server.json"),
       JSON.stringify({ generation: "superflat", viewDistance: 2, ops: ["Admin"] }),
     );
+    // a check-in after a restart must really run (it tells whether the day was recorded), never be replayed
+    writeFileSync(
+      join(dataDir, "config", "system", "system-agent.json"),
+      JSON.stringify({ policies: {}, replayWindowSeconds: 0 }),
+    );
     const figures: Figures = {
       checkIns: 0,
       notRecorded: 0,

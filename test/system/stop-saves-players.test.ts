@@ -59,6 +59,11 @@ describe("a normal stop (SIGTERM) with players online", () => {
       join(dataDir, "config", "system", "server.json"),
       JSON.stringify({ generation: "superflat" }),
     );
+    // the second check-in must really run to show the paid day survived the stop, not be replayed from the cache
+    writeFileSync(
+      join(dataDir, "config", "system", "system-agent.json"),
+      JSON.stringify({ policies: {}, replayWindowSeconds: 0 }),
+    );
 
     const first = await npmStart(dataDir);
     children.push(first.child);

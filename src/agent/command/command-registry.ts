@@ -132,7 +132,13 @@ export class CommandRegistry {
   }
 
   /** Adds a module's commands; every alias is checked before any is added, so a conflict changes nothing. */
-  register(module: AnyAgentModule, commands: readonly AgentCommand<unknown>[]): void {
+  register(
+    module: AnyAgentModule,
+    commands: readonly AgentCommand<unknown>[],
+    /** Whether a player with these features has the module (some configuration of it); its owner by default. */
+    usable: (features: ReadonlySet<string>) => boolean = (features) =>
+      module.owner === undefined || features.has(module.owner.toString()),
+  ): void {
     if (this.#frozen) throw new Error(`command tree is frozen; cannot add commands of ${module.id}`);
     const incoming = new Set<string>();
     for (const command of commands)
@@ -146,15 +152,12 @@ export class CommandRegistry {
           throw new Error(`module ${module.id}: "${alias}" is a reserved root`);
         incoming.add(alias);
       }
-    const owner = module.owner?.toString();
     for (const command of commands)
       for (const alias of command.aliases) {
         const builder = command.build(alias);
         const custom = builder.getRequirement() as ((source: CommandSource) => boolean) | undefined;
         builder.requires(
-          (source) =>
-            (owner === undefined || source.features.has(owner)) &&
-            (typeof custom !== "function" || custom(source)),
+          (source) => usable(source.features) && (typeof custom !== "function" || custom(source)),
         );
         this.dispatcher.register(builder);
         this.#aliases.set(alias, { module, command });

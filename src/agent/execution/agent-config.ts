@@ -8,10 +8,23 @@ import { type ExecutionPolicy, readPolicyOverride } from "./execution-policy.js"
 export interface AgentSettings {
   /** Raw per-workflow overrides; each is validated when read, so one bad entry never hides the others. */
   readonly policies: Readonly<Record<string, unknown>>;
+  /**
+   * How long a structured request's result is replayed to the same request (seconds, default 30; 0 turns the
+   * replay cache off). Absent: the default.
+   */
+  readonly replayWindowSeconds?: number | undefined;
 }
 
+/** The replay window when `system-agent.json` does not set one. */
+export const DEFAULT_REPLAY_WINDOW_SECONDS = 30;
+
 export const AGENT_SETTINGS_CODEC = codec<AgentSettings>(
-  z.object({ policies: z.record(z.string(), z.unknown()).default({}) }).passthrough(),
+  z
+    .object({
+      policies: z.record(z.string(), z.unknown()).default({}),
+      replayWindowSeconds: z.number().int().min(0).max(86_400).optional(),
+    })
+    .passthrough(),
 );
 
 export class AgentConfig extends ConfigInstance<AgentSettings> {
@@ -33,6 +46,11 @@ export class AgentConfig extends ConfigInstance<AgentSettings> {
     AgentSettings,
     Map<string, { fallback: ExecutionPolicy; policy: ExecutionPolicy }>
   >();
+
+  /** The replay window of structured requests in milliseconds (0: off), as the current settings say. */
+  replayWindowMillis(): number {
+    return (this.get().replayWindowSeconds ?? DEFAULT_REPLAY_WINDOW_SECONDS) * 1_000;
+  }
 
   /** The policy for a workflow: the override if valid, else the module default. A snapshot: frozen. */
   policyFor(workflowId: string, moduleDefault: ExecutionPolicy): ExecutionPolicy {

@@ -43,6 +43,8 @@ export interface ExecutionRequest {
   readonly policy?: ExecutionPolicy;
   /** Counters already charged for this request (by routing); the workflow continues on them. */
   readonly counters?: BudgetCounters;
+  /** The owner whose configuration runs (a durable task keeps the one it was queued under); else the player's. */
+  readonly owner?: string;
   /** Called with the context once it exists (executors keep it for cancellation). */
   readonly onContext?: (context: ExecutionContext) => void;
 }
@@ -135,7 +137,7 @@ export class AgentEngine {
     return {
       required: new Map(module.tools.map((tool) => [tool.id.toString(), tool])),
       optional: new Set(module.optionalTools.map((type) => type.id.toString())),
-      lookup: (id) => this.tools.get(id),
+      lookup: (id, features) => this.tools.get(id, features),
     };
   }
 
@@ -177,12 +179,21 @@ export class AgentEngine {
   /** Runs an action's workflow. Never throws: every failure becomes a failed AgentResult. */
   async execute(action: AgentAction, request: ExecutionRequest): Promise<AgentResult> {
     if (!this.#started) return AgentResult.error(AgentFailure.MODULE_FAILED.with("engine not started"));
-    const module = this.#modules.forAction(action.type);
-    if (module === undefined)
+    const primary = this.#modules.forAction(action.type);
+    if (primary === undefined)
       return AgentResult.error(AgentFailure.MODULE_DISABLED.with(action.type.id.toString()));
+    // The configuration this player has (or the one a durable task was queued under); it is kept for the run.
     const features = request.standing?.features() ?? request.features;
-    if (module.owner !== undefined && !features.has(module.owner.toString()))
-      return AgentResult.error(AgentFailure.MODULE_DISABLED.with(module.owner.toString()));
+    const module =
+      request.owner === undefined
+        ? this.#modules.forAction(action.type, features)
+        : this.#modules.variants(primary.id).find((variant) => variant.owner?.toString() === request.owner);
+    if (module === undefined || (module.owner !== undefined && !features.has(module.owner.toString())))
+      return AgentResult.error(
+        AgentFailure.MODULE_DISABLED.with(
+          request.owner ?? primary.owner?.toString() ?? primary.id.toString(),
+        ),
+      );
     if (request.event === true ? !module.event : !module.interactive)
       return AgentResult.error(AgentFailure.PERMISSION_DENIED);
     const decoded = module.action.codec.decode(action.input);
@@ -193,13 +204,16 @@ export class AgentEngine {
       request.onContext?.(context);
       context.checkAlive();
       const result = await module.run(decoded.value, context);
+      // Ended from outside (its feature switched off): whatever the workflow made of the abort, say why.
+      if (context.ended !== undefined) return AgentResult.error(context.ended);
       // Last check before the output: a player who lost standing meanwhile sees no answer. A durable event's
       // result is the record of what happened (a reward given), and a failure already says what went wrong.
       if (request.event !== true && !result.isFailure()) context.checkStanding();
       if (result.isPartial()) this.#logger.info(`${module.id} partially succeeded for ${request.playerId}`);
       return result;
     } catch (error) {
-      const failure = AgentException.failure(error);
+      // Ended from outside (its feature switched off): say that, not the cancellation it caused on the way.
+      const failure = context?.ended ?? AgentException.failure(error);
       if (failure.code === AgentFailure.MODULE_FAILED.code && !(error instanceof AgentException))
         this.#logger.error(`${module.id} failed for ${request.playerId}`, error);
       return AgentResult.error(failure);

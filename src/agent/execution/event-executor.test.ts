@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { FileAgentJournal } from "../../data/store/file-agent-journal.js";
 import { codec } from "../../util/codec.js";
+import { Identifier } from "../../util/identifier.js";
 import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
 import { AgentResult } from "../agent-result.js";
@@ -63,11 +64,13 @@ class RewardModule extends AbstractAgentModule<RewardInput> {
     eventTypes: string[],
     private readonly world: World,
     tools: readonly AnyTool[],
+    owner?: string,
   ) {
     super({
       action,
       description: "Grants a reward.",
       tools,
+      ...(owner === undefined ? {} : { owner: Identifier.parse(owner) }),
       policy: POLICY,
       interactive: false,
       event: true,
@@ -115,6 +118,8 @@ const harness = async (
   folder: string,
   online: string[] = ["alex", "steve"],
   limits = { running: 2, queued: 64 },
+  /** The reward workflow's owner feature and the features players have (live). */
+  owned?: { readonly owner: string; readonly features: Set<string> },
 ): Promise<Harness> => {
   const world = new World();
   const journal = await FileAgentJournal.open({ folder });
@@ -127,7 +132,13 @@ const harness = async (
   engine.registerEventType("test:advancement");
   engine.registerEventType("test:other");
   engine.registerModule(
-    new RewardModule(REWARD, ["test:advancement"], world, [grant, chat] as unknown as AnyTool[]),
+    new RewardModule(
+      REWARD,
+      ["test:advancement"],
+      world,
+      [grant, chat] as unknown as AnyTool[],
+      owned?.owner,
+    ),
   );
   engine.registerModule(new RewardModule(OTHER, ["test:other"], world, [grant] as unknown as AnyTool[]));
   engine.start();
@@ -145,7 +156,7 @@ const harness = async (
     pool,
     rules: () => new EventRules([{ eventType: "test:advancement", module: "test:reward" }]),
     isOnline: (playerId) => players.has(playerId),
-    features: () => new Set(),
+    features: () => owned?.features ?? new Set(),
   });
   return { executor, journal, world, online: players, pool, states };
 };
@@ -189,6 +200,24 @@ describe("EventExecutor", () => {
     expect(journal.event("bad")?.state).toBe(State.FAILED);
     expect(resultOf(journal, "bad").failure?.code).toBe("NOT_FOUND");
     expect(journal.event("half")?.state).toBe(State.PARTIALLY_SUCCEEDED);
+    await journal.close();
+  });
+
+  it("keeps a task WAITING while its feature is off for the player, and runs it once the feature is back", async () => {
+    const features = new Set<string>();
+    const { executor, journal, world } = await harness(await newFolder(), ["alex"], undefined, {
+      owner: "test:rewards",
+      features,
+    });
+    await executor.submit(event("f1", { amount: 4 }));
+    await executor.whenIdle();
+    expect(journal.event("f1")?.state).toBe(State.WAITING);
+    expect(world.grants).toBe(0);
+    features.add("test:rewards");
+    await executor.resumeWaiting();
+    await executor.whenIdle();
+    expect(journal.event("f1")?.state).toBe(State.SUCCEEDED);
+    expect(world.grants).toBe(1);
     await journal.close();
   });
 

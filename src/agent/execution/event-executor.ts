@@ -20,6 +20,8 @@ export interface EventSubmission {
   readonly eventType: string;
   readonly action: AgentAction;
   readonly playerId: string;
+  /** The feature submitting it: its own configuration of the workflow handles the task, even if grants change. */
+  readonly owner?: string;
 }
 
 /** Accepted (a durable QUEUED task exists), a duplicate of a known id, or refused before anything was stored. */
@@ -93,8 +95,15 @@ export class EventExecutor implements UnconfirmedEvents {
   /** Authorizes and durably queues an event, then schedules it. Never throws. */
   async submit(event: EventSubmission): Promise<EventAdmission> {
     const refused = (failure: Failure): EventAdmission => ({ accepted: false, duplicate: false, failure });
-    const module = this.#options.engine.modules().forAction(event.action.type);
-    if (module === undefined) return refused(AgentFailure.MODULE_DISABLED.with(event.action.type.toString()));
+    const registry = this.#options.engine.modules();
+    const module =
+      event.owner === undefined
+        ? registry.forAction(event.action.type)
+        : registry
+            .variants(event.action.type.id)
+            .find((variant) => variant.owner?.toString() === event.owner);
+    if (module === undefined || module.action !== event.action.type)
+      return refused(AgentFailure.MODULE_DISABLED.with(event.action.type.toString()));
     if (!this.#options.rules().permits(event.eventType, module))
       return refused(AgentFailure.PERMISSION_DENIED.with(event.eventType, module.id.toString()));
     const decoded = module.action.codec.decode(event.action.input);
@@ -106,6 +115,7 @@ export class EventExecutor implements UnconfirmedEvents {
         type: module.id.toString(),
         input: module.action.codec.encode(decoded.value),
         playerId: event.playerId,
+        ...(module.owner === undefined ? {} : { owner: module.owner.toString() }),
         policy,
         state: State.QUEUED,
         attempts: 0,
@@ -116,6 +126,12 @@ export class EventExecutor implements UnconfirmedEvents {
     } catch (error) {
       return refused(AgentException.failure(error));
     }
+  }
+
+  /** Features came back (switched on, granted, reloaded): WAITING tasks of online players try again. */
+  async resumeWaiting(): Promise<void> {
+    for (const task of this.#options.journal.unfinishedEvents())
+      if (task.state === State.WAITING && this.#options.isOnline(task.playerId)) await this.#schedule(task);
   }
 
   /** The player joined: their WAITING tasks resume. */
@@ -235,12 +251,20 @@ export class EventExecutor implements UnconfirmedEvents {
     if (current.state !== State.QUEUED && current.state !== State.RUNNING && current.state !== State.WAITING)
       return;
     if (!this.#options.isOnline(task.playerId)) return this.#wait(current);
-    const module = this.#options.engine.modules().get(task.type);
+    const registry = this.#options.engine.modules();
+    const module =
+      task.owner === undefined
+        ? registry.get(task.type)
+        : registry.variants(task.type).find((variant) => variant.owner?.toString() === task.owner);
     const policy = EXECUTION_POLICY_CODEC.decode(task.policy);
     if (module === undefined || !this.#options.rules().permitsAny(module))
       return this.#finish(task, AgentResult.error(AgentFailure.PERMISSION_DENIED.with(task.type)));
     if (!policy.success)
       return this.#finish(task, AgentResult.error(AgentFailure.INPUT_INVALID.with(policy.error)));
+    // Its feature is off for this player now (switched off for the server, or the grant taken back): the task
+    // keeps its place, WAITING, and runs once the feature is back (on join, or `resumeWaiting`).
+    if (module.owner !== undefined && !this.#options.features(task.playerId).has(module.owner.toString()))
+      return this.#wait(current);
     const input = module.action.codec.decode(task.input);
     if (!input.success)
       return this.#finish(task, AgentResult.error(AgentFailure.INPUT_INVALID.with(input.error)));
@@ -256,6 +280,7 @@ export class EventExecutor implements UnconfirmedEvents {
       signal,
       event: true,
       policy: policy.value,
+      ...(task.owner === undefined ? {} : { owner: task.owner }),
       ...(standing === undefined ? {} : { standing: standing(task.playerId) }),
     });
     // Stopped by shutdown: leave it RUNNING so the next start resumes it with its receipts.

@@ -2,7 +2,7 @@ import type { Json } from "../../util/codec.js";
 import { withDeadline } from "../../util/deadline.js";
 import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
-import type { BudgetDimension } from "../failure.js";
+import type { BudgetDimension, Failure } from "../failure.js";
 import type { ModelPort, ModelResponse } from "../model/model-client.js";
 import type { StepRunner } from "../storage/step-runner.js";
 import type { AnyTool } from "../tool/tool.js";
@@ -26,7 +26,8 @@ export interface DeclaredTools {
   readonly required: ReadonlyMap<string, AnyTool>;
   /** Optional tools by type id; the instance is looked up when called (absent when its feature is not installed). */
   readonly optional: ReadonlySet<string>;
-  readonly lookup: (id: string) => AnyTool | undefined;
+  /** The installed instance for these features (the configuration the player has, when a type has several). */
+  readonly lookup: (id: string, features: ReadonlySet<string>) => AnyTool | undefined;
 }
 
 export interface ExecutionContextOptions {
@@ -84,6 +85,7 @@ export class ExecutionContext {
   readonly #now: () => number;
   #loops = 0;
   #detach: (() => void) | undefined;
+  #ended: Failure | undefined;
 
   constructor(
     options: ExecutionContextOptions,
@@ -157,13 +159,30 @@ export class ExecutionContext {
     this.#controller.abort(new AgentException(AgentFailure.CANCELLED));
   }
 
+  /** The feature whose workflow this request runs (undefined for infrastructure). */
+  get owner(): string | undefined {
+    return this.#options.owner;
+  }
+
+  /** Why the request was ended from outside (its feature switched off), once it was. */
+  get ended(): Failure | undefined {
+    return this.#ended;
+  }
+
+  /** Ends the request now with `failure` (its feature was switched off): every later check throws it. */
+  end(failure: Failure): void {
+    if (this.#controller.signal.aborted) return;
+    this.#ended = failure;
+    this.#controller.abort(new AgentException(failure));
+  }
+
   remainingMillis(): number {
     return this.deadline - this.#now();
   }
 
   /** Throws when the request is cancelled, past its deadline, or the player lost standing. */
   checkAlive(): void {
-    if (this.#controller.signal.aborted) throw new AgentException(AgentFailure.CANCELLED);
+    if (this.#controller.signal.aborted) throw new AgentException(this.#ended ?? AgentFailure.CANCELLED);
     if (!(this.remainingMillis() > 0)) throw new AgentException(AgentFailure.TIMEOUT);
     this.checkStanding();
   }
@@ -340,7 +359,7 @@ export class ExecutionContext {
     const required = declared.required.get(id);
     if (required !== undefined) return required;
     if (!declared.optional.has(id)) return undefined;
-    const optional = declared.lookup(id);
+    const optional = declared.lookup(id, this.features);
     return optional?.readOnly === true ? optional : undefined;
   }
 

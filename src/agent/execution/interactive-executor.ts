@@ -7,6 +7,7 @@ import { BudgetCounters } from "./budget-counters.js";
 import type { ConversationService } from "./conversation-service.js";
 import type { MemoryGenerations } from "./memory-generations.js";
 import { RecentResults } from "./recent-results.js";
+import { isReplayable, type ReplayCache } from "./replay-cache.js";
 
 /** One player request as the host hands it over; `payload` carries what the assembly parsed already. */
 export interface InteractiveRequest<P = unknown> {
@@ -21,9 +22,15 @@ export interface InteractiveRequest<P = unknown> {
   readonly record?: boolean;
   /**
    * False for a request that writes: a resent line shares its answer only while the work still runs, and a repeat
-   * after it finished runs again (so a second check-in really checks). Default true.
+   * after it finished runs again, unless the replay cache answers it (`replayKey`). Default true.
    */
   readonly shareFinished?: boolean;
+  /**
+   * The identity of a structured request (a command or a button resolved to its typed action, see `replayKeyOf`)
+   * for the replay cache; free text never has one. A stored result of the same key within the window is the
+   * answer, and nothing runs.
+   */
+  readonly replayKey?: string;
   /** The request as the assembly prepared it (a parsed command, a resolved button); handed to the handler. */
   readonly payload?: P;
 }
@@ -47,6 +54,8 @@ export interface InteractiveExecutorOptions<P = unknown> {
   readonly handler: InteractiveHandler<P>;
   readonly generations: MemoryGenerations;
   readonly conversation?: ConversationService;
+  /** Stored results of structured requests (`replayKey`); none when absent. */
+  readonly replay?: ReplayCache;
   /** UTF-8 bytes of request text accepted before anything runs (default 16 KiB). */
   readonly maxInputBytes?: number;
   /** How long a request's answer is shared with an identical request of the same player (default 3 s). */
@@ -113,6 +122,31 @@ export class InteractiveExecutor<P = unknown> {
     const key = `${request.playerId}\u0000${request.fingerprint ?? fingerprintOf(request.text)}`;
     const shared = this.#recent.get(key);
     if (shared !== undefined) return shared;
+    const replay = this.#options.replay;
+    if (replay === undefined || request.replayKey === undefined) return this.#admit(request, key);
+    return this.#replayOrAdmit(replay, request, request.replayKey, key);
+  }
+
+  /** A stored result of the same structured request answers it; a miss (or an unreadable cache) runs it. */
+  async #replayOrAdmit(
+    replay: ReplayCache,
+    request: InteractiveRequest<P>,
+    replayKey: string,
+    key: string,
+  ): Promise<AgentResult> {
+    const generation = this.#options.generations.generation(request.playerId);
+    let stored: AgentResult | undefined;
+    try {
+      stored = await replay.lookup(request.playerId, replayKey, generation);
+    } catch (error) {
+      this.#logger.error(`replay lookup of ${request.playerId} failed`, error);
+    }
+    if (stored !== undefined) return stored;
+    // an identical request may have been admitted while the cache was read: share it rather than run twice
+    return this.#recent.get(key) ?? this.#admit(request, key);
+  }
+
+  #admit(request: InteractiveRequest<P>, key: string): Promise<AgentResult> {
     if (this.#active.has(request.playerId)) return Promise.resolve(AgentResult.error(AgentFailure.BUSY));
     const controller = new AbortController();
     const generation = this.#options.generations.generation(request.playerId);
@@ -195,6 +229,7 @@ export class InteractiveExecutor<P = unknown> {
       result = AgentResult.error(AgentException.failure(error));
     }
     if (signal.aborted || result.failure?.code === AgentFailure.CANCELLED.code) return CANCELLED;
+    this.#remember(request, result);
     if (request.record !== false) {
       if (this.#options.backgroundHistory !== true) await this.#writeBack(request, result);
       else {
@@ -204,6 +239,25 @@ export class InteractiveExecutor<P = unknown> {
       }
     }
     return result;
+  }
+
+  /**
+   * Stores a final result of a structured request for replay. The cache sees it at once; its file write joins the
+   * player's background writes (so `flush` waits for it) and never delays or fails the request.
+   */
+  #remember(request: AdmittedRequest<P>, result: AgentResult): void {
+    const replay = this.#options.replay;
+    if (replay === undefined || request.replayKey === undefined || !isReplayable(result)) return;
+    let stored: Promise<boolean>;
+    try {
+      stored = replay.store(request.playerId, request.replayKey, request.generation, result);
+    } catch (error) {
+      this.#logger.error(`replay entry of ${request.playerId} not stored`, error);
+      return;
+    }
+    this.#inBackground(request.playerId, async () => {
+      await stored;
+    });
   }
 
   /** Waits until every background history write has finished (shutdown, tests). */

@@ -16,6 +16,8 @@ import type { RoutingProfile } from "./routing-profile.js";
 export class ModuleRegistry<R extends ModuleRoutes = ModuleRoutes> {
   readonly actions = new Registry<AnyActionType>("action types");
   readonly #modules = new Registry<AnyAgentModule>("modules");
+  /** Every configuration of each workflow id, first registered first (the first also carries the routing). */
+  readonly #variants = new Map<string, AnyAgentModule[]>();
   constructor(
     private readonly tools: ToolRegistry,
     /** Commands, profiles and reject samples of the registered modules (one Brigadier tree per engine). */
@@ -34,7 +36,11 @@ export class ModuleRegistry<R extends ModuleRoutes = ModuleRoutes> {
   register(module: AnyAgentModule): void {
     const id = module.id.toString();
     if (this.#modules.frozen) throw new Error(`engine has started; cannot register module ${id}`);
-    if (this.#modules.has(id)) throw new Error(`module ${id} is already registered`);
+    const primary = this.#modules.get(id);
+    if (primary !== undefined) {
+      this.#addVariant(primary, module);
+      return;
+    }
     if (!module.action.id.equals(module.id))
       throw new Error(`module ${id} must use the action type with its own id`);
     const registered = this.actions.get(module.action.id);
@@ -45,14 +51,7 @@ export class ModuleRegistry<R extends ModuleRoutes = ModuleRoutes> {
       throw new Error(
         `module ${id}: input codec differs from the registered action type ${module.action.id}`,
       );
-    const required = new Map<string, AnyAgentModule["tools"][number]>();
-    for (const tool of module.tools) {
-      const existing = this.tools.get(tool.id) ?? required.get(tool.id.toString());
-      if (existing !== undefined && existing !== tool)
-        throw new Error(`module ${id}: tool ${tool.id} conflicts with another registered instance`);
-      this.tools.check(tool);
-      required.set(tool.id.toString(), tool);
-    }
+    const required = this.#checkTools(module);
     for (const type of module.optionalTools) {
       if (required.has(type.id.toString()))
         throw new Error(`module ${id}: tool ${type.id} is both required and optional`);
@@ -62,19 +61,84 @@ export class ModuleRegistry<R extends ModuleRoutes = ModuleRoutes> {
       if (existing !== undefined && !existing.readOnly)
         throw new Error(`module ${id}: optional tool ${type.id} must be read-only`);
     }
-    this.routes.add(module);
+    this.routes.add(module, (features) => this.usable(id, features));
     for (const tool of module.tools) this.tools.register(tool);
     if (registered === undefined) this.actions.register(module.action.id, module.action);
     this.#modules.register(module.id, module);
+    this.#variants.set(id, [module]);
+  }
+
+  /**
+   * Another configuration of a registered workflow (a second check-in entry with other rewards): same action
+   * type, another owner. It shares the first one's entry points; a player's enabled owner picks which runs.
+   */
+  #addVariant(primary: AnyAgentModule, module: AnyAgentModule): void {
+    const id = module.id.toString();
+    const variants = this.#variants.get(id) ?? [primary];
+    const owner = module.owner;
+    if (owner === undefined || variants.some((variant) => variant.owner === undefined))
+      throw new Error(`module ${id} is already registered`);
+    if (variants.some((variant) => variant.owner?.equals(owner)))
+      throw new Error(`module ${id} is already registered by ${owner}`);
+    if (module.action !== primary.action)
+      throw new Error(`module ${id}: another configuration must use the same action type`);
+    this.#checkTools(module);
+    for (const tool of module.tools) this.tools.register(tool);
+    variants.push(module);
+    this.#variants.set(id, variants);
+  }
+
+  #checkTools(module: AnyAgentModule): Map<string, AnyAgentModule["tools"][number]> {
+    const id = module.id.toString();
+    const required = new Map<string, AnyAgentModule["tools"][number]>();
+    for (const tool of module.tools) {
+      const local = required.get(tool.id.toString());
+      if ((local !== undefined && local !== tool) || this.tools.conflicts(tool))
+        throw new Error(`module ${id}: tool ${tool.id} conflicts with another registered instance`);
+      this.tools.check(tool);
+      required.set(tool.id.toString(), tool);
+    }
+    return required;
+  }
+
+  /**
+   * The configuration of a workflow this player has: an unowned workflow always, else the first whose owner is
+   * among `features`; undefined when the player has none.
+   */
+  variant(id: Identifier | string, features: ReadonlySet<string>): AnyAgentModule | undefined {
+    return this.#variants
+      .get(id.toString())
+      ?.find((module) => module.owner === undefined || features.has(module.owner.toString()));
+  }
+
+  /** Whether the player has some configuration of this workflow (its owner feature enabled, or none needed). */
+  usable(id: Identifier | string, features: ReadonlySet<string>): boolean {
+    return this.variant(id, features) !== undefined;
+  }
+
+  /** Every configuration of a workflow, first registered first. */
+  variants(id: Identifier | string): readonly AnyAgentModule[] {
+    return this.#variants.get(id.toString()) ?? [];
+  }
+
+  /** Owners that share a workflow id (configurations of one type): a player may have only one of each group. */
+  exclusiveOwners(): string[][] {
+    const groups: string[][] = [];
+    for (const variants of this.#variants.values())
+      if (variants.length > 1)
+        groups.push(
+          variants.flatMap((module) => (module.owner === undefined ? [] : [module.owner.toString()])),
+        );
+    return groups;
   }
 
   get(id: Identifier | string): AnyAgentModule | undefined {
     return this.#modules.get(id);
   }
 
-  /** The module that runs an action type. */
-  forAction(type: AnyActionType): AnyAgentModule | undefined {
-    const module = this.#modules.get(type.id);
+  /** The module that runs an action type; with `features`, the configuration this player has. */
+  forAction(type: AnyActionType, features?: ReadonlySet<string>): AnyAgentModule | undefined {
+    const module = features === undefined ? this.#modules.get(type.id) : this.variant(type.id, features);
     return module?.action === type ? module : undefined;
   }
 
@@ -120,7 +184,7 @@ export class ModuleRegistry<R extends ModuleRoutes = ModuleRoutes> {
     return this.routes.suggestions(
       text,
       this.values(),
-      (module) => module.owner === undefined || player.features.has(module.owner.toString()),
+      (module) => this.usable(module.id, player.features),
       options,
     );
   }

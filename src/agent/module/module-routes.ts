@@ -14,8 +14,11 @@ export interface ModuleRoutes {
   /** The one command tree of this engine. */
   readonly commands: CommandRegistry;
   readonly frozen: boolean;
-  /** Validates and records a module's routing; throws (changing nothing) on conflicts. */
-  add(module: AnyAgentModule): void;
+  /**
+   * Validates and records a module's routing; throws (changing nothing) on conflicts. `usable` says whether a
+   * player with these features has some configuration of it (its command nodes require that).
+   */
+  add(module: AnyAgentModule, usable: (features: ReadonlySet<string>) => boolean): void;
   reject(id: Identifier, profile: RoutingProfile<unknown>, isModule: (id: string) => boolean): void;
   routing(id: Identifier | string): AnyModuleRouting;
   freeze(): void;

@@ -100,7 +100,7 @@ export class HybridRouter {
 
   /** Whether this player may select the module now (owner feature enabled and the host's filter). */
   available(player: RoutingPlayer, module: AnyAgentModule): boolean {
-    if (module.owner !== undefined && !player.features.has(module.owner.toString())) return false;
+    if (!this.options.modules.usable(module.id, player.features)) return false;
     return this.options.availability?.(player.playerId, module.id.toString()) ?? true;
   }
 

@@ -26,7 +26,7 @@ export class RoutingTable implements ModuleRoutes {
   constructor(private readonly slots?: SlotRecognizer) {}
 
   /** Validates and records a module's routing; throws (changing nothing) on alias or id conflicts. */
-  add(module: AnyAgentModule): void {
+  add(module: AnyAgentModule, usable: (features: ReadonlySet<string>) => boolean): void {
     const id = module.id.toString();
     if (this.#frozen) throw new Error(`routing is frozen; cannot add ${id}`);
     if (this.#rejects.has(id)) throw new Error(`module ${id} conflicts with a reject sample set`);
@@ -38,7 +38,7 @@ export class RoutingTable implements ModuleRoutes {
       const decoded = module.action.codec.decode(shortcut.input);
       if (!decoded.success) throw new Error(`module ${id}: shortcut ${shortcut.labelKey}: ${decoded.error}`);
     }
-    this.commands.register(module, routing.commands as readonly AgentCommand<unknown>[]);
+    this.commands.register(module, routing.commands as readonly AgentCommand<unknown>[], usable);
     this.#routings.set(id, routing);
   }
 

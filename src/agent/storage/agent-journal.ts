@@ -35,6 +35,8 @@ export interface EventTask {
   /** The encoded action input. */
   readonly input: Json;
   readonly playerId: string;
+  /** The feature whose configuration of the workflow handles the task (absent: unowned or first registered). */
+  readonly owner?: string;
   /** The ExecutionPolicy selected when the event was accepted, encoded; resumed work keeps it. */
   readonly policy: Json;
   readonly state: State;

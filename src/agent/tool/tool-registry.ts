@@ -2,17 +2,24 @@ import type { Identifier } from "../../util/identifier.js";
 import type { AnyTool, Tool } from "./tool.js";
 import { ToolType } from "./tool-type.js";
 
-/** All tools of one engine by type id. Refuses duplicate types, duplicate instances and bad reasoning flags. */
+/**
+ * All tools of one engine by type id. Refuses duplicate types, duplicate instances and bad reasoning flags. One
+ * type may have several configurations, one per owning feature (two check-in features each give items their
+ * way): `get(id, features)` picks the one a player has.
+ */
 export class ToolRegistry {
   /** ToolRegistry.Type of the seeds. */
   static readonly Type = ToolType;
 
-  readonly #tools = new Map<string, AnyTool>();
+  /** Instances by type id, first registered first. */
+  readonly #tools = new Map<string, AnyTool[]>();
   #frozen = false;
 
   /** Registers a tool; registering the very same instance again is a no-op (shared tools). */
   register<I, O>(tool: Tool<I, O>): void {
-    if (this.check(tool)) this.#tools.set(tool.id.toString(), tool as unknown as AnyTool);
+    if (!this.check(tool)) return;
+    const key = tool.id.toString();
+    this.#tools.set(key, [...(this.#tools.get(key) ?? []), tool as unknown as AnyTool]);
   }
 
   /**
@@ -21,11 +28,11 @@ export class ToolRegistry {
    */
   check<I, O>(tool: Tool<I, O>): boolean {
     const key = tool.id.toString();
-    const existing = this.#tools.get(key);
+    const existing = this.#tools.get(key) ?? [];
     const entry = tool as unknown as AnyTool;
-    if (existing === entry) return false;
+    if (existing.includes(entry)) return false;
     if (this.#frozen) throw new Error(`tool registry is frozen; cannot register ${key}`);
-    if (existing !== undefined)
+    if (this.conflicts(entry))
       throw new Error(`tool type ${key} is already registered with another instance`);
     if (tool.reasoningDescription !== undefined) {
       if (!tool.readOnly) throw new Error(`tool ${key}: forReasoning is only for read-only tools`);
@@ -37,16 +44,42 @@ export class ToolRegistry {
     return true;
   }
 
-  get(id: Identifier | string): AnyTool | undefined {
-    return this.#tools.get(id.toString());
+  /** Whether another instance of this type is registered that is not a configuration of another owner. */
+  conflicts(tool: AnyTool): boolean {
+    return (this.#tools.get(tool.id.toString()) ?? []).some(
+      (other) =>
+        other !== tool &&
+        !(
+          other.type === tool.type &&
+          other.owner !== undefined &&
+          tool.owner !== undefined &&
+          !other.owner.equals(tool.owner)
+        ),
+    );
+  }
+
+  /**
+   * The tool of a type: with `features`, the configuration whose owner the player has enabled (an unowned one
+   * always); without, the first registered.
+   */
+  get(id: Identifier | string, features?: ReadonlySet<string>): AnyTool | undefined {
+    const instances = this.#tools.get(id.toString());
+    if (features === undefined) return instances?.[0];
+    return instances?.find((tool) => tool.owner === undefined || features.has(tool.owner.toString()));
   }
 
   has(id: Identifier | string): boolean {
     return this.#tools.has(id.toString());
   }
 
+  /** One instance per type (the first registered). */
   values(): AnyTool[] {
-    return [...this.#tools.values()];
+    return [...this.#tools.values()].map((instances) => instances[0] as AnyTool);
+  }
+
+  /** Every registered instance, configurations of one type included. */
+  instances(): AnyTool[] {
+    return [...this.#tools.values()].flat();
   }
 
   /** The read-only tools declared with `forReasoning`. */
@@ -62,6 +95,9 @@ export class ToolRegistry {
     return this.#frozen;
   }
 }
+
+/** Reading installed tools without registering any (what a feature may see of the registry). */
+export type ToolLookup = Pick<ToolRegistry, "get" | "has" | "values" | "instances" | "reasoningTools">;
 
 const hasObjectSchema = (tool: AnyTool): boolean => {
   try {

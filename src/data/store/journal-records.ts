@@ -34,6 +34,7 @@ const eventShape = z.object({
   type: z.string(),
   input: json,
   playerId: z.string(),
+  owner: z.string().optional(),
   policy: json,
   state: z.string(),
   attempts: z.number().int().min(0),

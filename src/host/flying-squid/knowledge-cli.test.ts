@@ -10,6 +10,7 @@ import {
   KNOWLEDGE_DATABASE,
   KnowledgeSystemModule,
 } from "../../module/builtin/knowledge/knowledge-module.js";
+import { featureRegistrar } from "../../module/feature-registrar.js";
 import { SERVER_PATHS } from "../../module/server-paths.js";
 import { Identifier } from "../../util/identifier.js";
 import { MemoryLogger } from "../../util/logger.js";
@@ -55,7 +56,7 @@ const featureDatabase = (world: string, database?: string): KnowledgeDatabase | 
     Identifier.parse("system:knowledge"),
     database === undefined ? {} : { database },
   );
-  module.install({ engine, services, id: module.id });
+  module.install({ engine: featureRegistrar(engine, module, new Set()), services, id: module.id });
   return services.find(KNOWLEDGE_DATABASE);
 };
 

@@ -40,10 +40,20 @@ export class PermissionService {
     const access = this.options.access.player(playerId);
     const settings = this.options.access.get();
     const features = new Set<string>();
-    for (const installed of this.options.modules.installed()) {
+    const modules = this.options.modules;
+    for (const installed of modules.installed()) {
       const id = installed.module.id.toString();
+      if (!modules.enabled(id)) continue;
       const granted = access.features?.[id];
       if (granted ?? installed.enabledByDefault) features.add(id);
+    }
+    // Configurations of one workflow (two check-in entries): one owner per action. A grant beats a default;
+    // between equals, the first entry id wins.
+    for (const group of modules.exclusiveGroups()) {
+      const held = group.filter((id) => features.has(id)).sort();
+      if (held.length < 2) continue;
+      const keep = held.find((id) => access.features?.[id] === true) ?? held[0];
+      for (const id of held) if (id !== keep) features.delete(id);
     }
     const snapshot: PermissionSnapshot = {
       playerId,
@@ -77,7 +87,7 @@ export class PermissionService {
     for (const playerId of players) await this.options.lifecycles.permissionChange(playerId);
   }
 
-  /** Drops cached snapshots after a reload of the access file. */
+  /** Drops cached snapshots after a reload of the access file or a feature switched on or off. */
   async invalidateAll(): Promise<void> {
     const players = [...this.#cache.keys()];
     this.#cache.clear();

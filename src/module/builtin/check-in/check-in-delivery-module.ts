@@ -191,6 +191,7 @@ export class CheckInDeliveryModule extends AbstractAgentModule<DeliveryInput> {
       eventType: DELIVER_REWARD_EVENT,
       action: CHECK_IN_DELIVERY_ACTION.action({ day: input.day, items: [...input.items] }),
       playerId,
+      owner: owner.toString(),
     });
   }
 }

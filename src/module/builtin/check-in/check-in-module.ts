@@ -183,6 +183,7 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
       eventType: DELIVER_REWARD_EVENT,
       action: CHECK_IN_DELIVERY_ACTION.action({ day, items: [...items] }),
       playerId,
+      owner: this.options.owner.toString(),
     });
   }
 }

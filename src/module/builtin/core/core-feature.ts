@@ -5,6 +5,7 @@ import { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
 import { AccessModule, ModeModule, ReloadModule, ResetModule, UsageModule } from "./core-module.js";
 import { CORE_SERVICES } from "./core-services.js";
+import { FeatureModule } from "./feature-commands.js";
 import { CancelModule, ClearModule, SettingsModule } from "./player-commands.js";
 
 /** Greetings, thanks and small talk: a reject class, so they never route directly anywhere. */
@@ -50,6 +51,7 @@ class CoreFeature implements ServerModule {
   readonly type = CORE_FEATURE_TYPE.id;
   readonly enabledByDefault = true;
   readonly toolModule = false;
+  readonly infrastructure = true;
 
   constructor(readonly id: Identifier) {}
 
@@ -61,14 +63,15 @@ class CoreFeature implements ServerModule {
       new ResetModule(services),
       new UsageModule(services),
       new ReloadModule(services),
+      new FeatureModule(services),
       new ModeModule(services),
       new SettingsModule(services),
       new ClearModule(services),
       new CancelModule(services),
     ])
       context.engine.registerModule(module);
-    context.engine.modules().reject(CHATTER, CHATTER_SAMPLES);
-    context.engine.modules().reject(GAME_ACTIONS, GAME_ACTION_SAMPLES);
+    context.engine.reject(CHATTER, CHATTER_SAMPLES);
+    context.engine.reject(GAME_ACTIONS, GAME_ACTION_SAMPLES);
   }
 
   storages(): [] {

@@ -1,5 +1,6 @@
 import { ContextType } from "../../../agent/module/context-type.js";
 import type { Text } from "../../../agent/text.js";
+import type { FeatureStatus } from "../../module-manager.js";
 import type { ExecutionMode } from "../../permissions/execution-mode.js";
 
 /** A player an admin command names: resolved from online players and players System has seen. */
@@ -55,7 +56,26 @@ export interface CoreServices {
   cancel(playerId: string): boolean;
   /** Installed feature ids, to validate grant arguments and complete them. */
   features(): readonly string[];
+  /** Every installed feature with its state, for `/system feature list`. */
+  featureStatuses(): readonly FeatureStatus[];
+  /**
+   * Switches features on or off for the whole server (an id or `#tag`), persisted in features.json: permission
+   * snapshots refresh at once and running requests of a feature switched off end.
+   */
+  switchFeature(reference: string, enabled: boolean): Promise<FeatureSwitchResult>;
 }
+
+/** What `/system feature enable|disable` did. */
+export type FeatureSwitchResult =
+  | { readonly kind: "unknown" }
+  | { readonly kind: "infrastructure"; readonly id: string }
+  | {
+      readonly kind: "done";
+      readonly changed: readonly string[];
+      readonly unchanged: readonly string[];
+      /** Requests that were running in a feature switched off and were ended. */
+      readonly ended: number;
+    };
 
 export const CORE_SERVICES = ContextType.of<CoreServices>("system:core_services");
 

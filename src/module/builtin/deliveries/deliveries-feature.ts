@@ -20,6 +20,7 @@ export const DELIVERIES_FEATURE: ServerModuleType<Record<string, never>> = {
     type: DELIVERIES_FEATURE.id,
     enabledByDefault: true,
     toolModule: false,
+    infrastructure: true,
     install(context: ServerModuleContext): void {
       const services = context.services;
       const core = services.get(CORE_SERVICES);

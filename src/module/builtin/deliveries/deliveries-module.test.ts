@@ -14,8 +14,10 @@ import { Identifier } from "../../../util/identifier.js";
 import { Languages } from "../../../util/language.js";
 import { MemoryLogger } from "../../../util/logger.js";
 import { Registry } from "../../../util/registry.js";
+import { FeatureSwitches } from "../../feature-switches.js";
 import { ModuleManager } from "../../module-manager.js";
 import type { AnyServerModuleType } from "../../server-module.js";
+import { SystemModuleTags } from "../../system-module-tags.js";
 import { CORE_SERVICES, type CoreServices } from "../core/core-services.js";
 import { DELIVERIES_FEATURE } from "./deliveries-feature.js";
 import { DELIVERIES } from "./deliveries-service.js";
@@ -76,7 +78,13 @@ const assemble = () => {
   const types = new Registry<AnyServerModuleType>("server_module_type");
   types.register(DELIVERIES_FEATURE.id, DELIVERIES_FEATURE as unknown as AnyServerModuleType);
   const logger = new MemoryLogger();
-  const manager = new ModuleManager({ types, engine, logger });
+  const manager = new ModuleManager({
+    types,
+    engine,
+    logger,
+    switches: new FeatureSwitches(undefined, logger),
+    tags: SystemModuleTags.empty(),
+  });
   manager.install(
     [
       {

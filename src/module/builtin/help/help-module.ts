@@ -109,7 +109,7 @@ export class HelpModule extends AbstractAgentModule<HelpInput> {
     const entries: HelpCardEntry[] = [];
     for (const module of registry.values()) {
       if (!module.interactive) continue;
-      if (module.owner !== undefined && !context.features.has(module.owner.toString())) continue;
+      if (!registry.usable(module.id, context.features)) continue;
       const id = module.id.toString();
       if (this.options.availability?.(context.playerId, id) === false) continue;
       const routing = registry.routing(module.id);

@@ -11,9 +11,12 @@ import type { Json } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import { type Logger, MemoryLogger } from "../../../util/logger.js";
 import { Registry } from "../../../util/registry.js";
+import { featureRegistrar } from "../../feature-registrar.js";
+import { FeatureSwitches } from "../../feature-switches.js";
 import { ModuleManager } from "../../module-manager.js";
 import type { AnyServerModuleType, SystemModuleEntry } from "../../server-module.js";
 import { SERVER_PATHS } from "../../server-paths.js";
+import { SystemModuleTags } from "../../system-module-tags.js";
 import { DATABASE_QUERY } from "./database-query-tool.js";
 import { KNOWLEDGE_DATABASE, KNOWLEDGE_MODULE_TYPE, KnowledgeSystemModule } from "./knowledge-module.js";
 
@@ -46,7 +49,13 @@ const install = (server: Json = {}, logger: Logger = new MemoryLogger()) => {
   );
   const types = new Registry<AnyServerModuleType>("server_module");
   types.register(KNOWLEDGE_MODULE_TYPE.id, KNOWLEDGE_MODULE_TYPE as AnyServerModuleType);
-  const manager = new ModuleManager({ types, engine, logger });
+  const manager = new ModuleManager({
+    types,
+    engine,
+    logger,
+    switches: new FeatureSwitches(undefined, logger),
+    tags: SystemModuleTags.empty(),
+  });
   manager.install([entry(server)], services);
   const module = manager.get("system:knowledge")?.module as KnowledgeSystemModule | undefined;
   return { engine, services, manager, module };
@@ -120,7 +129,7 @@ describe("the knowledge feature", () => {
       provided,
     );
     const module = new KnowledgeSystemModule(Identifier.parse("system:knowledge"), {});
-    module.install({ engine, services, id: module.id });
+    module.install({ engine: featureRegistrar(engine, module, new Set()), services, id: module.id });
     expect(module.database).toBe(provided);
     module.close();
     expect(provided.open).toBe(true);

@@ -15,7 +15,7 @@ import { ReActLoop } from "../../../agent/react/react-loop.js";
 import { isTerminal } from "../../../agent/react/react-outcome.js";
 import { type AnyReActTool, ReActTool } from "../../../agent/react/react-tool.js";
 import type { AnyTool } from "../../../agent/tool/tool.js";
-import type { ToolRegistry } from "../../../agent/tool/tool-registry.js";
+import type { ToolLookup } from "../../../agent/tool/tool-registry.js";
 import type { AnyToolType } from "../../../agent/tool/tool-type.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
@@ -44,7 +44,7 @@ const NEVER = new Set([WEB_SEARCH.id.toString(), WEB_FETCH.id.toString()]);
 export interface ReasoningModuleOptions {
   readonly owner?: Identifier;
   /** The engine's tool registry: the catalog is its tools declared `forReasoning`. */
-  readonly tools: ToolRegistry;
+  readonly tools: ToolLookup;
   readonly switches: PlayerSwitches;
   readonly prompts: PromptSource;
 }

@@ -1,0 +1,36 @@
+import type { AgentEngine } from "../agent/execution/agent-engine.js";
+import { ownedModule, ownedTool } from "../agent/module/owned-module.js";
+import type { AnyTool } from "../agent/tool/tool.js";
+import { Identifier } from "../util/identifier.js";
+import type { FeatureRegistrar, ServerModule } from "./server-module.js";
+
+/**
+ * The registrar one feature installs through: it stamps the feature as owner of each workflow and tool, and
+ * records what an infrastructure feature registers unowned (the only workflows allowed without an owner).
+ */
+export const featureRegistrar = (
+  engine: AgentEngine,
+  feature: ServerModule,
+  unowned: Set<string>,
+): FeatureRegistrar => {
+  const infrastructure = feature.infrastructure === true;
+  return {
+    registerModule: (module) => {
+      if (infrastructure) {
+        if (module.owner === undefined) unowned.add(module.id.toString());
+        engine.registerModule(module);
+        return;
+      }
+      engine.registerModule(ownedModule(module, feature.id));
+    },
+    registerTool: (tool) => {
+      const entry = tool as unknown as AnyTool;
+      engine.registerTool(infrastructure ? entry : ownedTool(entry, feature.id));
+    },
+    registerEventType: (id) => engine.registerEventType(id),
+    reject: (id, profile) =>
+      engine.modules().reject(typeof id === "string" ? Identifier.parse(id) : id, profile),
+    tools: engine.tools,
+    modules: () => engine.modules(),
+  };
+};
