@@ -1,4 +1,5 @@
 import type { AgentEngine } from "../agent/execution/agent-engine.js";
+import type { AnyAgentModule } from "../agent/module/agent-module.js";
 import { ownedModule, ownedTool } from "../agent/module/owned-module.js";
 import type { AnyTool } from "../agent/tool/tool.js";
 import { Identifier } from "../util/identifier.js";
@@ -33,4 +34,40 @@ export const featureRegistrar = (
     tools: engine.tools,
     modules: () => engine.modules(),
   };
+};
+
+/** What a feature registered while installing again after start (a reload), before it replaces anything. */
+export interface StagedFeature {
+  readonly modules: AnyAgentModule[];
+  readonly tools: AnyTool[];
+  readonly eventTypes: string[];
+  readonly rejects: string[];
+}
+
+/**
+ * A registrar that collects instead of registering, with the same owner stamping: the ModuleManager checks the
+ * collection against what is registered before it swaps a feature's configuration in (`configure`).
+ */
+export const stagingRegistrar = (
+  engine: AgentEngine,
+  feature: ServerModule,
+): { readonly registrar: FeatureRegistrar; readonly staged: StagedFeature } => {
+  const staged: StagedFeature = { modules: [], tools: [], eventTypes: [], rejects: [] };
+  const registrar: FeatureRegistrar = {
+    registerModule: (module) => {
+      staged.modules.push(ownedModule(module, feature.id));
+    },
+    registerTool: (tool) => {
+      staged.tools.push(ownedTool(tool as unknown as AnyTool, feature.id));
+    },
+    registerEventType: (id) => {
+      staged.eventTypes.push(id);
+    },
+    reject: (id) => {
+      staged.rejects.push(id.toString());
+    },
+    tools: engine.tools,
+    modules: () => engine.modules(),
+  };
+  return { registrar, staged };
 };

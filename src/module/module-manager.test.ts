@@ -184,6 +184,38 @@ describe("ModuleManager", () => {
   });
 });
 
+describe("ModuleManager.applyEntries (reload)", () => {
+  it("swaps in a changed config and adds a new entry of an installed type; running requests keep the old one", async () => {
+    const { engine, manager } = setUp(greetType() as unknown as AnyServerModuleType, [
+      entry("test:plain", { word: "hi" }),
+    ]);
+    const reload = manager.applyEntries(
+      [
+        entry("test:plain", { word: "hello" }),
+        entry("test:vip", { word: "welcome" }, { enabledByDefault: false }),
+      ],
+      SystemModuleTags.empty(),
+    );
+    expect(reload).toEqual({ applied: ["test:plain", "test:vip"], restart: [] });
+    expect((await run(engine, ["test:plain"])).message).toEqual(literal("hello hello"));
+    expect((await run(engine, ["test:vip"])).message).toEqual(literal("welcome welcome"));
+    expect(manager.get("test:vip")?.enabledByDefault).toBe(false);
+  });
+
+  it("leaves a changed type, an unknown type or an invalid config for a restart, keeping what runs", async () => {
+    const { engine, manager, logger } = setUp(greetType() as unknown as AnyServerModuleType, [
+      entry("test:plain", { word: "hi" }),
+    ]);
+    const reload = manager.applyEntries(
+      [entry("test:plain", { word: 7 }), entry("test:odd", {}, { type: Identifier.parse("test:unknown") })],
+      SystemModuleTags.empty(),
+    );
+    expect(reload.restart).toEqual(["test:odd", "test:plain"]);
+    expect(logger.has("invalid server config")).toBe(true);
+    expect((await run(engine, ["test:plain"])).message).toEqual(literal("hi hi"));
+  });
+});
+
 describe("SystemModuleTags", () => {
   it("reads tags from pack roots, expands nested tags, ignores cycles and appends across roots", () => {
     const roots = [0, 1].map((index) => join(tmpdir(), `tags-${process.pid}-${Date.now()}-${index}`));

@@ -6,7 +6,7 @@ import type { Json } from "../util/codec.js";
 import type { Identifier } from "../util/identifier.js";
 import type { Logger } from "../util/logger.js";
 import type { Registry } from "../util/registry.js";
-import { featureRegistrar } from "./feature-registrar.js";
+import { featureRegistrar, stagingRegistrar } from "./feature-registrar.js";
 import type { FeatureSwitches } from "./feature-switches.js";
 import type { AnyServerModuleType, ServerModule, SystemModuleEntry } from "./server-module.js";
 import type { SystemModuleTags } from "./system-module-tags.js";
@@ -54,6 +54,8 @@ export class ModuleManager {
   /** Workflows an infrastructure feature registered without owner: the only unowned ones allowed. */
   readonly #unowned = new Set<string>();
   #tags: SystemModuleTags;
+  /** The services features were installed with (a reload installs changed entries with the same). */
+  #services: ModuleContext<AgentEngine, ModuleRegistry> | undefined;
 
   constructor(
     private readonly options: {
@@ -69,6 +71,7 @@ export class ModuleManager {
 
   /** Installs the entries with the services the assembly built for features (once, before the engine starts). */
   install(entries: readonly SystemModuleEntry[], services: ModuleContext<AgentEngine, ModuleRegistry>): void {
+    this.#services = services;
     const created: { entry: SystemModuleEntry; module: ServerModule }[] = [];
     for (const entry of entries) {
       const type = this.options.types.get(entry.type);
@@ -138,8 +141,12 @@ export class ModuleManager {
     return this.options.switches.of(id.toString()) ?? installed.entry.enabled;
   }
 
+  /** Every installed feature by id. */
   statuses(): FeatureStatus[] {
-    return this.installed().map(({ module, entry, enabledByDefault }) => ({
+    const sorted = this.installed().sort((left, right) =>
+      left.module.id.toString().localeCompare(right.module.id.toString()),
+    );
+    return sorted.map(({ module, entry, enabledByDefault }) => ({
       id: module.id.toString(),
       type: module.type.toString(),
       enabled: this.enabled(module.id),
@@ -178,8 +185,11 @@ export class ModuleManager {
   }
 
   /**
-   * Applies re-read data packs: `enabled` and `enabled_by_default` of installed entries change now; an entry that
-   * is new, removed, or changes its type or server config needs a restart (a removed one is switched off now).
+   * Applies re-read data packs. `enabled` and `enabled_by_default` change at once. A changed `server` block, or a
+   * new entry of an installed type, is installed again and swapped in when it configures the same workflows and
+   * tools (entry points are fixed at start); requests already running finish on the old configuration. A new
+   * type, a changed type, new workflows or a feature holding resources opened at start (a database) need a
+   * restart; a removed entry is switched off at once.
    */
   applyEntries(entries: readonly SystemModuleEntry[], tags: SystemModuleTags): PackReload {
     this.#tags = tags;
@@ -189,29 +199,92 @@ export class ModuleManager {
     for (const [id, installed] of this.#installed) {
       const entry = next.get(id);
       if (entry === undefined) {
-        restart.push(id);
-        if (installed.module.infrastructure !== true && installed.entry.enabled)
-          this.#replace(id, { ...installed, entry: { ...installed.entry, enabled: false } });
+        if (installed.module.infrastructure !== true && installed.entry.enabled) {
+          this.#installed.set(id, { ...installed, entry: { ...installed.entry, enabled: false } });
+          applied.push(id);
+        }
         continue;
       }
-      if (
-        !entry.type.equals(installed.entry.type) ||
-        JSON.stringify(entry.server) !== JSON.stringify(installed.entry.server)
-      ) {
+      if (!entry.type.equals(installed.entry.type)) {
+        this.options.logger.warn(`feature ${id}: its type changed; takes effect after a restart`);
         restart.push(id);
+        continue;
+      }
+      if (JSON.stringify(entry.server) !== JSON.stringify(installed.entry.server)) {
+        const module = this.#reconfigure(entry, installed.module);
+        if (module === undefined) restart.push(id);
+        else {
+          this.#installed.set(id, {
+            module,
+            entry,
+            enabledByDefault: entry.enabledByDefault ?? module.enabledByDefault,
+          });
+          applied.push(id);
+        }
         continue;
       }
       const enabledByDefault = entry.enabledByDefault ?? installed.module.enabledByDefault;
       if (entry.enabled !== installed.entry.enabled || enabledByDefault !== installed.enabledByDefault)
         applied.push(id);
-      this.#replace(id, { module: installed.module, entry, enabledByDefault });
+      this.#installed.set(id, { module: installed.module, entry, enabledByDefault });
     }
-    for (const id of next.keys()) if (!this.#installed.has(id)) restart.push(id);
-    return { applied, restart: restart.sort() };
+    for (const [id, entry] of next) {
+      if (this.#installed.has(id)) continue;
+      const module = this.#reconfigure(entry, undefined);
+      if (module === undefined) restart.push(id);
+      else {
+        this.#installed.set(id, {
+          module,
+          entry,
+          enabledByDefault: entry.enabledByDefault ?? module.enabledByDefault,
+        });
+        applied.push(id);
+      }
+    }
+    return { applied: applied.sort(), restart: restart.sort() };
   }
 
-  #replace(id: string, installed: InstalledModule): void {
-    this.#installed.set(id, installed);
+  /** Installs `entry` again (or for the first time) after start; undefined, logged, when it needs a restart. */
+  #reconfigure(entry: SystemModuleEntry, previous: ServerModule | undefined): ServerModule | undefined {
+    const refuse = (reason: string): undefined => {
+      this.options.logger.warn(`feature ${entry.id}: ${reason}; takes effect after a restart`);
+      return undefined;
+    };
+    const type = this.options.types.get(entry.type);
+    if (type === undefined) return refuse(`unknown module type ${entry.type}`);
+    const config = type.config.decode(entry.server);
+    if (!config.success) return refuse(`invalid server config (${config.error})`);
+    if (previous?.close !== undefined) return refuse("it holds resources opened at start");
+    const services = this.#services;
+    if (services === undefined) return refuse("features were never installed");
+    const module = type.create(entry.id, config.value);
+    if (module.infrastructure === true) return refuse("it belongs to the server itself");
+    const engine = this.options.engine;
+    const { registrar, staged } = stagingRegistrar(engine, module);
+    const release = (reason: string): undefined => {
+      void Promise.resolve(module.close?.()).catch(() => {});
+      return refuse(reason);
+    };
+    try {
+      module.install({ engine: registrar, services, id: entry.id });
+    } catch (error) {
+      return release(`install failed (${error instanceof Error ? error.message : String(error)})`);
+    }
+    const newEvent = staged.eventTypes.find((id) => !engine.hasEventType(id));
+    if (newEvent !== undefined) return release(`it registers the new event type ${newEvent}`);
+    const rejects = engine.modules().routes.rejects();
+    const newReject = staged.rejects.find((id) => !rejects.has(id));
+    if (newReject !== undefined) return release(`it registers new reject samples ${newReject}`);
+    const newTool = staged.tools.find((tool) => !engine.tools.configurable(tool));
+    if (newTool !== undefined) return release(`it registers the new tool ${newTool.id}`);
+    try {
+      engine.modules().configure(entry.id, staged.modules);
+    } catch (error) {
+      return release(error instanceof Error ? error.message : String(error));
+    }
+    for (const tool of staged.tools) engine.tools.configure(tool);
+    this.options.logger.info(`feature ${entry.id} configured from ${entry.source}`);
+    return module;
   }
 
   /** Closes every installed feature (databases it opened); a failure is logged and the others still close. */

@@ -170,23 +170,44 @@ describe("features switched at runtime (shipped server)", () => {
     expect(JSON.stringify(record)).toContain("system:check_in");
   });
 
-  it("applies data-pack on/off changes on reload, and names changes that need a restart", async () => {
-    writeFileSync(
-      join(server.folder, "datapacks/data/vip/system_module/check_in.json"),
-      JSON.stringify({ ...JSON.parse(VIP_CHECK_IN), enabled: false }),
-    );
+  it("applies data-pack changes on reload: on/off, a changed config, a new entry; a new type waits for a restart", async () => {
+    const vip = join(server.folder, "datapacks/data/vip/system_module/check_in.json");
+    writeFileSync(vip, JSON.stringify({ ...JSON.parse(VIP_CHECK_IN), enabled: false }));
     const reloaded = await admin.say("/system reload", (m) => m.text.startsWith("Reloaded"));
     expect(reloaded.text).not.toContain("after a restart");
-    const list = await admin.say("/system feature list", (m) => m.text.startsWith("Features"));
-    expect(list.text).toContain("vip:check_in · off");
+    const off = await admin.say("/system feature list", (m) => m.text.startsWith("Features"));
+    expect(off.text).toContain("vip:check_in · off");
+
+    // a changed reward and a third configuration, both live after the reload
     writeFileSync(
-      join(server.folder, "datapacks/data/vip/system_module/check_in.json"),
+      vip,
       JSON.stringify({
         type: "system:check_in",
+        enabled_by_default: false,
         server: { rewards: [{ item: "minecraft:emerald", count: 1 }] },
       }),
     );
+    writeFileSync(
+      join(server.folder, "datapacks/data/vip/system_module/gold.json"),
+      JSON.stringify({
+        type: "system:check_in",
+        enabled_by_default: false,
+        server: { rewards: [{ item: "minecraft:gold_ingot", count: 4 }] },
+      }),
+    );
+    writeFileSync(
+      join(server.folder, "datapacks/data/vip/system_module/odd.json"),
+      JSON.stringify({ type: "vip:not_installed_type" }),
+    );
     const changed = await admin.say("/system reload", (m) => m.text.startsWith("Reloaded"));
-    expect(changed.text).toContain("take effect after a restart: vip:check_in");
+    expect(changed.text).toContain("take effect after a restart: vip:odd");
+    expect(changed.text).not.toContain("vip:check_in");
+    const list = await admin.say("/system feature list", (m) => m.text.startsWith("Features"));
+    expect(list.text).toContain("vip:check_in · on · granted only");
+    expect(list.text).toContain("vip:gold · on · granted only · system:check_in");
+    await admin.say("/system grant Admin vip:check_in", (m) => /granted/.test(m.text));
+    const paid = await admin.say("/system checkin", (m) => checkInReply(m.text));
+    expect(paid.text).toContain("Emerald");
+    await waitFor(() => (count(admin, "emerald") === 1 ? true : undefined));
   });
 });

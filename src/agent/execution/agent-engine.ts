@@ -100,6 +100,10 @@ export class AgentEngine {
     this.#eventTypes.add(id);
   }
 
+  hasEventType(id: string): boolean {
+    return this.#eventTypes.has(id);
+  }
+
   /** Validates policies and event references, then freezes every registry. */
   start(): void {
     if (this.#started) return;

@@ -88,6 +88,42 @@ export class ModuleRegistry<R extends ModuleRoutes = ModuleRoutes> {
     this.#variants.set(id, variants);
   }
 
+  /**
+   * Replaces one owner's configuration of registered workflows after start, or adds it as another configuration:
+   * a data-pack reload changed a feature's config, or added an entry of a type already installed. Entry points are
+   * fixed at start, so `modules` may only name workflows, action types and tool types that are registered, and
+   * an owner that had workflows must configure the same ones. Throws, changing nothing, otherwise.
+   */
+  configure(owner: Identifier, modules: readonly AnyAgentModule[]): void {
+    const key = owner.toString();
+    const before = new Set(
+      [...this.#variants.values()].flatMap((variants) =>
+        variants.filter((module) => module.owner?.equals(owner)).map((module) => module.id.toString()),
+      ),
+    );
+    const after = new Set(modules.map((module) => module.id.toString()));
+    if (before.size > 0 && (before.size !== after.size || [...before].some((id) => !after.has(id))))
+      throw new Error(`${key} would register other workflows than it did at start`);
+    for (const module of modules) {
+      const id = module.id.toString();
+      const variants = this.#variants.get(id);
+      if (variants === undefined) throw new Error(`workflow ${id} is new`);
+      if (!module.owner?.equals(owner)) throw new Error(`workflow ${id} is not owned by ${key}`);
+      if (variants.some((variant) => variant.owner === undefined))
+        throw new Error(`workflow ${id} has no owner and cannot be configured again`);
+      if (module.action !== variants[0]?.action) throw new Error(`workflow ${id} uses another action type`);
+      for (const tool of module.tools)
+        if (!this.tools.configurable(tool)) throw new Error(`workflow ${id}: tool ${tool.id} is new`);
+    }
+    for (const module of modules) {
+      const variants = this.#variants.get(module.id.toString()) ?? [];
+      const index = variants.findIndex((variant) => variant.owner?.equals(owner));
+      if (index < 0) variants.push(module);
+      else variants[index] = module;
+      for (const tool of module.tools) this.tools.configure(tool);
+    }
+  }
+
   #checkTools(module: AnyAgentModule): Map<string, AnyAgentModule["tools"][number]> {
     const id = module.id.toString();
     const required = new Map<string, AnyAgentModule["tools"][number]>();
@@ -133,17 +169,17 @@ export class ModuleRegistry<R extends ModuleRoutes = ModuleRoutes> {
   }
 
   get(id: Identifier | string): AnyAgentModule | undefined {
-    return this.#modules.get(id);
+    return this.#variants.get(id.toString())?.[0];
   }
 
   /** The module that runs an action type; with `features`, the configuration this player has. */
   forAction(type: AnyActionType, features?: ReadonlySet<string>): AnyAgentModule | undefined {
-    const module = features === undefined ? this.#modules.get(type.id) : this.variant(type.id, features);
+    const module = features === undefined ? this.get(type.id) : this.variant(type.id, features);
     return module?.action === type ? module : undefined;
   }
 
   values(): AnyAgentModule[] {
-    return this.#modules.values();
+    return this.#modules.values().map((module) => this.get(module.id) ?? module);
   }
 
   freeze(): void {

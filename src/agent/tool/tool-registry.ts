@@ -44,6 +44,25 @@ export class ToolRegistry {
     return true;
   }
 
+  /** Whether `configure` would take this tool: its type is registered and the tool has an owner. */
+  configurable(tool: AnyTool): boolean {
+    const instances = this.#tools.get(tool.id.toString());
+    return tool.owner !== undefined && instances !== undefined && instances[0]?.type === tool.type;
+  }
+
+  /**
+   * Replaces the instance of the tool's owner (or adds it as another configuration) after start: a reload that
+   * changed a feature's config. Refused unless `configurable`.
+   */
+  configure(tool: AnyTool): void {
+    if (!this.configurable(tool)) throw new Error(`tool ${tool.id} cannot be configured again`);
+    const instances = this.#tools.get(tool.id.toString()) ?? [];
+    if (instances.includes(tool)) return;
+    const index = instances.findIndex((other) => other.owner?.equals(tool.owner as Identifier));
+    if (index < 0) instances.push(tool);
+    else instances[index] = tool;
+  }
+
   /** Whether another instance of this type is registered that is not a configuration of another owner. */
   conflicts(tool: AnyTool): boolean {
     return (this.#tools.get(tool.id.toString()) ?? []).some(
