@@ -12,19 +12,18 @@ import type { AnyServerModuleType } from "../module/server-module.js";
 import { Registry } from "../util/registry.js";
 
 /** Every feature type System ships; data-pack entries choose which are installed. */
-export const builtinModuleTypes = (): AnyServerModuleType[] =>
-  [
-    CORE_FEATURE_TYPE,
-    HELP_FEATURE,
-    ITEM_QUERY_FEATURE,
-    PLAYER_QUERY_FEATURE,
-    CHECK_IN_FEATURE,
-    DELIVERIES_FEATURE,
-    KNOWLEDGE_MODULE_TYPE,
-    SEARCH_MODULE_TYPE,
-    QUESTION_MODULE_TYPE,
-    REASONING_MODULE_TYPE,
-  ] as unknown as AnyServerModuleType[];
+export const builtinModuleTypes = (): AnyServerModuleType[] => [
+  CORE_FEATURE_TYPE,
+  HELP_FEATURE,
+  ITEM_QUERY_FEATURE,
+  PLAYER_QUERY_FEATURE,
+  CHECK_IN_FEATURE,
+  DELIVERIES_FEATURE,
+  KNOWLEDGE_MODULE_TYPE,
+  SEARCH_MODULE_TYPE,
+  QUESTION_MODULE_TYPE,
+  REASONING_MODULE_TYPE,
+];
 
 /** The registry the ModuleManager installs from: built-in types plus an extension's own. */
 export const moduleTypeRegistry = (

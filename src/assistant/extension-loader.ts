@@ -5,30 +5,12 @@ import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import type { ContextType } from "../agent/module/context-type.js";
 import type { AnyServerModuleType } from "../module/server-module.js";
+import type { SystemExtension } from "../module/system-extension.js";
 import { codec } from "../util/codec.js";
 import { ConfigInstance } from "../util/config-instance.js";
 import type { Logger } from "../util/logger.js";
 
-/** What an extension sees before the assembly: it may provide services its features (or others) get. */
-export interface ModuleContextEvent {
-  readonly dataDir: string;
-  readonly logger: Logger;
-  provide<T>(type: ContextType<T>, value: T): void;
-}
-
-/**
- * What an extension package exports, as `default` or as `systemExtension`: its feature types (entries of a
- * data pack or the built-in pack instantiate them) and an optional context hook run before the assembly.
- */
-export interface SystemExtension {
-  readonly types?: readonly AnyServerModuleType[];
-  /**
-   * The extension's own data pack (an absolute folder with `data/<namespace>/system_module/*.json`): its entries
-   * instantiate its types. The server's `datapacks` come after it, so an admin can override or disable them.
-   */
-  readonly dataPack?: string;
-  context?(event: ModuleContextEvent): void | Promise<void>;
-}
+export type { ModuleContextEvent, SystemExtension } from "../module/system-extension.js";
 
 /** The loaded extensions of one data directory, ready for `AssistantServer.create`. */
 export interface LoadedExtensions {

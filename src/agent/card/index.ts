@@ -9,6 +9,7 @@ export {
   READ_ONLY_VIEW_STREAM_CODEC,
   TEXT_STREAM_CODEC,
 } from "./card-stream-codecs.js";
+export { joinLines, joinTexts, present, registerCardType } from "./card-text.js";
 export { buildCard, type CardData, CardType } from "./card-type.js";
 export {
   CARD_UPDATE_STREAM_CODEC,

@@ -29,8 +29,11 @@ export interface ModuleStorageOptions<D, S extends DataStorage<D>> {
   /** The codec id written beside the data; a stored id that differs is refused, not guessed. */
   readonly codecId: Identifier;
   readonly codec: Codec<D>;
-  /** Creates the storage from stored data, or empty when the player has none yet. */
-  readonly factory: (data: D | undefined) => S;
+  /**
+   * Creates the storage from stored data, or empty when the player has none yet. Method syntax, so a typed
+   * declaration is assignable to `AnyModuleStorage` (what `ServerModule.storages()` lists).
+   */
+  factory(data: D | undefined): S;
 }
 
 /**

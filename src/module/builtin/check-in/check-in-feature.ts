@@ -77,7 +77,7 @@ export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
           new CheckInDeliveryModule({ owner: context.id, store, events, storage, giveItems, itemName }),
         );
       },
-      storages: (): readonly AnyModuleStorage[] => [storage as unknown as AnyModuleStorage],
+      storages: (): readonly AnyModuleStorage[] => [storage],
     };
   },
 };

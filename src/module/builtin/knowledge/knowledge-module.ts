@@ -1,6 +1,5 @@
 import { ContextType, ServiceContext } from "../../../agent/module/context-type.js";
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
-import type { AnyTool } from "../../../agent/tool/tool.js";
 import { KnowledgeAdmin } from "../../../data/knowledge/knowledge-admin.js";
 import { KnowledgeDatabase } from "../../../data/knowledge/knowledge-database.js";
 import { CorruptFileError } from "../../../util/corrupt-file-error.js";
@@ -62,7 +61,7 @@ export class KnowledgeSystemModule implements ServerModule {
     const provided = context.services.find(KNOWLEDGE_DATABASE);
     const database = provided ?? this.#open(context);
     try {
-      context.engine.registerTool(databaseQueryTool(database).ownedBy(context.id) as unknown as AnyTool);
+      context.engine.registerTool(databaseQueryTool(database).ownedBy(context.id));
       const admin = new KnowledgeAdmin(database);
       context.engine.registerModule(new KnowledgeAdminModule(admin));
       if (provided === undefined && context.services instanceof ServiceContext)

@@ -1,5 +1,4 @@
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
-import type { AnyTool } from "../../../agent/tool/tool.js";
 import { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
 import { BraveProvider } from "./brave-provider.js";
@@ -69,8 +68,8 @@ export class SearchSystemModule implements ServerModule {
       maxResults: this.config.max_results,
     });
     const options = { owner: context.id, gateway, access, summaryChars: this.config.fetch.summary_chars };
-    context.engine.registerTool(webSearchTool(options) as unknown as AnyTool);
-    context.engine.registerTool(webFetchTool(options) as unknown as AnyTool);
+    context.engine.registerTool(webSearchTool(options));
+    context.engine.registerTool(webFetchTool(options));
     this.#gateway = gateway;
   }
 
