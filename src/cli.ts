@@ -7,6 +7,7 @@ const USAGE = [
   '  route "<text>" | --stdin [--player NAME] [--locale zh_cn|en_us] [--data-dir DIR]   explain routing',
   "  route fit <labelled.tsv> [--data-dir DIR]   precision/recall per module over a threshold grid",
   "  knowledge import <dir> [--data-dir DIR] [--db <path>]   import Markdown/text/JSON knowledge",
+  "  quests inspect <dir> [--json] [--locale L]   load an FTB Quests folder: counts and every error",
 ].join("\n");
 
 /** One subcommand: its arguments after the name, the streams; resolves to the exit code. */
@@ -29,10 +30,16 @@ const knowledge: Subcommand = async (args, io) => {
   return knowledgeCommand(args, io);
 };
 
+const quests: Subcommand = async (args, io) => {
+  const { questsCommand } = await import("./data/quests/quest-inspect.js");
+  return questsCommand(args, io);
+};
+
 const SUBCOMMANDS: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>([
   ["serve", serve],
   ["knowledge", knowledge],
   ["route", route],
+  ["quests", quests],
 ]);
 
 const run = async (argv: readonly string[], io: CliIo): Promise<number> => {
