@@ -6,6 +6,7 @@ import { ITEM_QUERY_FEATURE } from "../module/builtin/item-query/item-query-feat
 import { KNOWLEDGE_MODULE_TYPE } from "../module/builtin/knowledge/knowledge-module.js";
 import { PLAYER_QUERY_FEATURE } from "../module/builtin/player-query/player-query-feature.js";
 import { QUESTION_MODULE_TYPE } from "../module/builtin/question/question-system-module.js";
+import { QUESTS_FEATURE } from "../module/builtin/quests/quests-feature.js";
 import { REASONING_MODULE_TYPE } from "../module/builtin/reasoning/reasoning-system-module.js";
 import { SEARCH_MODULE_TYPE } from "../module/builtin/search/search-module.js";
 import type { AnyServerModuleType } from "../module/server-module.js";
@@ -23,6 +24,7 @@ export const builtinModuleTypes = (): AnyServerModuleType[] => [
   SEARCH_MODULE_TYPE,
   QUESTION_MODULE_TYPE,
   REASONING_MODULE_TYPE,
+  QUESTS_FEATURE,
 ];
 
 /** The registry the ModuleManager installs from: built-in types plus an extension's own. */

@@ -62,6 +62,7 @@ export const featureServices = (parts: FeatureServiceParts): ServiceContext<Agen
     .provide(GameContextTypes.CARDS, infrastructure.cards)
     .provide(GameContextTypes.LANGUAGES, infrastructure.languages)
     .provide(GameContextTypes.CLOCK, systemClock())
+    .provide(GameContextTypes.LOGGER, infrastructure.logger)
     .provide(GameContextTypes.PERMISSION_LEVEL, (playerId: string) => permissions.snapshot(playerId).opLevel)
     .provide(GameContextTypes.AVAILABILITY, parts.availability);
   for (const [type, service] of parts.extra) services.provide(type, service);

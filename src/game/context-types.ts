@@ -4,6 +4,7 @@ import { ContextType } from "../agent/module/context-type.js";
 import type { Availability } from "../agent/routing/routing-player.js";
 import type { AgentStore } from "../agent/storage/agent-store.js";
 import type { Languages } from "../util/language.js";
+import type { Logger } from "../util/logger.js";
 import type { ItemCatalog } from "./data/item-catalog.js";
 import type { ItemSources } from "./data/item-sources.js";
 import type { GameBridge } from "./game-bridge.js";
@@ -45,6 +46,8 @@ export const GameContextTypes = {
   CARDS: ContextType.of<CardRegistry>("system:cards"),
   /** Translation tables: help shows a module's translated description when one exists. */
   LANGUAGES: ContextType.of<Languages>("system:languages"),
+  /** The server log: a feature reports what an admin must see (a broken quest file) in one line each. */
+  LOGGER: ContextType.of<Logger>("system:logger"),
   /** The clock of daily features; the system clock when absent. */
   CLOCK: ContextType.of<GameClock>("system:clock"),
   /** A player's operator level (0–4), for help of commands guarded by `requires`; 0 when absent. */

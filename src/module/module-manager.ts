@@ -8,7 +8,12 @@ import type { Logger } from "../util/logger.js";
 import type { Registry } from "../util/registry.js";
 import { featureRegistrar, stagingRegistrar } from "./feature-registrar.js";
 import type { FeatureSwitches } from "./feature-switches.js";
-import type { AnyServerModuleType, ServerModule, SystemModuleEntry } from "./server-module.js";
+import {
+  type AnyServerModuleType,
+  FeatureUnavailableError,
+  type ServerModule,
+  type SystemModuleEntry,
+} from "./server-module.js";
 import type { SystemModuleTags } from "./system-module-tags.js";
 
 /** An installed feature with the data-pack entry it came from. */
@@ -102,6 +107,10 @@ export class ModuleManager {
           throw new Error(
             `feature ${entry.id} needs the service ${error.service}, which the server does not provide`,
           );
+        if (error instanceof FeatureUnavailableError) {
+          this.options.logger.info(`feature ${entry.id} is not installed: ${error.message}`);
+          continue;
+        }
         // One line an admin can act on: what is wrong, not a stack.
         const reason = error instanceof Error ? error.message : String(error);
         this.options.logger.error(`feature ${entry.id} failed to install; not installed: ${reason}`);
@@ -212,7 +221,7 @@ export class ModuleManager {
       }
       if (JSON.stringify(entry.server) !== JSON.stringify(installed.entry.server)) {
         const module = this.#reconfigure(entry, installed.module);
-        if (module === undefined) restart.push(id);
+        if (module === undefined || module === "unavailable") restart.push(id);
         else {
           this.#installed.set(id, {
             module,
@@ -231,6 +240,7 @@ export class ModuleManager {
     for (const [id, entry] of next) {
       if (this.#installed.has(id)) continue;
       const module = this.#reconfigure(entry, undefined);
+      if (module === "unavailable") continue;
       if (module === undefined) restart.push(id);
       else {
         this.#installed.set(id, {
@@ -244,8 +254,14 @@ export class ModuleManager {
     return { applied: applied.sort(), restart: restart.sort() };
   }
 
-  /** Installs `entry` again (or for the first time) after start; undefined, logged, when it needs a restart. */
-  #reconfigure(entry: SystemModuleEntry, previous: ServerModule | undefined): ServerModule | undefined {
+  /**
+   * Installs `entry` again (or for the first time) after start; undefined, logged, when it needs a restart;
+   * `unavailable` when it has nothing to work on here (no quest files), as at start.
+   */
+  #reconfigure(
+    entry: SystemModuleEntry,
+    previous: ServerModule | undefined,
+  ): ServerModule | "unavailable" | undefined {
     const refuse = (reason: string): undefined => {
       this.options.logger.warn(`feature ${entry.id}: ${reason}; takes effect after a restart`);
       return undefined;
@@ -268,6 +284,10 @@ export class ModuleManager {
     try {
       module.install({ engine: registrar, services, id: entry.id });
     } catch (error) {
+      if (error instanceof FeatureUnavailableError) {
+        void Promise.resolve(module.close?.()).catch(() => {});
+        return "unavailable";
+      }
       return release(`install failed (${error instanceof Error ? error.message : String(error)})`);
     }
     const newEvent = staged.eventTypes.find((id) => !engine.hasEventType(id));

@@ -79,3 +79,14 @@ export interface SystemModuleEntry {
   /** Where the entry was read from, for log lines. */
   readonly source: string;
 }
+
+/**
+ * Thrown by `install` when the feature has nothing to work on here (no quest files on this server): it is not
+ * installed and appears nowhere, logged as information rather than as an error.
+ */
+export class FeatureUnavailableError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "FeatureUnavailableError";
+  }
+}

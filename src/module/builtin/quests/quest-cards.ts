@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { CardBuilder } from "../../../agent/card/card-builder.js";
+import { joinLines } from "../../../agent/card/card-text.js";
+import { CardType } from "../../../agent/card/card-type.js";
+import { literal, type Text, translatable } from "../../../agent/text.js";
+import { codec } from "../../../util/codec.js";
+import { QUEST_BRIEF, QUEST_OUTPUT } from "./quest-service.js";
+
+export const QUEST_DETAIL_ACTION_ID = "system:quest";
+export const QUEST_CHECK_ACTION_ID = "system:quest_check";
+
+const BUTTONS = 8;
+
+const listSchema = z.object({
+  /** `available`: what the player can do now; `candidates`: several quests match `query`. */
+  kind: z.enum(["available", "candidates"]),
+  query: z.string().max(100).optional(),
+  quests: z.array(QUEST_BRIEF).max(20),
+});
+export type QuestListData = z.infer<typeof listSchema>;
+
+/** `system:quest_list`: a numbered list; the first quests are buttons that open them. */
+export const QUEST_LIST_CARD = CardType.of<QuestListData>("system:quest_list", codec(listSchema), (data) => {
+  if (data.quests.length === 0)
+    return CardBuilder.of(
+      data.kind === "available" ? "system.quests.none" : "system.quests.not_found",
+      literal(data.query ?? ""),
+    );
+  const lines = data.quests.map((quest, index) =>
+    translatable(
+      "system.quests.line",
+      quest.number ?? index + 1,
+      literal(quest.title),
+      literal(quest.chapter),
+      translatable(`system.quests.status.${quest.status}`),
+    ),
+  );
+  const builder = CardBuilder.of(
+    data.kind === "available" ? "system.quests.list" : "system.quests.candidates",
+    joinLines(lines),
+    literal(data.query ?? ""),
+  );
+  for (const quest of data.quests.slice(0, BUTTONS))
+    builder.labelledButton({
+      labelKey: "system.quests.button.open",
+      labelArgs: [String(quest.number ?? ""), quest.title],
+      action: QUEST_DETAIL_ACTION_ID,
+      args: [JSON.stringify({ query: quest.id })],
+    });
+  return builder;
+});
+
+const detailSchema = QUEST_OUTPUT.extend({
+  /** Tasks recorded as done by this request (items held, a level reached). */
+  recorded: z.number().int().nonnegative(),
+});
+export type QuestDetailData = z.infer<typeof detailSchema>;
+
+/** `system:quest_detail`: title, subtitle, description, tasks with progress, rewards; checkmarks are buttons. */
+export const QUEST_DETAIL_CARD = CardType.of<QuestDetailData>(
+  "system:quest_detail",
+  codec(detailSchema),
+  (data) => {
+    const tasks: Text[] = data.tasks.map((task) =>
+      translatable(`system.quests.task.${task.status}`, literal(task.title), task.have, task.need),
+    );
+    const rewards: Text[] = data.rewards.map((reward) =>
+      translatable(
+        reward.type === "command" || reward.type === "custom"
+          ? "system.quests.reward.unavailable"
+          : "system.quests.reward",
+        literal(reward.title),
+        reward.count,
+      ),
+    );
+    const description =
+      data.description.length === 0 ? literal("") : literal(`\n${data.description.join("\n")}`);
+    const builder = CardBuilder.of(
+      "system.quests.detail",
+      literal(data.title),
+      literal(data.chapter),
+      translatable(`system.quests.status.${data.status}`),
+      literal(data.subtitle),
+      description,
+      joinLines(tasks),
+      rewards.length === 0 ? translatable("system.quests.reward.none") : joinLines(rewards),
+    );
+    for (const task of data.tasks)
+      if (task.status === "manual")
+        builder.labelledButton({
+          labelKey: "system.quests.button.check",
+          labelArgs: [task.title],
+          action: QUEST_CHECK_ACTION_ID,
+          args: [JSON.stringify({ task: task.id })],
+        });
+    return builder;
+  },
+);

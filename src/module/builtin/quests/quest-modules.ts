@@ -1,0 +1,156 @@
+import { z } from "zod";
+import { AgentException } from "../../../agent/agent-exception.js";
+import { AgentFailure } from "../../../agent/agent-failure.js";
+import { AgentResult } from "../../../agent/agent-result.js";
+import { present } from "../../../agent/card/card-text.js";
+import { AgentCommand } from "../../../agent/command/agent-command.js";
+import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
+import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
+import { ActionType } from "../../../agent/module/action-type.js";
+import { ModuleRouting } from "../../../agent/module/module-routing.js";
+import { RoutingProfile } from "../../../agent/module/routing-profile.js";
+import { translatable } from "../../../agent/text.js";
+import { codec } from "../../../util/codec.js";
+import {
+  QUEST_CHECK_ACTION_ID,
+  QUEST_DETAIL_ACTION_ID,
+  QUEST_DETAIL_CARD,
+  QUEST_LIST_CARD,
+} from "./quest-cards.js";
+import type { QuestService } from "./quest-service.js";
+import { FTB_DETAIL, FTB_FIND, FTB_QUERY, type questTools } from "./quest-tools.js";
+
+type QuestTools = ReturnType<typeof questTools>;
+
+/** How players ask for their quests. */
+const LIST_SAMPLES = {
+  zh: [
+    "我有什么任务",
+    "查看任务列表",
+    "我现在能做哪些任务",
+    "任务进度",
+    "还有什么任务没完成",
+    "给我看看任务",
+    "下一个任务是什么",
+    "我的任务",
+  ],
+  en: [
+    "what quests can I do",
+    "show my quests",
+    "quest list",
+    "which quests are open",
+    "what is my next quest",
+    "show quest progress",
+    "list the quests I can work on",
+    "my quests",
+  ],
+} as const;
+
+type ListInput = Record<string, never>;
+export const QUEST_LIST_ACTION = ActionType.of<ListInput>(
+  "system:quests",
+  codec(z.object({}).strict() as z.ZodType<ListInput>),
+);
+
+/** `system:quests` (`/system quests`, `/system 任务`): the quests the player can work on now, numbered. */
+export class QuestListModule extends AbstractAgentModule<ListInput> {
+  constructor(
+    private readonly service: QuestService,
+    tools: QuestTools,
+  ) {
+    super({
+      action: QUEST_LIST_ACTION,
+      description: "List the FTB quests the player can work on now, numbered, with buttons to open them.",
+      tools: [tools.query],
+      routing: ModuleRouting.defaults<ListInput>()
+        .command(AgentCommand.literal<ListInput>({}, "quests", "任务", "任务列表"))
+        .semantic(RoutingProfile.read<ListInput>(() => ({}), LIST_SAMPLES.zh, LIST_SAMPLES.en))
+        .shortcut("system.quests.shortcut", {}),
+    });
+  }
+
+  override async run(_input: ListInput, context: ExecutionContext): Promise<AgentResult> {
+    await this.service.record(context.playerId);
+    const { quests } = await context.tool(FTB_QUERY, "query", {});
+    return AgentResult.success(undefined, present(QUEST_LIST_CARD.card({ kind: "available", quests })));
+  }
+}
+
+interface DetailInput {
+  readonly query: string;
+}
+export const QUEST_DETAIL_ACTION = ActionType.of<DetailInput>(
+  QUEST_DETAIL_ACTION_ID,
+  codec(z.object({ query: z.string().trim().min(1).max(100) }).strict() as z.ZodType<DetailInput>),
+);
+
+/**
+ * `system:quest` (`/system quest <name|id|number>`, `/system 任务详情 …`): one quest's card; several matches give a
+ * card of candidates, a quest the player cannot see is "not found" like one that does not exist.
+ */
+export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
+  constructor(
+    private readonly service: QuestService,
+    tools: QuestTools,
+  ) {
+    super({
+      action: QUEST_DETAIL_ACTION,
+      description:
+        "Show one FTB quest (by name, 16-hex id or list number): description, tasks with progress, rewards.",
+      tools: [tools.find, tools.detail],
+      routing: ModuleRouting.defaults<DetailInput>().command(
+        AgentCommand.argument<DetailInput>(
+          "<quest>",
+          (text) => (text.trim() === "" ? undefined : { query: text.trim() }),
+          "quest",
+          "任务详情",
+        ),
+      ),
+    });
+  }
+
+  override async run(input: DetailInput, context: ExecutionContext): Promise<AgentResult> {
+    context.checkInput(input.query);
+    const recorded = await this.service.record(context.playerId);
+    const direct = this.service.byReference(context.playerId, input.query);
+    let reference = direct?.id;
+    if (reference === undefined) {
+      const { quests } = await context.tool(FTB_FIND, "find", { text: input.query });
+      if (quests.length !== 1)
+        return AgentResult.success(
+          undefined,
+          present(QUEST_LIST_CARD.card({ kind: "candidates", query: input.query, quests })),
+        );
+      reference = quests[0]?.id as string;
+    }
+    const detail = await context.tool(FTB_DETAIL, "detail", { quest: reference });
+    return AgentResult.success(undefined, present(QUEST_DETAIL_CARD.card({ ...detail, recorded })));
+  }
+}
+
+interface CheckInput {
+  readonly task: string;
+}
+export const QUEST_CHECK_ACTION = ActionType.of<CheckInput>(
+  QUEST_CHECK_ACTION_ID,
+  codec(z.object({ task: z.string().regex(/^[0-9A-Fa-f]{16}$/) }).strict() as z.ZodType<CheckInput>),
+);
+
+/** `system:quest_check`: ticks a checkmark task from its card button (structured only: never routed from text). */
+export class QuestCheckModule extends AbstractAgentModule<CheckInput> {
+  constructor(private readonly service: QuestService) {
+    super({
+      action: QUEST_CHECK_ACTION,
+      description: "Tick a checkmark task of an FTB quest (card button).",
+      routing: ModuleRouting.structuredOnly<CheckInput>(),
+    });
+  }
+
+  override async run(input: CheckInput, context: ExecutionContext): Promise<AgentResult> {
+    const outcome = await this.service.check(context.playerId, input.task.toUpperCase());
+    if (outcome === "refused") throw new AgentException(AgentFailure.NOT_FOUND.with(input.task));
+    return AgentResult.success(
+      translatable(outcome === "checked" ? "system.quests.checked" : "system.quests.already_checked"),
+    );
+  }
+}

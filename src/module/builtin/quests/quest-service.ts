@@ -1,0 +1,244 @@
+import { z } from "zod";
+import type { AgentStore } from "../../../agent/storage/agent-store.js";
+import type { ModuleStorage } from "../../../agent/storage/module-storage.js";
+import { ModuleData } from "../../../agent/storage/player-data.js";
+import type { Quest, QuestBook, QuestItem } from "../../../data/quests/quest-book.js";
+import type { ItemCatalog } from "../../../game/data/item-catalog.js";
+import type { GameBridge } from "../../../game/game-bridge.js";
+import type { QuestProgress, QuestProgressData } from "./quest-progress.js";
+import { observe, QuestState } from "./quest-state.js";
+
+export const QUEST_STATUSES = ["locked", "available", "complete"] as const;
+
+/** QuestBriefOutput of the seeds: one line of a quest list. */
+export const QUEST_BRIEF = z.object({
+  id: z.string(),
+  /** Its number in the player's last list (`/system quest 2`). */
+  number: z.number().int().positive().optional(),
+  title: z.string(),
+  chapter: z.string(),
+  status: z.enum(QUEST_STATUSES),
+});
+export type QuestBriefOutput = z.infer<typeof QUEST_BRIEF>;
+
+/** QuestOutput of the seeds: a quest with its tasks, rewards and dependencies, text in the player's language. */
+export const QUEST_OUTPUT = QUEST_BRIEF.extend({
+  subtitle: z.string(),
+  description: z.array(z.string()),
+  tasks: z.array(
+    z.object({
+      id: z.string(),
+      type: z.string(),
+      title: z.string(),
+      status: z.enum(["done", "met", "open", "manual", "untracked"]),
+      have: z.number(),
+      need: z.number(),
+    }),
+  ),
+  rewards: z.array(z.object({ id: z.string(), type: z.string(), title: z.string(), count: z.number() })),
+  dependencies: z.array(z.object({ id: z.string(), title: z.string(), status: z.enum(QUEST_STATUSES) })),
+});
+export type QuestOutput = z.infer<typeof QUEST_OUTPUT>;
+
+const LIST_LIMIT = 20;
+
+/**
+ * The quest book of one feature and each player's view of it: names in the player's language (the pack's text,
+ * else the first task's or reward's item name), state from recorded progress plus the game, search over every
+ * language the pack has, and the numbering of each player's last list. Quest text is untrusted data: it is only
+ * ever shown, never run.
+ */
+export class QuestService {
+  readonly #lastLists = new Map<string, readonly string[]>();
+  readonly #search: ReadonlyMap<string, string>;
+
+  constructor(
+    private readonly options: {
+      readonly book: QuestBook;
+      readonly store: AgentStore;
+      readonly storage: ModuleStorage<QuestProgressData, QuestProgress>;
+      readonly bridge: GameBridge;
+      readonly catalog: ItemCatalog | undefined;
+      readonly now: () => number;
+    },
+  ) {
+    this.#search = new Map(
+      [...options.book.quests.values()].map((quest) => [quest.id, this.#searchText(quest).toLowerCase()]),
+    );
+  }
+
+  get book(): QuestBook {
+    return this.options.book;
+  }
+
+  /** The player's state now (recorded progress + what the game shows). */
+  async state(playerId: string): Promise<QuestState> {
+    const done = await this.options.store.read(playerId, (data) =>
+      ModuleData.get(data, this.options.storage).doneTasks(),
+    );
+    return new QuestState(this.options.book, done, observe(this.options.bridge.stats(playerId)));
+  }
+
+  /** Records tasks the game shows complete now (items held, xp reached, a dimension visited); returns how many. */
+  async record(playerId: string): Promise<number> {
+    const state = await this.state(playerId);
+    const met = state.newlyMet();
+    if (met.length === 0) return 0;
+    const at = this.options.now();
+    return this.options.store.transaction(playerId, (data) => {
+      const progress = ModuleData.get(data, this.options.storage);
+      return met.filter((id) => progress.complete(id, at)).length;
+    });
+  }
+
+  /** Ticks a checkmark task of a quest the player can work on; false when it is not one or not reachable. */
+  async check(playerId: string, taskId: string): Promise<"checked" | "already" | "refused"> {
+    const quest = this.options.book.questOfTask(taskId);
+    const task = quest?.tasks.find((candidate) => candidate.id === taskId);
+    if (quest === undefined || task?.type !== "checkmark") return "refused";
+    const state = await this.state(playerId);
+    if (!state.visible(quest) || !state.unlocked(quest)) return "refused";
+    const at = this.options.now();
+    const changed = await this.options.store.transaction(playerId, (data) =>
+      ModuleData.get(data, this.options.storage).complete(taskId, at),
+    );
+    return changed ? "checked" : "already";
+  }
+
+  title(quest: Quest, locale: string): string {
+    const book = this.options.book;
+    const own = book.text(quest.title, locale);
+    if (own.length > 0) return own;
+    for (const task of quest.tasks) {
+      const title = book.text(task.title, locale);
+      if (title.length > 0) return title;
+      if (task.item !== undefined) return this.itemName(task.item, locale);
+    }
+    const reward = quest.rewards.find((candidate) => candidate.item !== undefined);
+    return reward?.item === undefined ? quest.id : this.itemName(reward.item, locale);
+  }
+
+  itemName(item: QuestItem, locale: string): string {
+    const info = this.options.catalog?.lookup(item.id);
+    if (info === undefined) return item.id;
+    return locale.toLowerCase().startsWith("zh") ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
+  }
+
+  chapterTitle(quest: Quest, locale: string): string {
+    const chapter = this.options.book.chapters.get(quest.chapterId);
+    if (chapter === undefined) return "";
+    return this.options.book.text(chapter.title, locale) || chapter.filename;
+  }
+
+  brief(state: QuestState, quest: Quest, locale: string, number?: number): QuestBriefOutput {
+    return {
+      id: quest.id,
+      ...(number === undefined ? {} : { number }),
+      title: this.title(quest, locale),
+      chapter: this.chapterTitle(quest, locale),
+      status: state.status(quest),
+    };
+  }
+
+  /** Quests the player can work on now (visible, unlocked, not complete), in book order; numbered and remembered. */
+  available(playerId: string, state: QuestState, locale: string): QuestBriefOutput[] {
+    const quests = [...this.options.book.quests.values()]
+      .filter((quest) => state.visible(quest) && state.status(quest) === "available")
+      .slice(0, LIST_LIMIT);
+    return this.#numbered(playerId, state, quests, locale);
+  }
+
+  /** Visible quests whose text in any language contains every word of `text`, best first. */
+  find(playerId: string, state: QuestState, text: string, locale: string): QuestBriefOutput[] {
+    const words = text
+      .toLowerCase()
+      .split(/\s+/u)
+      .filter((word) => word.length > 0);
+    if (words.length === 0) return [];
+    const found: { quest: Quest; score: number }[] = [];
+    for (const quest of this.options.book.quests.values()) {
+      const haystack = this.#search.get(quest.id) ?? "";
+      if (!words.every((word) => haystack.includes(word))) continue;
+      if (!state.visible(quest)) continue;
+      const title = this.title(quest, locale).toLowerCase();
+      found.push({
+        quest,
+        score: title === text.toLowerCase() ? 0 : title.includes(words[0] as string) ? 1 : 2,
+      });
+    }
+    found.sort((left, right) => left.score - right.score);
+    return this.#numbered(
+      playerId,
+      state,
+      found.slice(0, LIST_LIMIT).map((entry) => entry.quest),
+      locale,
+    );
+  }
+
+  /** A quest by id (hex), by number from the player's last list, else undefined. */
+  byReference(playerId: string, reference: string): Quest | undefined {
+    const trimmed = reference.trim();
+    if (/^\d{1,3}$/.test(trimmed)) {
+      const id = this.#lastLists.get(playerId)?.[Number(trimmed) - 1];
+      return id === undefined ? undefined : this.options.book.quests.get(id);
+    }
+    const hex = trimmed.toUpperCase().replace(/^#/, "");
+    return /^[0-9A-F]{16}$/.test(hex) ? this.options.book.quests.get(hex) : undefined;
+  }
+
+  detail(state: QuestState, quest: Quest, locale: string): QuestOutput {
+    const book = this.options.book;
+    return {
+      ...this.brief(state, quest, locale),
+      subtitle: book.text(quest.subtitle, locale),
+      description: book.lines(quest.description, locale),
+      tasks: quest.tasks.map((task) => {
+        const view = state.task(task);
+        const title =
+          book.text(task.title, locale) ||
+          (task.item === undefined ? task.type : this.itemName(task.item, locale));
+        return {
+          id: task.id,
+          type: task.type,
+          title,
+          status: view.status,
+          have: view.have,
+          need: view.need,
+        };
+      }),
+      rewards: quest.rewards.map((reward) => ({
+        id: reward.id,
+        type: reward.type,
+        title:
+          book.text(reward.title, locale) ||
+          (reward.item === undefined ? reward.type : this.itemName(reward.item, locale)),
+        count: reward.amount ?? reward.count,
+      })),
+      dependencies: quest.dependencies.flatMap((id) => {
+        const dependency = book.quests.get(id);
+        if (dependency === undefined || !state.visible(dependency)) return [];
+        return [{ id, title: this.title(dependency, locale), status: state.status(dependency) }];
+      }),
+    };
+  }
+
+  #numbered(
+    playerId: string,
+    state: QuestState,
+    quests: readonly Quest[],
+    locale: string,
+  ): QuestBriefOutput[] {
+    this.#lastLists.set(
+      playerId,
+      quests.map((quest) => quest.id),
+    );
+    return quests.map((quest, index) => this.brief(state, quest, locale, index + 1));
+  }
+
+  #searchText(quest: Quest): string {
+    const names = quest.tasks.flatMap((task) =>
+      task.item === undefined ? [] : [this.itemName(task.item, "en_us"), this.itemName(task.item, "zh_cn")],
+    );
+    return [this.options.book.searchText(quest), quest.id, ...names].join("\n");
+  }
+}

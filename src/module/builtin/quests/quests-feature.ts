@@ -1,0 +1,75 @@
+import { isAbsolute, join } from "node:path";
+import { z } from "zod";
+import { registerCardType } from "../../../agent/card/card-text.js";
+import { findQuestFolder, loadQuestBook } from "../../../data/quests/quest-loader.js";
+import { GameContextTypes } from "../../../game/context-types.js";
+import { codec } from "../../../util/codec.js";
+import { Identifier } from "../../../util/identifier.js";
+import { defineFeature } from "../../define-feature.js";
+import { FeatureUnavailableError } from "../../server-module.js";
+import { SERVER_PATHS } from "../../server-paths.js";
+import { QUEST_DETAIL_CARD, QUEST_LIST_CARD } from "./quest-cards.js";
+import { QuestCheckModule, QuestDetailModule, QuestListModule } from "./quest-modules.js";
+import { questProgressStorage } from "./quest-progress.js";
+import { QuestService } from "./quest-service.js";
+import { questTools } from "./quest-tools.js";
+
+/** The data-pack config: where the pack's quest files are (relative to the data directory). */
+export interface QuestsConfig {
+  readonly folder: string;
+}
+
+const QUESTS_CONFIG = codec(
+  z
+    .object({ folder: z.string().min(1).default("config/ftbquests/quests") })
+    .strict() as z.ZodType<QuestsConfig>,
+);
+
+/**
+ * `system:ftb_quests`: an FTB Quests book read from `<data-dir>/config/ftbquests/quests/` (configurable), with
+ * progress System tracks per player, the tools `system:ftb.query|find|detail` (read-only, offered to reasoning)
+ * and the workflows `/system quests`, `/system quest <…>` and the checkmark button. Without quest files it is not
+ * installed and appears nowhere. Needs GAME_BRIDGE, AGENT_STORE and SERVER_PATHS; uses ITEM_CATALOG, CLOCK, CARDS.
+ */
+export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
+  id: Identifier.parse("system:ftb_quests"),
+  config: QUESTS_CONFIG,
+  create: ({ id, config }) => {
+    const storage = questProgressStorage(id);
+    return {
+      install(context) {
+        const services = context.services;
+        const paths = services.get(SERVER_PATHS);
+        const configured = isAbsolute(config.folder) ? config.folder : join(paths.dataDir, config.folder);
+        const folder = findQuestFolder(configured);
+        if (folder === undefined)
+          throw new FeatureUnavailableError(`no FTB Quests files (data.snbt) in ${configured}`);
+        const loaded = loadQuestBook(folder);
+        const logger = services.find(GameContextTypes.LOGGER);
+        for (const error of loaded.errors.slice(0, 20))
+          logger?.warn(`quests ${error.file}:${error.line}: ${error.message}`);
+        const counts = loaded.book.counts();
+        logger?.info(
+          `quests: ${counts.chapters} chapters, ${counts.quests} quests from ${folder}${loaded.errors.length === 0 ? "" : ` (${loaded.errors.length} errors)`}`,
+        );
+        const clock = services.find(GameContextTypes.CLOCK);
+        const service = new QuestService({
+          book: loaded.book,
+          store: services.get(GameContextTypes.AGENT_STORE),
+          storage,
+          bridge: services.get(GameContextTypes.GAME_BRIDGE),
+          catalog: services.find(GameContextTypes.ITEM_CATALOG),
+          now: () => clock?.now() ?? Date.now(),
+        });
+        const cards = services.get(GameContextTypes.CARDS);
+        registerCardType(cards, QUEST_LIST_CARD);
+        registerCardType(cards, QUEST_DETAIL_CARD);
+        const tools = questTools(service);
+        context.engine.registerModule(new QuestListModule(service, tools));
+        context.engine.registerModule(new QuestDetailModule(service, tools));
+        context.engine.registerModule(new QuestCheckModule(service));
+      },
+      storages: [storage],
+    };
+  },
+});

@@ -1,0 +1,145 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ScriptedModelServer } from "../support/scripted-model-server.js";
+import {
+  joinPlayer,
+  modelEnvironment,
+  type Player,
+  type ShippedServer,
+  speak,
+  startShipped,
+} from "./system-support.js";
+
+const FIXTURE = join(import.meta.dirname, "../fixtures/ftbquests/system-basics");
+
+/** The fixture's files as `startShipped` writes them into the data directory's quest folder. */
+const questFiles = (): Record<string, string> => {
+  const files: Record<string, string> = {};
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith(".snbt"))
+        files[`config/ftbquests/quests/${relative(FIXTURE, path)}`] = readFileSync(path, "utf8");
+    }
+  };
+  walk(FIXTURE);
+  return files;
+};
+
+const reply = (value: unknown): { text: string } => ({ text: JSON.stringify(value) });
+
+/**
+ * FTB quests on the shipped server: a 1.21 quest folder (lang files) under `config/ftbquests/quests/`, read by
+ * `npm start`'s assembly; real bots in en_us and zh_cn; progress from the real inventory (oak logs a check-in
+ * reward puts there); a scripted model for `/reason`.
+ */
+describe("FTB quests (shipped server)", () => {
+  let model: ScriptedModelServer;
+  let server: ShippedServer;
+  let steve: Player;
+  let li: Player;
+
+  beforeAll(async () => {
+    model = await ScriptedModelServer.start();
+    server = await startShipped({
+      environment: modelEnvironment(model),
+      files: {
+        ...questFiles(),
+        // the check-in reward brings the oak logs the first quest asks for
+        "datapacks/data/system/system_module/check_in.json": JSON.stringify({
+          type: "system:check_in",
+          server: { rewards: [{ item: "minecraft:oak_log", count: 4 }] },
+        }),
+      },
+    });
+    steve = await joinPlayer(server.port, "Steve");
+    li = await joinPlayer(server.port, "LiLei");
+    speak(li, "zh_cn");
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const player of [steve, li]) player?.quit();
+    await server?.close();
+    await model?.close();
+  });
+
+  it("loads the quest folder at start", () => {
+    expect(server.logger.has("quests: 1 chapters, 4 quests from")).toBe(true);
+  });
+
+  it("lists the quests a player can work on, numbered, hidden and invisible ones left out", async () => {
+    const list = await steve.say("/system quests", (m) => m.text.startsWith("Quests you can work on"));
+    expect(list.text).toContain("1. Timber! — Getting Started (open)");
+    expect(list.text).toContain("2. Read the rules — Getting Started (open)");
+    expect(list.text).not.toContain("Stone Age");
+    expect(list.text).not.toContain("Secret Star");
+    expect(list.clicks.length).toBe(2);
+    const zh = await li.say("/system 任务", (m) => m.text.startsWith("你现在可以做的任务"));
+    expect(zh.text).toContain("1. 砍树！ — 新手上路（进行中）");
+  });
+
+  it("shows a quest by number, by name and by id; a hidden or invisible quest is not found", async () => {
+    await steve.say("/system quests", (m) => m.text.startsWith("Quests you can work on"));
+    const byNumber = await steve.say("/system quest 1", (m) => m.text.startsWith("Timber!"));
+    expect(byNumber.text).toContain("Punch a tree");
+    expect(byNumber.text).toContain("Every journey starts with wood.");
+    expect(byNumber.text).not.toContain("pagebreak");
+    expect(byNumber.text).toContain("☐ Oak Log (0/4)");
+    expect(byNumber.text).toContain("Bread × 2");
+    const byName = await li.say("/system quest 阅读规则", (m) => m.text.startsWith("阅读规则"));
+    expect(byName.text).toContain("我已阅读规则");
+    const hidden = await steve.say("/system quest 2000000000000003", (m) => /No quest/.test(m.text));
+    expect(hidden.text).toContain("No quest you can see is 2000000000000003");
+    const invisible = await steve.say("/system quest secret star", (m) => /No quest|Secret/.test(m.text));
+    expect(invisible.text).toContain('No quest you can see matches "secret star"');
+  });
+
+  it("offers candidates when a name matches several quests", async () => {
+    const card = await steve.say("/system quest e", (m) => m.text.startsWith("Several quests"));
+    expect(card.text).toContain("Timber!");
+    expect(card.text).toContain("Read the rules");
+    expect(card.clicks.length).toBe(2);
+  });
+
+  it("ticks a checkmark from its card button, once", async () => {
+    const card = await steve.say("/system quest read the rules", (m) => m.text.startsWith("Read the rules"));
+    const click = card.clicks.find((value) => value.startsWith("/system card "));
+    expect(click).toBeDefined();
+    const ticked = await steve.say(click as string, (m) => /ticked/.test(m.text));
+    expect(ticked.text).toContain("Task ticked.");
+    // another spelling: an identical line within 3 s would share the first answer (request dedupe)
+    const after = await steve.say("/system quest Read the Rules", (m) => m.text.startsWith("Read the rules"));
+    expect(after.text).toContain("(complete)");
+    expect(after.text).toContain("✔ I have read the rules");
+  });
+
+  it("completes an item task from the real inventory and unlocks the hidden quest that waited for it", async () => {
+    await steve.say("/system checkin", (m) => /Checked in/.test(m.text));
+    await steve.next((m) => m.text.includes("Your check-in reward has arrived"));
+    const timber = await steve.say("/system quest timber", (m) => m.text.startsWith("Timber!"));
+    expect(timber.text).toContain("(complete)");
+    expect(timber.text).toMatch(/✔ Oak Log/);
+    const list = await steve.say("/system 任务列表", (m) => m.text.startsWith("Quests you can work on"));
+    expect(list.text).toContain("Stone Age");
+    const stone = await steve.say("/system quest stone age", (m) => m.text.startsWith("Stone Age"));
+    expect(stone.text).toContain("not tracked on this server");
+    expect(stone.text).toContain("not available on this server");
+  });
+
+  it("lets /reason use the quest tools", async () => {
+    const before = model.requests.length;
+    model.script(
+      reply({ type: "system:ftb.find", input: { text: "timber" } }),
+      reply({ type: "answer", text: "Collect four oak logs for Timber!." }),
+    );
+    const answer = await steve.say("/reason how do I finish the timber quest", (m) =>
+      /oak logs/.test(m.text),
+    );
+    expect(answer.text).toContain("Collect four oak logs");
+    const second = JSON.stringify(model.requests[before + 1]?.body ?? {});
+    expect(second).toContain("Timber!");
+    expect(JSON.stringify(model.requests[before]?.body ?? {})).toContain("system:ftb.detail");
+  });
+});
