@@ -9,6 +9,7 @@ import {
   type ShippedServer,
   speak,
   startShipped,
+  waitFor,
 } from "./system-support.js";
 
 const FIXTURE = join(import.meta.dirname, "../fixtures/ftbquests/system-basics");
@@ -126,6 +127,30 @@ describe("FTB quests (shipped server)", () => {
     const stone = await steve.say("/system quest stone age", (m) => m.text.startsWith("Stone Age"));
     expect(stone.text).toContain("not tracked on this server");
     expect(stone.text).toContain("not available on this server");
+  });
+
+  it("claims a completed quest's rewards once: a durable delivery gives them, a second click gives nothing", async () => {
+    const bread = (): number =>
+      steve.bot.inventory
+        .items()
+        .filter((item) => item.name === "bread")
+        .reduce((sum, item) => sum + item.count, 0);
+    const card = await steve.say("/system quest TIMBER", (m) => m.text.startsWith("Timber!"));
+    const claim = card.clicks.find((value) => value.startsWith("/system card "));
+    expect(claim).toBeDefined();
+    const queued = await steve.say(claim as string, (m) => /claimed/.test(m.text));
+    expect(queued.text).toContain("Rewards of Timber! claimed; on their way:");
+    expect(queued.text).toContain("Bread × 2");
+    const delivered = await steve.next((m) => m.text.startsWith("Rewards of Timber! delivered"));
+    expect(delivered.text).toContain("Bread × 2");
+    await waitFor(() => (bread() === 2 ? true : undefined));
+    // the same click again (a double click, a replayed click): the stored answer, nothing runs or is given again
+    const again = await steve.say(claim as string, (m) => /claimed/.test(m.text));
+    expect(again.text).toBe(queued.text);
+    const after = await steve.say("/system quest timber!", (m) => m.text.startsWith("Timber!"));
+    expect(after.text).toContain("Rewards claimed.");
+    expect(after.clicks).toEqual([]);
+    expect(bread()).toBe(2);
   });
 
   it("lets /reason use the quest tools", async () => {

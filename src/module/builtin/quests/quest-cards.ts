@@ -4,6 +4,7 @@ import { joinLines } from "../../../agent/card/card-text.js";
 import { CardType } from "../../../agent/card/card-type.js";
 import { literal, type Text, translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
+import { QUEST_CLAIM_ACTION_ID } from "./quest-claim-card.js";
 import { QUEST_BRIEF, QUEST_OUTPUT } from "./quest-service.js";
 
 export const QUEST_DETAIL_ACTION_ID = "system:quest";
@@ -53,6 +54,8 @@ export const QUEST_LIST_CARD = CardType.of<QuestListData>("system:quest_list", c
 const detailSchema = QUEST_OUTPUT.extend({
   /** Tasks recorded as done by this request (items held, a level reached). */
   recorded: z.number().int().nonnegative(),
+  /** `ready`: complete with rewards to claim (a button); `claimed`: claimed before. */
+  claim: z.enum(["none", "ready", "claimed"]),
 });
 export type QuestDetailData = z.infer<typeof detailSchema>;
 
@@ -84,7 +87,14 @@ export const QUEST_DETAIL_CARD = CardType.of<QuestDetailData>(
       description,
       joinLines(tasks),
       rewards.length === 0 ? translatable("system.quests.reward.none") : joinLines(rewards),
+      data.claim === "claimed" ? translatable("system.quests.claimed") : literal(""),
     );
+    if (data.claim === "ready")
+      builder.labelledButton({
+        labelKey: "system.quests.button.claim",
+        action: QUEST_CLAIM_ACTION_ID,
+        args: [JSON.stringify({ quest: data.id })],
+      });
     for (const task of data.tasks)
       if (task.status === "manual")
         builder.labelledButton({

@@ -124,7 +124,13 @@ export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
       reference = quests[0]?.id as string;
     }
     const detail = await context.tool(FTB_DETAIL, "detail", { quest: reference });
-    return AgentResult.success(undefined, present(QUEST_DETAIL_CARD.card({ ...detail, recorded })));
+    const claimable = detail.status === "complete" && detail.rewards.length > 0;
+    const claim = !claimable
+      ? "none"
+      : (await this.service.claimed(context.playerId, detail.id))
+        ? "claimed"
+        : "ready";
+    return AgentResult.success(undefined, present(QUEST_DETAIL_CARD.card({ ...detail, recorded, claim })));
   }
 }
 

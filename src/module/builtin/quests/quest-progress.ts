@@ -5,12 +5,31 @@ import { Identifier } from "../../../util/identifier.js";
 
 const HEX = z.string().regex(/^[0-9A-F]{16}$/);
 
+const stack = z.object({ item: z.string(), count: z.number().int().positive() });
+
+const claimSchema = z.object({
+  /** What this claim delivers, fixed when the player claimed (draws of reward tables included). */
+  items: z.array(stack).max(64),
+  /**
+   * PENDING: to deliver (a durable event is queued). DELIVERED: in the player's saved inventory. UNCONFIRMED: a
+   * give was interrupted and may or may not have happened; an admin resolves it, it is never given again by itself.
+   */
+  state: z.enum(["PENDING", "DELIVERED", "UNCONFIRMED"]),
+  /** The delivery attempt (a new event id per attempt); `retry` once an attempt gave nothing (no room). */
+  attempt: z.number().int().nonnegative(),
+  retry: z.boolean(),
+});
+
 const progressSchema = z.object({
   /** Task id → when it was completed (ms since epoch). Completed tasks stay completed. */
   tasks: z.record(HEX, z.number()),
   /** Reward id → when it was claimed. */
   claimed: z.record(HEX, z.number()),
+  /** Quest id → its reward claim. */
+  claims: z.record(HEX, claimSchema).default({}),
 });
+
+export type QuestClaim = z.infer<typeof claimSchema>;
 
 export type QuestProgressData = z.infer<typeof progressSchema>;
 
@@ -21,11 +40,13 @@ export type QuestProgressData = z.infer<typeof progressSchema>;
 export class QuestProgress extends DataStorage<QuestProgressData> {
   readonly #tasks: Map<string, number>;
   readonly #claimed: Map<string, number>;
+  readonly #claims: Map<string, QuestClaim>;
 
   constructor(data?: QuestProgressData) {
     super();
     this.#tasks = new Map(Object.entries(data?.tasks ?? {}));
     this.#claimed = new Map(Object.entries(data?.claimed ?? {}));
+    this.#claims = new Map(Object.entries(structuredClone(data?.claims ?? {})));
   }
 
   done(taskId: string): boolean {
@@ -49,8 +70,56 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
     return this.#claimed.has(rewardId);
   }
 
+  claim(questId: string): QuestClaim | undefined {
+    const claim = this.#claims.get(questId);
+    return claim === undefined ? undefined : structuredClone(claim);
+  }
+
+  /** Records a quest's claim and its rewards as claimed; false when the quest was claimed already. */
+  startClaim(questId: string, rewardIds: readonly string[], items: QuestClaim["items"], at: number): boolean {
+    if (this.#claims.has(questId)) return false;
+    this.#claims.set(questId, {
+      items: structuredClone([...items]),
+      state: "PENDING",
+      attempt: 0,
+      retry: false,
+    });
+    for (const id of rewardIds) this.#claimed.set(id, at);
+    this.markDirty();
+    return true;
+  }
+
+  /** The next attempt of a claim whose last attempt gave nothing; undefined when none may start. */
+  nextAttempt(questId: string): number | undefined {
+    const claim = this.#claims.get(questId);
+    if (claim === undefined || claim.state !== "PENDING" || !claim.retry) return undefined;
+    claim.attempt++;
+    claim.retry = false;
+    this.markDirty();
+    return claim.attempt;
+  }
+
+  /** An attempt gave nothing (no room, offline): the player may claim again. */
+  allowRetry(questId: string): void {
+    const claim = this.#claims.get(questId);
+    if (claim === undefined || claim.state !== "PENDING" || claim.retry) return;
+    claim.retry = true;
+    this.markDirty();
+  }
+
+  settle(questId: string, state: "DELIVERED" | "UNCONFIRMED"): void {
+    const claim = this.#claims.get(questId);
+    if (claim === undefined || claim.state === state || claim.state === "DELIVERED") return;
+    claim.state = state;
+    this.markDirty();
+  }
+
   toData(): QuestProgressData {
-    return { tasks: Object.fromEntries(this.#tasks), claimed: Object.fromEntries(this.#claimed) };
+    return {
+      tasks: Object.fromEntries(this.#tasks),
+      claimed: Object.fromEntries(this.#claimed),
+      claims: Object.fromEntries([...this.#claims].map(([id, claim]) => [id, structuredClone(claim)])),
+    };
   }
 }
 

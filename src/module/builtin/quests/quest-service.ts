@@ -71,6 +71,18 @@ export class QuestService {
     return this.options.book;
   }
 
+  get catalog(): ItemCatalog | undefined {
+    return this.options.catalog;
+  }
+
+  /** Whether the player has claimed a quest's rewards (any state of the claim). */
+  async claimed(playerId: string, questId: string): Promise<boolean> {
+    return this.options.store.read(
+      playerId,
+      (data) => ModuleData.get(data, this.options.storage).claim(questId) !== undefined,
+    );
+  }
+
   /** The player's state now (recorded progress + what the game shows). */
   async state(playerId: string): Promise<QuestState> {
     const done = await this.options.store.read(playerId, (data) =>

@@ -3,12 +3,15 @@ import { z } from "zod";
 import { registerCardType } from "../../../agent/card/card-text.js";
 import { findQuestFolder, loadQuestBook } from "../../../data/quests/quest-loader.js";
 import { GameContextTypes } from "../../../game/context-types.js";
+import { giveItemsTool } from "../../../game/tools/give-items-tool.js";
 import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import { defineFeature } from "../../define-feature.js";
 import { FeatureUnavailableError } from "../../server-module.js";
 import { SERVER_PATHS } from "../../server-paths.js";
 import { QUEST_DETAIL_CARD, QUEST_LIST_CARD } from "./quest-cards.js";
+import { QUEST_REWARD_EVENT, QuestClaimModule, QuestDeliveryModule } from "./quest-claim.js";
+import { QUEST_CLAIM_CARD } from "./quest-claim-card.js";
 import { QuestCheckModule, QuestDetailModule, QuestListModule } from "./quest-modules.js";
 import { questProgressStorage } from "./quest-progress.js";
 import { QuestService } from "./quest-service.js";
@@ -64,10 +67,27 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
         const cards = services.get(GameContextTypes.CARDS);
         registerCardType(cards, QUEST_LIST_CARD);
         registerCardType(cards, QUEST_DETAIL_CARD);
+        registerCardType(cards, QUEST_CLAIM_CARD);
         const tools = questTools(service);
         context.engine.registerModule(new QuestListModule(service, tools));
         context.engine.registerModule(new QuestDetailModule(service, tools));
         context.engine.registerModule(new QuestCheckModule(service));
+        const claims = {
+          owner: id,
+          service,
+          store: services.get(GameContextTypes.AGENT_STORE),
+          storage,
+          events: services.get(GameContextTypes.EVENTS),
+          random: Math.random,
+        };
+        context.engine.registerEventType(QUEST_REWARD_EVENT);
+        context.engine.registerModule(new QuestClaimModule(claims));
+        context.engine.registerModule(
+          new QuestDeliveryModule(
+            claims,
+            giveItemsTool({ bridge: services.get(GameContextTypes.GAME_BRIDGE), owner: id }),
+          ),
+        );
       },
       storages: [storage],
     };

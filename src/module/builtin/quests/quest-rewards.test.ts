@@ -1,0 +1,87 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadQuestBook } from "../../../data/quests/quest-loader.js";
+import { ItemCatalog } from "../../../game/data/item-catalog.js";
+import { QuestProgress } from "./quest-progress.js";
+import { planClaim } from "./quest-rewards.js";
+
+const FIXTURES = join(import.meta.dirname, "../../../../test/fixtures/ftbquests");
+const catalog = ItemCatalog.forVersion("1.21.4");
+
+describe("planning a quest's reward claim", () => {
+  it("delivers item rewards, never runs commands, and does not deliver xp yet", () => {
+    const { book } = loadQuestBook(join(FIXTURES, "system-basics"));
+    const timber = book.quests.get("2000000000000001");
+    const stone = book.quests.get("2000000000000003");
+    if (timber === undefined || stone === undefined) throw new Error("fixture changed");
+    expect(planClaim({ book, quest: timber, catalog, choices: {}, random: () => 0 })).toEqual({
+      items: [{ item: "minecraft:bread", count: 2 }],
+      rewardIds: ["4000000000000001"],
+      skipped: [],
+    });
+    const plan = planClaim({ book, quest: stone, catalog, choices: {}, random: () => 0 });
+    expect(plan.items).toEqual([]);
+    expect(plan.skipped.map((entry) => entry.reason)).toEqual(["not_delivered_yet", "not_available"]);
+  });
+
+  it("draws loot from the reward table by weight, once per loot_size, and keeps unknown (modded) items out", () => {
+    const { book } = loadQuestBook(join(FIXTURES, "flywheel-new-continent"));
+    const quest = [...book.quests.values()].find((candidate) =>
+      candidate.rewards.some((reward) => reward.type === "loot"),
+    );
+    if (quest === undefined) throw new Error("fixture changed");
+    const low = planClaim({ book, quest, catalog, choices: {}, random: () => 0 });
+    const high = planClaim({ book, quest, catalog, choices: {}, random: () => 0.999 });
+    const loot = quest.rewards.find((reward) => reward.type === "loot");
+    expect(low.rewardIds).toContain(loot?.id);
+    // the first and last entries of the table are different draws
+    expect(JSON.stringify([...low.items, ...low.skipped])).not.toBe(
+      JSON.stringify([...high.items, ...high.skipped]),
+    );
+  });
+
+  it("asks for a choice first, then delivers the picked entry", () => {
+    const { book } = loadQuestBook(join(FIXTURES, "garden-of-glass-qe"));
+    const quest = [...book.quests.values()].find((candidate) =>
+      candidate.rewards.some((reward) => reward.type === "choice"),
+    );
+    if (quest === undefined) throw new Error("fixture changed");
+    const first = planClaim({ book, quest, catalog, choices: {}, random: () => 0 });
+    expect(first.choice?.options.length).toBeGreaterThan(0);
+    const option = first.choice?.options[0];
+    const picked = planClaim({
+      book,
+      quest,
+      catalog,
+      choices: { [first.choice?.rewardId as string]: option?.index as number },
+      random: () => 0,
+    });
+    expect(picked.choice === undefined || picked.choice.rewardId !== first.choice?.rewardId).toBe(true);
+    expect(picked.items).toContainEqual(option?.item);
+  });
+});
+
+describe("QuestProgress claims", () => {
+  it("claims a quest once, retries only after an attempt that gave nothing, and settles", () => {
+    const progress = new QuestProgress();
+    expect(
+      progress.startClaim(
+        "2000000000000001",
+        ["4000000000000001"],
+        [{ item: "minecraft:bread", count: 2 }],
+        1,
+      ),
+    ).toBe(true);
+    expect(progress.startClaim("2000000000000001", ["4000000000000001"], [], 2)).toBe(false);
+    expect(progress.claimed("4000000000000001")).toBe(true);
+    expect(progress.nextAttempt("2000000000000001")).toBeUndefined();
+    progress.allowRetry("2000000000000001");
+    expect(progress.nextAttempt("2000000000000001")).toBe(1);
+    progress.settle("2000000000000001", "DELIVERED");
+    progress.settle("2000000000000001", "UNCONFIRMED");
+    expect(progress.claim("2000000000000001")?.state).toBe("DELIVERED");
+    expect(new QuestProgress(progress.toData()).claim("2000000000000001")).toEqual(
+      progress.claim("2000000000000001"),
+    );
+  });
+});
