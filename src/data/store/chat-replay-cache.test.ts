@@ -58,7 +58,9 @@ beforeEach(async () => {
   window = WINDOW;
 });
 afterEach(async () => {
-  await rm(world, { recursive: true, force: true });
+  // writes still pending (a write the test did not await) land before the folder goes
+  await store.flush().catch(() => {});
+  await rm(world, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe("ChatReplayCache", () => {
