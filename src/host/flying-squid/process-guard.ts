@@ -3,7 +3,13 @@ import type { Logger } from "../../util/logger.js";
 let holders = 0;
 let logger: Logger | undefined;
 
+/** A write to a console that is gone (the terminal or the parent process closed its end of the pipe). */
+const brokenPipe = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && (error as { code?: unknown }).code === "EPIPE";
+
 const onError = (error: unknown): void => {
+  // Logging it would write to the same closed console and fail again, in a loop that never ends.
+  if (brokenPipe(error)) return;
   logger?.error("uncaught error in the game server; still serving", error);
 };
 
