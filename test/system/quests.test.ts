@@ -108,12 +108,14 @@ describe("FTB quests (shipped server)", () => {
     const card = await steve.say("/system quest read the rules", (m) => m.text.startsWith("Read the rules"));
     const click = card.clicks.find((value) => value.startsWith("/system card "));
     expect(click).toBeDefined();
-    const ticked = await steve.say(click as string, (m) => /ticked/.test(m.text));
-    expect(ticked.text).toContain("Task ticked.");
+    const ticked = await steve.say(click as string, (m) => m.text.startsWith("Read the rules"));
+    expect(ticked.text).toContain("✔ I have read the rules");
+    expect(ticked.text).toContain("★ Quest complete: Read the rules");
     // another spelling: an identical line within 3 s would share the first answer (request dedupe)
     const after = await steve.say("/system quest Read the Rules", (m) => m.text.startsWith("Read the rules"));
     expect(after.text).toContain("(complete)");
     expect(after.text).toContain("✔ I have read the rules");
+    expect(after.text).not.toContain("★ Quest complete");
   });
 
   it("completes an item task from the real inventory and unlocks the hidden quest that waited for it", async () => {
@@ -122,6 +124,8 @@ describe("FTB quests (shipped server)", () => {
     const timber = await steve.say("/system quest timber", (m) => m.text.startsWith("Timber!"));
     expect(timber.text).toContain("(complete)");
     expect(timber.text).toMatch(/✔ Oak Log/);
+    // its completion is announced once, with narration
+    expect(timber.text).toContain("★ Quest complete: Timber!");
     const list = await steve.say("/system 任务列表", (m) => m.text.startsWith("Quests you can work on"));
     expect(list.text).toContain("Stone Age");
     const stone = await steve.say("/system quest stone age", (m) => m.text.startsWith("Stone Age"));

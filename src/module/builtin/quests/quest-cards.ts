@@ -12,11 +12,25 @@ export const QUEST_CHECK_ACTION_ID = "system:quest_check";
 
 const BUTTONS = 8;
 
+/** "★ Quest complete: …" lines after a card (empty when nothing completed). */
+const completedLines = (titles: readonly string[]): Text =>
+  titles.length === 0
+    ? literal("")
+    : joinLines(titles.map((title) => translatable("system.quests.completed", literal(title))));
+
+/** Quest completion is narrated (SpeechContent): the panel speaks it, the game shows it as a title. */
+const announce = (builder: CardBuilder, titles: readonly string[]): void => {
+  if (titles.length > 0)
+    builder.withSpeech(translatable("system.quests.completed.speech", literal(titles.join(", "))));
+};
+
 const listSchema = z.object({
   /** `available`: what the player can do now; `candidates`: several quests match `query`. */
   kind: z.enum(["available", "candidates"]),
   query: z.string().max(100).optional(),
   quests: z.array(QUEST_BRIEF).max(20),
+  /** Quests this request found complete for the first time (announced with narration). */
+  completed: z.array(z.string()).max(8).default([]),
 });
 export type QuestListData = z.infer<typeof listSchema>;
 
@@ -40,7 +54,9 @@ export const QUEST_LIST_CARD = CardType.of<QuestListData>("system:quest_list", c
     data.kind === "available" ? "system.quests.list" : "system.quests.candidates",
     joinLines(lines),
     literal(data.query ?? ""),
+    completedLines(data.completed),
   );
+  announce(builder, data.completed);
   for (const quest of data.quests.slice(0, BUTTONS))
     builder.labelledButton({
       labelKey: "system.quests.button.open",
@@ -56,6 +72,8 @@ const detailSchema = QUEST_OUTPUT.extend({
   recorded: z.number().int().nonnegative(),
   /** `ready`: complete with rewards to claim (a button); `claimed`: claimed before. */
   claim: z.enum(["none", "ready", "claimed"]),
+  /** Quests this request found complete for the first time (announced with narration). */
+  completed: z.array(z.string()).max(8).default([]),
 });
 export type QuestDetailData = z.infer<typeof detailSchema>;
 
@@ -88,7 +106,9 @@ export const QUEST_DETAIL_CARD = CardType.of<QuestDetailData>(
       joinLines(tasks),
       rewards.length === 0 ? translatable("system.quests.reward.none") : joinLines(rewards),
       data.claim === "claimed" ? translatable("system.quests.claimed") : literal(""),
+      completedLines(data.completed),
     );
+    announce(builder, data.completed);
     if (data.claim === "ready")
       builder.labelledButton({
         labelKey: "system.quests.button.claim",

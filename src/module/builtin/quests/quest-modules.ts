@@ -9,7 +9,6 @@ import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
-import { translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
 import {
   QUEST_CHECK_ACTION_ID,
@@ -70,9 +69,18 @@ export class QuestListModule extends AbstractAgentModule<ListInput> {
   }
 
   override async run(_input: ListInput, context: ExecutionContext): Promise<AgentResult> {
-    await this.service.record(context.playerId);
+    const { completed } = await this.service.record(context.playerId);
     const { quests } = await context.tool(FTB_QUERY, "query", {});
-    return AgentResult.success(undefined, present(QUEST_LIST_CARD.card({ kind: "available", quests })));
+    return AgentResult.success(
+      undefined,
+      present(
+        QUEST_LIST_CARD.card({
+          kind: "available",
+          quests,
+          completed: completed.map((quest) => this.service.title(quest, context.locale)),
+        }),
+      ),
+    );
   }
 }
 
@@ -112,6 +120,9 @@ export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
   override async run(input: DetailInput, context: ExecutionContext): Promise<AgentResult> {
     context.checkInput(input.query);
     const recorded = await this.service.record(context.playerId);
+    const completed = recorded.completed
+      .map((quest) => this.service.title(quest, context.locale))
+      .slice(0, 8);
     const direct = this.service.byReference(context.playerId, input.query);
     let reference = direct?.id;
     if (reference === undefined) {
@@ -119,7 +130,7 @@ export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
       if (quests.length !== 1)
         return AgentResult.success(
           undefined,
-          present(QUEST_LIST_CARD.card({ kind: "candidates", query: input.query, quests })),
+          present(QUEST_LIST_CARD.card({ kind: "candidates", query: input.query, quests, completed })),
         );
       reference = quests[0]?.id as string;
     }
@@ -130,7 +141,10 @@ export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
       : (await this.service.claimed(context.playerId, detail.id))
         ? "claimed"
         : "ready";
-    return AgentResult.success(undefined, present(QUEST_DETAIL_CARD.card({ ...detail, recorded, claim })));
+    return AgentResult.success(
+      undefined,
+      present(QUEST_DETAIL_CARD.card({ ...detail, recorded: recorded.tasks, claim, completed })),
+    );
   }
 }
 
@@ -153,10 +167,31 @@ export class QuestCheckModule extends AbstractAgentModule<CheckInput> {
   }
 
   override async run(input: CheckInput, context: ExecutionContext): Promise<AgentResult> {
-    const outcome = await this.service.check(context.playerId, input.task.toUpperCase());
-    if (outcome === "refused") throw new AgentException(AgentFailure.NOT_FOUND.with(input.task));
+    const taskId = input.task.toUpperCase();
+    const outcome = await this.service.check(context.playerId, taskId);
+    const quest = this.service.book.questOfTask(taskId);
+    if (outcome === "refused" || quest === undefined)
+      throw new AgentException(AgentFailure.NOT_FOUND.with(input.task));
+    // the quest as it stands now, with its completion announced when this tick completed it
+    const recorded = await this.service.record(context.playerId);
+    const state = await this.service.state(context.playerId);
+    const detail = this.service.detail(state, quest, context.locale);
+    const claimable = detail.status === "complete" && detail.rewards.length > 0;
+    const claim = !claimable
+      ? "none"
+      : (await this.service.claimed(context.playerId, quest.id))
+        ? "claimed"
+        : "ready";
     return AgentResult.success(
-      translatable(outcome === "checked" ? "system.quests.checked" : "system.quests.already_checked"),
+      undefined,
+      present(
+        QUEST_DETAIL_CARD.card({
+          ...detail,
+          recorded: recorded.tasks,
+          claim,
+          completed: recorded.completed.map((done) => this.service.title(done, context.locale)).slice(0, 8),
+        }),
+      ),
     );
   }
 }

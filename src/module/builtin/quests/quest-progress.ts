@@ -27,6 +27,8 @@ const progressSchema = z.object({
   claimed: z.record(HEX, z.number()),
   /** Quest id → its reward claim. */
   claims: z.record(HEX, claimSchema).default({}),
+  /** Quest id → when its completion was announced to the player. */
+  completed: z.record(HEX, z.number()).default({}),
 });
 
 export type QuestClaim = z.infer<typeof claimSchema>;
@@ -41,12 +43,22 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
   readonly #tasks: Map<string, number>;
   readonly #claimed: Map<string, number>;
   readonly #claims: Map<string, QuestClaim>;
+  readonly #completed: Map<string, number>;
 
   constructor(data?: QuestProgressData) {
     super();
     this.#tasks = new Map(Object.entries(data?.tasks ?? {}));
     this.#claimed = new Map(Object.entries(data?.claimed ?? {}));
     this.#claims = new Map(Object.entries(structuredClone(data?.claims ?? {})));
+    this.#completed = new Map(Object.entries(data?.completed ?? {}));
+  }
+
+  /** Records a quest's completion as announced; false when it already was. */
+  announce(questId: string, at: number): boolean {
+    if (this.#completed.has(questId)) return false;
+    this.#completed.set(questId, at);
+    this.markDirty();
+    return true;
   }
 
   done(taskId: string): boolean {
@@ -119,6 +131,7 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
       tasks: Object.fromEntries(this.#tasks),
       claimed: Object.fromEntries(this.#claimed),
       claims: Object.fromEntries([...this.#claims].map(([id, claim]) => [id, structuredClone(claim)])),
+      completed: Object.fromEntries(this.#completed),
     };
   }
 }

@@ -92,14 +92,22 @@ export class QuestService {
   }
 
   /** Records tasks the game shows complete now (items held, xp reached, a dimension visited); returns how many. */
-  async record(playerId: string): Promise<number> {
+  /**
+   * Records tasks the game shows complete now (items held, xp reached, a dimension visited) and quests complete
+   * now that were never announced; returns the quests to announce (their completion card and narration).
+   */
+  async record(playerId: string): Promise<{ readonly tasks: number; readonly completed: readonly Quest[] }> {
     const state = await this.state(playerId);
     const met = state.newlyMet();
-    if (met.length === 0) return 0;
+    const complete = [...this.options.book.quests.values()].filter(
+      (quest) => state.visible(quest) && state.complete(quest),
+    );
+    if (met.length === 0 && complete.length === 0) return { tasks: 0, completed: [] };
     const at = this.options.now();
     return this.options.store.transaction(playerId, (data) => {
       const progress = ModuleData.get(data, this.options.storage);
-      return met.filter((id) => progress.complete(id, at)).length;
+      const tasks = met.filter((id) => progress.complete(id, at)).length;
+      return { tasks, completed: complete.filter((quest) => progress.announce(quest.id, at)) };
     });
   }
 

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { literal, translatable } from "../../../agent/text.js";
+import { QUEST_DETAIL_CARD, QUEST_LIST_CARD } from "./quest-cards.js";
+
+const detail = {
+  id: "2000000000000001",
+  title: "Timber!",
+  chapter: "Getting Started",
+  status: "complete" as const,
+  subtitle: "",
+  description: [],
+  tasks: [],
+  rewards: [{ id: "4000000000000001", type: "item", title: "Bread", count: 2 }],
+  dependencies: [],
+  recorded: 1,
+};
+
+describe("quest cards", () => {
+  it("narrate a completion (SpeechContent) and offer the claim button while rewards are unclaimed", () => {
+    const card = QUEST_DETAIL_CARD.build({ ...detail, claim: "ready", completed: ["Timber!"] });
+    expect(card.speech?.text).toEqual(translatable("system.quests.completed.speech", literal("Timber!")));
+    expect(card.buttons.map((button) => button.action)).toEqual(["system:quest_claim"]);
+    const quiet = QUEST_DETAIL_CARD.build({ ...detail, claim: "claimed", completed: [] });
+    expect(quiet.speech).toBeUndefined();
+    expect(quiet.buttons).toEqual([]);
+  });
+
+  it("list at most eight quests as buttons", () => {
+    const quests = Array.from({ length: 12 }, (_, index) => ({
+      id: `20000000000000${String(index).padStart(2, "0")}`,
+      number: index + 1,
+      title: `Quest ${index}`,
+      chapter: "C",
+      status: "available" as const,
+    }));
+    expect(QUEST_LIST_CARD.build({ kind: "available", quests, completed: [] }).buttons).toHaveLength(8);
+  });
+});
