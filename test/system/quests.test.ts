@@ -41,11 +41,13 @@ describe("FTB quests (shipped server)", () => {
   let server: ShippedServer;
   let steve: Player;
   let li: Player;
+  let admin: Player;
 
   beforeAll(async () => {
     model = await ScriptedModelServer.start();
     server = await startShipped({
       environment: modelEnvironment(model),
+      ops: ["Admin"],
       files: {
         ...questFiles(),
         // the check-in reward brings the oak logs the first quest asks for
@@ -57,11 +59,12 @@ describe("FTB quests (shipped server)", () => {
     });
     steve = await joinPlayer(server.port, "Steve");
     li = await joinPlayer(server.port, "LiLei");
+    admin = await joinPlayer(server.port, "Admin");
     speak(li, "zh_cn");
   }, 120_000);
 
   afterAll(async () => {
-    for (const player of [steve, li]) player?.quit();
+    for (const player of [steve, li, admin]) player?.quit();
     await server?.close();
     await model?.close();
   });
@@ -155,6 +158,23 @@ describe("FTB quests (shipped server)", () => {
     expect(after.text).toContain("Rewards claimed.");
     expect(after.clicks).toEqual([]);
     expect(bread()).toBe(2);
+  });
+
+  it("lets an admin complete a task this server cannot observe; rewards it cannot deliver are named, never run", async () => {
+    const refused = await steve.say(
+      "/system complete Steve 3000000000000003",
+      (m) => !m.text.includes("joined"),
+    );
+    expect(refused.text).not.toContain("Completed");
+    const done = await admin.say("/system complete Steve 3000000000000003", (m) => /Completed/.test(m.text));
+    expect(done.text).toContain("Completed 3000000000000003 (Stone Age) for Steve.");
+    const stone = await steve.say("/system quest Stone Age", (m) => m.text.startsWith("Stone Age"));
+    expect(stone.text).toContain("(complete)");
+    expect(stone.text).toContain("★ Quest complete: Stone Age");
+    const claim = stone.clicks.find((value) => value.startsWith("/system card "));
+    const nothing = await steve.say(claim as string, (m) => /no reward/.test(m.text));
+    expect(nothing.text).toContain("not delivered on this server yet");
+    expect(nothing.text).toContain("not available on this server");
   });
 
   it("lets /reason use the quest tools", async () => {

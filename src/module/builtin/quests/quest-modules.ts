@@ -1,15 +1,20 @@
+import { argument, literal, word } from "@jsprismarine/brigadier";
 import { z } from "zod";
 import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import { AgentResult } from "../../../agent/agent-result.js";
 import { present } from "../../../agent/card/card-text.js";
 import { AgentCommand } from "../../../agent/command/agent-command.js";
+import type { CommandSource } from "../../../agent/command/command-source.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
+import { literal as literalText, translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
+import { unknownPlayer } from "../core/core-module.js";
+import { ADMIN_LEVEL, type CoreServices } from "../core/core-services.js";
 import {
   QUEST_CHECK_ACTION_ID,
   QUEST_DETAIL_ACTION_ID,
@@ -191,6 +196,68 @@ export class QuestCheckModule extends AbstractAgentModule<CheckInput> {
           claim,
           completed: recorded.completed.map((done) => this.service.title(done, context.locale)).slice(0, 8),
         }),
+      ),
+    );
+  }
+}
+
+interface CompleteInput {
+  readonly player: string;
+  readonly id: string;
+}
+export const QUEST_COMPLETE_ACTION = ActionType.of<CompleteInput>(
+  "system:quest_complete",
+  codec(
+    z
+      .object({ player: z.string().min(1).max(32), id: z.string().regex(/^#?[0-9A-Fa-f]{16}$/) })
+      .strict() as z.ZodType<CompleteInput>,
+  ),
+);
+
+/**
+ * `/system complete <player> <quest or task id>` (admin): completes a quest, or one task, for a player, for task
+ * types this server cannot observe (advancements, kills it is not told of, modded types).
+ */
+export class QuestCompleteModule extends AbstractAgentModule<CompleteInput> {
+  constructor(
+    private readonly service: QuestService,
+    private readonly core: CoreServices,
+  ) {
+    super({
+      action: QUEST_COMPLETE_ACTION,
+      description: "Complete an FTB quest or one of its tasks for a player (admin).",
+      routing: ModuleRouting.structuredOnly<CompleteInput>().command(
+        AgentCommand.custom<CompleteInput>(["complete"], (name) =>
+          literal<CommandSource>(name)
+            .requires((source) => source.permissionLevel >= ADMIN_LEVEL)
+            .then(
+              argument<CommandSource, string>("player", word()).then(
+                argument<CommandSource, string>("id", word()).executes(async (context) => {
+                  context.getSource().action({
+                    player: String(context.getArgument("player")),
+                    id: String(context.getArgument("id")),
+                  });
+                  return 1;
+                }),
+              ),
+            ),
+        ),
+      ),
+    });
+  }
+
+  override async run(input: CompleteInput, context: ExecutionContext): Promise<AgentResult> {
+    if (context.permissionLevel < ADMIN_LEVEL) throw new AgentException(AgentFailure.PERMISSION_DENIED);
+    const player = this.core.resolvePlayer(input.player);
+    if (player === undefined) throw new AgentException(unknownPlayer(input.player));
+    const quest = await this.service.complete(player.uuid, input.id);
+    if (quest === undefined) throw new AgentException(AgentFailure.NOT_FOUND.with(input.id));
+    return AgentResult.success(
+      translatable(
+        "system.quests.admin_completed",
+        input.id.toUpperCase(),
+        literalText(this.service.title(quest, context.locale)),
+        player.name,
       ),
     );
   }

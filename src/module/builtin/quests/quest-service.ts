@@ -125,6 +125,23 @@ export class QuestService {
     return changed ? "checked" : "already";
   }
 
+  /**
+   * An admin completes a quest (every task) or one task for a player, for task types this server cannot observe.
+   * Returns the quest, or undefined for an id the pack does not have.
+   */
+  async complete(playerId: string, id: string): Promise<Quest | undefined> {
+    const hex = id.trim().toUpperCase().replace(/^#/, "");
+    const quest = this.options.book.quests.get(hex) ?? this.options.book.questOfTask(hex);
+    if (quest === undefined) return undefined;
+    const tasks = this.options.book.quests.has(hex) ? quest.tasks.map((task) => task.id) : [hex];
+    const at = this.options.now();
+    await this.options.store.transaction(playerId, (data) => {
+      const progress = ModuleData.get(data, this.options.storage);
+      for (const task of tasks) progress.complete(task, at);
+    });
+    return quest;
+  }
+
   title(quest: Quest, locale: string): string {
     const book = this.options.book;
     const own = book.text(quest.title, locale);

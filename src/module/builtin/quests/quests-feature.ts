@@ -9,10 +9,16 @@ import { Identifier } from "../../../util/identifier.js";
 import { defineFeature } from "../../define-feature.js";
 import { FeatureUnavailableError } from "../../server-module.js";
 import { SERVER_PATHS } from "../../server-paths.js";
+import { CORE_SERVICES } from "../core/core-services.js";
 import { QUEST_DETAIL_CARD, QUEST_LIST_CARD } from "./quest-cards.js";
 import { QUEST_REWARD_EVENT, QuestClaimModule, QuestDeliveryModule } from "./quest-claim.js";
 import { QUEST_CLAIM_CARD } from "./quest-claim-card.js";
-import { QuestCheckModule, QuestDetailModule, QuestListModule } from "./quest-modules.js";
+import {
+  QuestCheckModule,
+  QuestCompleteModule,
+  QuestDetailModule,
+  QuestListModule,
+} from "./quest-modules.js";
 import { questProgressStorage } from "./quest-progress.js";
 import { QuestService } from "./quest-service.js";
 import { questTools } from "./quest-tools.js";
@@ -72,6 +78,7 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
         context.engine.registerModule(new QuestListModule(service, tools));
         context.engine.registerModule(new QuestDetailModule(service, tools));
         context.engine.registerModule(new QuestCheckModule(service));
+        context.engine.registerModule(new QuestCompleteModule(service, services.get(CORE_SERVICES)));
         const claims = {
           owner: id,
           service,
