@@ -199,7 +199,8 @@ const readTask = (raw: SnbtCompound, consumeByDefault: boolean, quest: SnbtCompo
       type,
       title: text(`task.${id}.title`, raw.title),
       ...(item === undefined ? {} : { item }),
-      count: numberOf(raw.count, type === "xp" ? numberOf(raw.value, 1) : 1),
+      // item tasks say `count`; xp, kill and stat tasks say `value`
+      count: numberOf(raw.count, numberOf(raw.value, 1)),
       consumeItems:
         raw.consume_items === true ||
         (raw.consume_items !== false && (quest.consume_items === true || consumeByDefault)),

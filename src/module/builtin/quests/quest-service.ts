@@ -2,9 +2,10 @@ import { z } from "zod";
 import type { AgentStore } from "../../../agent/storage/agent-store.js";
 import type { ModuleStorage } from "../../../agent/storage/module-storage.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
-import type { Quest, QuestBook, QuestItem } from "../../../data/quests/quest-book.js";
+import type { Quest, QuestBook, QuestItem, QuestTask } from "../../../data/quests/quest-book.js";
 import type { ItemCatalog } from "../../../game/data/item-catalog.js";
 import type { GameBridge } from "../../../game/game-bridge.js";
+import type { Languages } from "../../../util/language.js";
 import type { QuestProgress, QuestProgressData } from "./quest-progress.js";
 import { observe, QuestState } from "./quest-state.js";
 
@@ -59,6 +60,8 @@ export class QuestService {
       readonly storage: ModuleStorage<QuestProgressData, QuestProgress>;
       readonly bridge: GameBridge;
       readonly catalog: ItemCatalog | undefined;
+      /** Names tasks without a title ("Kill: minecraft:ender_dragon"); ids are shown without it. */
+      readonly languages?: Languages | undefined;
       readonly now: () => number;
     },
   ) {
@@ -147,12 +150,23 @@ export class QuestService {
     const own = book.text(quest.title, locale);
     if (own.length > 0) return own;
     for (const task of quest.tasks) {
-      const title = book.text(task.title, locale);
+      const title = this.taskTitle(task, locale);
       if (title.length > 0) return title;
-      if (task.item !== undefined) return this.itemName(task.item, locale);
     }
     const reward = quest.rewards.find((candidate) => candidate.item !== undefined);
     return reward?.item === undefined ? quest.id : this.itemName(reward.item, locale);
+  }
+
+  /** A task's own title, else its item's name, else what it asks for ("Kill: …", "Visit: …"); "" when none. */
+  taskTitle(task: QuestTask, locale: string): string {
+    const own = this.options.book.text(task.title, locale);
+    if (own.length > 0) return own;
+    if (task.item !== undefined) return this.itemName(task.item, locale);
+    const target = task.entity ?? task.dimension;
+    if (target === undefined) return "";
+    const languages = this.options.languages;
+    const key = `system.quests.task_kind.${task.entity === undefined ? "dimension" : "kill"}`;
+    return languages === undefined ? target : languages.format(locale, key, [target]);
   }
 
   itemName(item: QuestItem, locale: string): string {
@@ -231,9 +245,7 @@ export class QuestService {
       description: book.lines(quest.description, locale),
       tasks: quest.tasks.map((task) => {
         const view = state.task(task);
-        const title =
-          book.text(task.title, locale) ||
-          (task.item === undefined ? task.type : this.itemName(task.item, locale));
+        const title = this.taskTitle(task, locale) || task.type;
         return {
           id: task.id,
           type: task.type,

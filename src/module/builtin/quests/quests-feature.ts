@@ -68,6 +68,7 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
           storage,
           bridge: services.get(GameContextTypes.GAME_BRIDGE),
           catalog: services.find(GameContextTypes.ITEM_CATALOG),
+          languages: services.find(GameContextTypes.LANGUAGES),
           now: () => clock?.now() ?? Date.now(),
         });
         const cards = services.get(GameContextTypes.CARDS);
