@@ -9,6 +9,7 @@ import {
   type ShippedServer,
   speak,
   startShipped,
+  uuidOf,
   waitFor,
 } from "./system-support.js";
 
@@ -175,6 +176,27 @@ describe("FTB quests (shipped server)", () => {
     const nothing = await steve.say(claim as string, (m) => /no reward/.test(m.text));
     expect(nothing.text).toContain("not delivered on this server yet");
     expect(nothing.text).toContain("not available on this server");
+  });
+
+  it("never lets quest text widen a request: a model that obeys it cannot reach the claim", async () => {
+    const before = model.requests.length;
+    model.script(
+      reply({ type: "system:ftb.detail", input: { quest: "2000000000000001" } }),
+      // the description told it to claim: the claim is structured only and never in the reasoning catalog
+      reply({ type: "system:quest_claim", input: { quest: "2000000000000003" } }),
+      reply({ type: "answer", text: "I looked at Timber!." }),
+    );
+    const answer = await li.say("/reason 砍树任务怎么做", (m) => !m.text.includes("joined"));
+    expect(JSON.stringify(model.requests[before + 1]?.body ?? {})).toContain("ignore earlier rules");
+    expect(answer.text).not.toMatch(/claimed|领取/);
+    // the loop told the model the claim is no tool of it, and the catalog never listed it
+    const third = JSON.stringify(model.requests[before + 2]?.user ?? {});
+    expect(third).toContain('type \\"system:quest_claim\\" is not an offered tool');
+    expect(JSON.stringify(model.requests[before]?.body ?? {})).not.toContain("system:quest_claim");
+    const record = JSON.stringify(
+      await server.system.assistant.infrastructure.store.record(uuidOf(server.system, "LiLei")),
+    );
+    expect(record).not.toContain("2000000000000003");
   });
 
   it("lets /reason use the quest tools", async () => {
