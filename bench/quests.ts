@@ -1,6 +1,6 @@
 // FTB quest books: load time of real packs (SNBT parse + book) against JSON.parse of the same data in the same
 // run, and `ftb.find` latency (QuestService.find over precomputed search text) against a scan that builds each
-// quest's text per query. Packs: the 1.20 sample (499 quests, inline Chinese) and the three fixture packs together.
+// quest's text per query. Packs: the 1.20 sample (test/fixtures/ftbquests/ftbquests-sample: 499 quests, inline Chinese) and the three fixture packs together.
 // Run: npm run bench -- quests
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -15,7 +15,7 @@ import { QuestService } from "../src/module/builtin/quests/quest-service.js";
 import { observe, QuestState } from "../src/module/builtin/quests/quest-state.js";
 import { Identifier } from "../src/util/identifier.js";
 
-const SAMPLE = join(import.meta.dirname, "../../shared/ftbquests-sample");
+const SAMPLE = join(import.meta.dirname, "../test/fixtures/ftbquests/ftbquests-sample");
 const FIXTURES = join(import.meta.dirname, "../test/fixtures/ftbquests");
 
 const percentile = (values: number[], p: number): number => {

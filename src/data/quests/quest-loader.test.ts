@@ -6,7 +6,7 @@ import { questsCommand } from "./quest-inspect.js";
 import { findQuestFolder, loadQuestBook, tableHex } from "./quest-loader.js";
 
 const FIXTURES = join(import.meta.dirname, "../../../test/fixtures/ftbquests");
-const SAMPLE_120 = join(import.meta.dirname, "../../../../shared/ftbquests-sample");
+const SAMPLE_120 = join(FIXTURES, "ftbquests-sample");
 
 describe("loading real FTB Quests folders", () => {
   it("reads a 1.21 pack whose text is in lang files, with zh_cn as its fallback and an empty en_us", () => {
