@@ -12,6 +12,7 @@ import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import { literal as literalText, translatable } from "../../../agent/text.js";
+import type { Quest } from "../../../data/quests/quest-book.js";
 import { codec } from "../../../util/codec.js";
 import { unknownPlayer } from "../core/core-module.js";
 import { ADMIN_LEVEL, type CoreServices } from "../core/core-services.js";
@@ -21,7 +22,7 @@ import {
   QUEST_DETAIL_CARD,
   QUEST_LIST_CARD,
 } from "./quest-cards.js";
-import type { QuestService } from "./quest-service.js";
+import type { QuestOutput, QuestService } from "./quest-service.js";
 import { FTB_DETAIL, FTB_FIND, FTB_QUERY, type questTools } from "./quest-tools.js";
 
 type QuestTools = ReturnType<typeof questTools>;
@@ -82,7 +83,7 @@ export class QuestListModule extends AbstractAgentModule<ListInput> {
         QUEST_LIST_CARD.card({
           kind: "available",
           quests,
-          completed: completed.map((quest) => this.service.title(quest, context.locale)),
+          completed: completedTitles(this.service, completed, context.locale),
         }),
       ),
     );
@@ -125,9 +126,7 @@ export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
   override async run(input: DetailInput, context: ExecutionContext): Promise<AgentResult> {
     context.checkInput(input.query);
     const recorded = await this.service.record(context.playerId);
-    const completed = recorded.completed
-      .map((quest) => this.service.title(quest, context.locale))
-      .slice(0, 8);
+    const completed = completedTitles(this.service, recorded.completed, context.locale);
     const direct = this.service.byReference(context.playerId, input.query);
     let reference = direct?.id;
     if (reference === undefined) {
@@ -140,18 +139,33 @@ export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
       reference = quests[0]?.id as string;
     }
     const detail = await context.tool(FTB_DETAIL, "detail", { quest: reference });
-    const claimable = detail.status === "complete" && detail.rewards.length > 0;
-    const claim = !claimable
-      ? "none"
-      : (await this.service.claimed(context.playerId, detail.id))
-        ? "claimed"
-        : "ready";
-    return AgentResult.success(
-      undefined,
-      present(QUEST_DETAIL_CARD.card({ ...detail, recorded: recorded.tasks, claim, completed })),
-    );
+    return detailCard(this.service, context, detail, recorded);
   }
 }
+
+/** Titles of quests a request found complete for the first time (at most eight, the card's limit). */
+const completedTitles = (service: QuestService, quests: readonly Quest[], locale: string): string[] =>
+  quests.slice(0, 8).map((quest) => service.title(quest, locale));
+
+/** A quest's card: its claim button while rewards are unclaimed, and the completions this request announces. */
+const detailCard = async (
+  service: QuestService,
+  context: ExecutionContext,
+  detail: QuestOutput,
+  recorded: { readonly tasks: number; readonly completed: readonly Quest[] },
+): Promise<AgentResult> => {
+  const claimable = detail.status === "complete" && detail.rewards.length > 0;
+  const claim = !claimable
+    ? "none"
+    : (await service.claimed(context.playerId, detail.id))
+      ? "claimed"
+      : "ready";
+  const completed = completedTitles(service, recorded.completed, context.locale);
+  return AgentResult.success(
+    undefined,
+    present(QUEST_DETAIL_CARD.card({ ...detail, recorded: recorded.tasks, claim, completed })),
+  );
+};
 
 interface CheckInput {
   readonly task: string;
@@ -180,24 +194,7 @@ export class QuestCheckModule extends AbstractAgentModule<CheckInput> {
     // the quest as it stands now, with its completion announced when this tick completed it
     const recorded = await this.service.record(context.playerId);
     const state = await this.service.state(context.playerId);
-    const detail = this.service.detail(state, quest, context.locale);
-    const claimable = detail.status === "complete" && detail.rewards.length > 0;
-    const claim = !claimable
-      ? "none"
-      : (await this.service.claimed(context.playerId, quest.id))
-        ? "claimed"
-        : "ready";
-    return AgentResult.success(
-      undefined,
-      present(
-        QUEST_DETAIL_CARD.card({
-          ...detail,
-          recorded: recorded.tasks,
-          claim,
-          completed: recorded.completed.map((done) => this.service.title(done, context.locale)).slice(0, 8),
-        }),
-      ),
-    );
+    return detailCard(this.service, context, this.service.detail(state, quest, context.locale), recorded);
   }
 }
 
