@@ -38,7 +38,7 @@ const QUESTS_CONFIG = codec(
  * `system:ftb_quests`: an FTB Quests book read from `<data-dir>/config/ftbquests/quests/` (configurable), with
  * progress System tracks per player, the tools `system:ftb.query|find|detail` (read-only, offered to reasoning)
  * and the workflows `/system quests`, `/system quest <…>` and the checkmark button. Without quest files it is not
- * installed and appears nowhere. Needs GAME_BRIDGE, AGENT_STORE and SERVER_PATHS; uses ITEM_CATALOG, CLOCK, CARDS.
+ * installed and appears nowhere. Needs GAME_BRIDGE, AGENT_STORE, EVENTS, CORE_SERVICES, LOGGER and SERVER_PATHS; uses ITEM_CATALOG, CLOCK, CARDS.
  */
 export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
   id: Identifier.parse("system:ftb_quests"),
@@ -54,11 +54,11 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
         if (folder === undefined)
           throw new FeatureUnavailableError(`no FTB Quests files (data.snbt) in ${configured}`);
         const loaded = loadQuestBook(folder);
-        const logger = services.find(GameContextTypes.LOGGER);
+        const logger = services.get(GameContextTypes.LOGGER);
         for (const error of loaded.errors.slice(0, 20))
-          logger?.warn(`quests ${error.file}:${error.line}: ${error.message}`);
+          logger.warn(`quests ${error.file}:${error.line}: ${error.message}`);
         const counts = loaded.book.counts();
-        logger?.info(
+        logger.info(
           `quests: ${counts.chapters} chapters, ${counts.quests} quests from ${folder}${loaded.errors.length === 0 ? "" : ` (${loaded.errors.length} errors)`}`,
         );
         const clock = services.find(GameContextTypes.CLOCK);
