@@ -6,6 +6,17 @@ export interface GiveStack {
   readonly count: number;
 }
 
+/** Experience to add: `points`, then `levels` whole levels on top (as `/xp <n>L`). */
+export interface ExperienceGrant {
+  readonly points: number;
+  readonly levels: number;
+}
+
+/** The outcome of a take: all stacks removed and saved, or nothing changed (offline, or a stack not held). */
+export type TakeOutcome =
+  | { readonly taken: true }
+  | { readonly taken: false; readonly refusal: "offline" | "missing"; readonly item?: GiveStack };
+
 /** Why nothing was given: the player is not online, an item is unknown, or the stacks do not all fit. */
 export type GiveRefusal = "offline" | "unknown_item" | "no_room";
 
@@ -32,4 +43,14 @@ export interface GameBridge {
    * inventory changed but the save failed): the caller must not give again without checking.
    */
   giveItems(playerId: string, stacks: readonly GiveStack[]): Promise<GiveOutcome>;
+  /**
+   * Adds experience, resolving `{ given: true }` only once the player's data is durably saved; a refusal
+   * (offline) changed nothing; a rejection means the outcome is unknown.
+   */
+  giveExperience(playerId: string, grant: ExperienceGrant): Promise<GiveOutcome>;
+  /**
+   * Removes all stacks or none (counts summed over the inventory), resolving `{ taken: true }` only once the
+   * player's data is durably saved; a refusal changed nothing; a rejection means the outcome is unknown.
+   */
+  takeItems(playerId: string, stacks: readonly GiveStack[]): Promise<TakeOutcome>;
 }

@@ -161,7 +161,7 @@ describe("FTB quests (shipped server)", () => {
     expect(bread()).toBe(2);
   });
 
-  it("lets an admin complete a task this server cannot observe; rewards it cannot deliver are named, never run", async () => {
+  it("lets an admin complete a task this server cannot observe; its xp levels arrive; rewards it cannot deliver are named, never run", async () => {
     const refused = await steve.say(
       "/system complete Steve 3000000000000003",
       (m) => !m.text.includes("joined"),
@@ -173,9 +173,13 @@ describe("FTB quests (shipped server)", () => {
     expect(stone.text).toContain("(complete)");
     expect(stone.text).toContain("★ Quest complete: Stone Age");
     const claim = stone.clicks.find((value) => value.startsWith("/system card "));
-    const nothing = await steve.say(claim as string, (m) => /no reward/.test(m.text));
-    expect(nothing.text).toContain("not delivered on this server yet");
-    expect(nothing.text).toContain("not available on this server");
+    const queued = await steve.say(claim as string, (m) => /claimed/.test(m.text));
+    expect(queued.text).toContain("3 experience levels");
+    expect(queued.text).toContain("not available on this server");
+    const delivered = await steve.next((m) => m.text.startsWith("Rewards of Stone Age delivered"));
+    expect(delivered.text).toContain("3 experience levels");
+    // the levels reached the client, on top of what the player had
+    await waitFor(() => (steve.bot.experience.level === 3 ? true : undefined));
   });
 
   it("never lets quest text widen a request: a model that obeys it cannot reach the claim", async () => {

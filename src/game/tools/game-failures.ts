@@ -7,4 +7,7 @@ export const GameFailures = {
   /** The game refused to give an item (unknown item or no room); the step may run again later. */
   giveFailed: (item: string, count: number): Failure =>
     customFailure("GIVE_FAILED", "system.game.give_failed", item, String(count)),
+  /** The player does not hold enough of an item to hand in; nothing was taken. */
+  takeFailed: (item: string, count: number): Failure =>
+    customFailure("TAKE_FAILED", "system.game.take_failed", item, String(count)),
 } as const;

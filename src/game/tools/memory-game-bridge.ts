@@ -1,4 +1,5 @@
-import type { GameBridge, GiveOutcome, GiveStack } from "../game-bridge.js";
+import { grantExperience, levelOfPoints } from "../data/experience.js";
+import type { ExperienceGrant, GameBridge, GiveOutcome, GiveStack, TakeOutcome } from "../game-bridge.js";
 import {
   type InventorySnapshot,
   type ItemStackSnapshot,
@@ -109,6 +110,33 @@ export class MemoryGameBridge implements GameBridge {
       this.gives.push({ playerId, item, count });
     }
     return { given: true };
+  }
+
+  /** Adds experience at once ("saved": this game has no disk); refused offline. */
+  async giveExperience(playerId: string, grant: ExperienceGrant): Promise<GiveOutcome> {
+    const player = this.#online(playerId);
+    if (player === undefined) return { given: false, refusal: "offline" };
+    const total = grantExperience(player.stats.xpTotal, grant);
+    player.stats = { ...player.stats, xpTotal: total, xpLevel: levelOfPoints(total) };
+    return { given: true };
+  }
+
+  /** Removes all stacks or none (each item's count summed over its stacks); refused offline or when one is short. */
+  async takeItems(playerId: string, stacks: readonly GiveStack[]): Promise<TakeOutcome> {
+    const player = this.#online(playerId);
+    if (player === undefined) return { taken: false, refusal: "offline" };
+    const short = stacks.find((stack) => this.count(playerId, stack.item) < stack.count);
+    if (short !== undefined) return { taken: false, refusal: "missing", item: short };
+    for (const { item, count } of stacks) {
+      let left = count;
+      for (const stack of player.stacks.filter((candidate) => candidate.item === item)) {
+        const take = Math.min(left, stack.count);
+        stack.count -= take;
+        left -= take;
+      }
+      player.stacks = player.stacks.filter((stack) => stack.count > 0);
+    }
+    return { taken: true };
   }
 
   /** One stack; true when given (a shorthand for tests and tools). */

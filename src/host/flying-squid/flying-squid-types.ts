@@ -39,6 +39,8 @@ export interface SquidPlayer extends EventEmitter {
   readonly food: number;
   readonly xp: number;
   readonly level?: number;
+  /** flying-squid's experience plugin: sets the total, derives level and bar, sends them to the client. */
+  setXp(xp: number): void;
   readonly gameMode: number;
   readonly position: { x: number; y: number; z: number };
   readonly world: unknown;

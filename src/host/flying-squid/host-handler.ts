@@ -1,4 +1,4 @@
-import type { GiveOutcome, GiveStack } from "../../game/game-bridge.js";
+import type { ExperienceGrant, GiveOutcome, GiveStack, TakeOutcome } from "../../game/game-bridge.js";
 import type { ChatComponent } from "./chat-component.js";
 import type { DeclareCommandsPacket } from "./declare-commands.js";
 import type { InventorySnapshot, PlayerStatsSnapshot } from "./snapshots.js";
@@ -29,6 +29,10 @@ export interface HostPlayer {
    * after that keeps the items); a refusal changed nothing. Rejects when the save failed after the change.
    */
   giveItems(stacks: readonly GiveStack[]): Promise<GiveOutcome>;
+  /** Adds experience; `{ given: true }` once the data file holding it is durable. Rejects when that save failed. */
+  giveExperience(grant: ExperienceGrant): Promise<GiveOutcome>;
+  /** Removes all stacks or none; `{ taken: true }` once the data file is durable. Rejects when that save failed. */
+  takeItems(stacks: readonly GiveStack[]): Promise<TakeOutcome>;
   /** Writes the player's data file (inventory, xp, position, …) atomically; resolves once it is durable. */
   save(): Promise<void>;
 }

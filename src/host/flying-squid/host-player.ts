@@ -1,4 +1,5 @@
-import type { GiveOutcome, GiveStack } from "../../game/game-bridge.js";
+import { grantExperience } from "../../game/data/experience.js";
+import type { ExperienceGrant, GiveOutcome, GiveStack, TakeOutcome } from "../../game/game-bridge.js";
 import type { ChatComponent } from "./chat-component.js";
 import { actionBarPacket, type ChatDialect, chatDialect, chatPacket } from "./chat-packets.js";
 import { itemConstructor, type SquidItem, type SquidPlayer, type SquidServer } from "./flying-squid-types.js";
@@ -137,6 +138,53 @@ export class SquidHostPlayer implements HostPlayer {
     }
     await this.save();
     return { given: true };
+  }
+
+  /** Adds experience (flying-squid derives the level and sends it) and resolves once the data file is durable. */
+  async giveExperience(grant: ExperienceGrant): Promise<GiveOutcome> {
+    if (!this.isOnline()) return { given: false, refusal: "offline" };
+    this.player.setXp(grantExperience(this.player.xp, grant));
+    await this.save();
+    return { given: true };
+  }
+
+  /**
+   * Removes all stacks or none: every item's count is checked against the whole inventory first, then taken from
+   * the last slots back (main inventory before the hotbar); resolves once the data file is durable.
+   */
+  async takeItems(stacks: readonly GiveStack[]): Promise<TakeOutcome> {
+    if (!this.isOnline()) return { taken: false, refusal: "offline" };
+    const slots = this.player.inventory.slots;
+    const held = (item: string): number =>
+      FILL_ORDER.reduce((sum, slot) => {
+        const stack = slots[slot];
+        return stack && `minecraft:${stack.name}` === item ? sum + stack.count : sum;
+      }, 0);
+    const wanted = new Map<string, number>();
+    for (const stack of stacks) {
+      if (!Number.isInteger(stack.count) || stack.count <= 0)
+        return { taken: false, refusal: "missing", item: stack };
+      wanted.set(stack.item, (wanted.get(stack.item) ?? 0) + stack.count);
+    }
+    for (const [item, count] of wanted)
+      if (held(item) < count) return { taken: false, refusal: "missing", item: { item, count } };
+    for (const [item, count] of wanted) {
+      let left = count;
+      for (const slot of [...FILL_ORDER].reverse()) {
+        const stack = slots[slot];
+        if (left === 0) break;
+        if (!stack || `minecraft:${stack.name}` !== item) continue;
+        const take = Math.min(left, stack.count);
+        left -= take;
+        if (take === stack.count) this.player.inventory.updateSlot(slot, null);
+        else {
+          stack.count -= take;
+          this.player.inventory.updateSlot(slot, stack);
+        }
+      }
+    }
+    await this.save();
+    return { taken: true };
   }
 
   save(): Promise<void> {

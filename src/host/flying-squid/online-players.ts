@@ -1,4 +1,10 @@
-import type { GameBridge, GiveOutcome, GiveStack } from "../../game/game-bridge.js";
+import type {
+  ExperienceGrant,
+  GameBridge,
+  GiveOutcome,
+  GiveStack,
+  TakeOutcome,
+} from "../../game/game-bridge.js";
 import type { InventorySnapshot, PlayerStatsSnapshot } from "../../game/game-snapshots.js";
 import type { Logger } from "../../util/logger.js";
 import type { HostPlayer } from "./host-handler.js";
@@ -57,6 +63,30 @@ export class OnlinePlayers implements GameBridge {
       return await player.giveItems(stacks);
     } catch (error) {
       this.logger.error(`giving to ${player.name} may not be saved`, error);
+      throw error;
+    }
+  }
+
+  /** Adds experience through the player's HostPlayer; a host error is passed on (the outcome is unknown). */
+  async giveExperience(playerId: string, grant: ExperienceGrant): Promise<GiveOutcome> {
+    const player = this.#players.get(playerId);
+    if (player === undefined || !player.isOnline()) return { given: false, refusal: "offline" };
+    try {
+      return await player.giveExperience(grant);
+    } catch (error) {
+      this.logger.error(`experience for ${player.name} may not be saved`, error);
+      throw error;
+    }
+  }
+
+  /** Takes through the player's HostPlayer, all stacks or none; a host error is passed on (the outcome is unknown). */
+  async takeItems(playerId: string, stacks: readonly GiveStack[]): Promise<TakeOutcome> {
+    const player = this.#players.get(playerId);
+    if (player === undefined || !player.isOnline()) return { taken: false, refusal: "offline" };
+    try {
+      return await player.takeItems(stacks);
+    } catch (error) {
+      this.logger.error(`taking from ${player.name} may not be saved`, error);
       throw error;
     }
   }

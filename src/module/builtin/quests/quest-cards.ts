@@ -85,15 +85,17 @@ export const QUEST_DETAIL_CARD = CardType.of<QuestDetailData>(
     const tasks: Text[] = data.tasks.map((task) =>
       translatable(`system.quests.task.${task.status}`, literal(task.title), task.have, task.need),
     );
-    const rewards: Text[] = data.rewards.map((reward) =>
-      translatable(
+    const rewards: Text[] = data.rewards.map((reward) => {
+      if (reward.type === "xp" || reward.type === "xp_levels")
+        return translatable(`system.quests.reward.${reward.type}`, reward.count);
+      return translatable(
         reward.type === "command" || reward.type === "custom"
           ? "system.quests.reward.unavailable"
           : "system.quests.reward",
         literal(reward.title),
         reward.count,
-      ),
-    );
+      );
+    });
     const description =
       data.description.length === 0 ? literal("") : literal(`\n${data.description.join("\n")}`);
     const builder = CardBuilder.of(

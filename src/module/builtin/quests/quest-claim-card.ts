@@ -27,6 +27,10 @@ const claimCardSchema = z.object({
     "retry",
   ]),
   items: z.array(named).max(64),
+  /** Experience points and whole levels the claim gives besides items. */
+  experience: z
+    .object({ points: z.number().int().nonnegative(), levels: z.number().int().nonnegative() })
+    .optional(),
   skipped: z
     .array(
       z.object({ name: z.string(), reason: z.enum(["unknown_item", "not_available", "not_delivered_yet"]) }),
@@ -47,9 +51,14 @@ export const QUEST_CLAIM_CARD = CardType.of<QuestClaimCardData>(
   "system:quest_claim",
   codec(claimCardSchema),
   (data) => {
-    const items = joinLines(
-      data.items.map((item) => translatable("system.quests.reward", literal(item.name), item.count)),
-    );
+    const xp = data.experience;
+    const items = joinLines([
+      ...data.items.map((item) => translatable("system.quests.reward", literal(item.name), item.count)),
+      ...(xp !== undefined && xp.points > 0 ? [translatable("system.quests.reward.xp", xp.points)] : []),
+      ...(xp !== undefined && xp.levels > 0
+        ? [translatable("system.quests.reward.xp_levels", xp.levels)]
+        : []),
+    ]);
     const skipped = joinLines(
       data.skipped.map((entry) =>
         translatable(`system.quests.claim.skipped.${entry.reason}`, literal(entry.name)),

@@ -15,6 +15,7 @@ import { ModuleData } from "../../../agent/storage/player-data.js";
 import type { Tool } from "../../../agent/tool/tool.js";
 import type { EventSink } from "../../../game/context-types.js";
 import { GIVE_ITEMS, ITEM_STACK, type ItemStack } from "../../../game/tools/give-items-tool.js";
+import { GIVE_EXPERIENCE } from "../../../game/tools/player-write-tools.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import { QUEST_CLAIM_ACTION_ID, QUEST_CLAIM_CARD, type QuestClaimCardData } from "./quest-claim-card.js";
@@ -39,14 +40,34 @@ export const QUEST_CLAIM_ACTION = ActionType.of<ClaimInput>(
   ),
 );
 
+interface Experience {
+  readonly points: number;
+  readonly levels: number;
+}
+const NO_EXPERIENCE: Experience = { points: 0, levels: 0 };
+const hasExperience = (experience: Experience | undefined): experience is Experience =>
+  experience !== undefined && experience.points + experience.levels > 0;
+
 interface DeliveryInput {
   readonly quest: string;
   readonly items: readonly ItemStack[];
+  readonly experience?: Experience | undefined;
 }
 export const QUEST_DELIVERY_ACTION = ActionType.of<DeliveryInput>(
   "system:quest_reward_delivery",
   codec(
-    z.object({ quest: HEX, items: z.array(ITEM_STACK.schema).min(1).max(64) }) as z.ZodType<DeliveryInput>,
+    z
+      .object({
+        quest: HEX,
+        items: z.array(ITEM_STACK.schema).max(64),
+        experience: z
+          .object({ points: z.number().int().nonnegative(), levels: z.number().int().nonnegative() })
+          .optional(),
+      })
+      .refine(
+        (input) => input.items.length > 0 || hasExperience(input.experience),
+        "items or experience",
+      ) as unknown as z.ZodType<DeliveryInput>,
   ),
 );
 
@@ -103,8 +124,14 @@ export class QuestClaimModule extends AbstractAgentModule<ClaimInput> {
         const attempt = await store.transaction(playerId, (data) =>
           ModuleData.get(data, storage).nextAttempt(quest.id),
         );
-        if (attempt !== undefined) await this.#submit(playerId, quest.id, existing.items, attempt);
-        return card({ status: "queued", items: this.#named(existing.items, context), skipped: [] });
+        if (attempt !== undefined)
+          await this.#submit(playerId, quest.id, existing.items, existing.experience, attempt);
+        return card({
+          status: "queued",
+          items: this.#named(existing.items, context),
+          ...experienceOf(existing.experience),
+          skipped: [],
+        });
       }
       return card({
         status: existing.state === "UNCONFIRMED" ? "unconfirmed" : "already",
@@ -142,13 +169,24 @@ export class QuestClaimModule extends AbstractAgentModule<ClaimInput> {
           })),
         },
       });
-    if (plan.items.length === 0) return card({ status: "nothing", items: [], skipped });
+    if (plan.items.length === 0 && !hasExperience(plan.experience))
+      return card({ status: "nothing", items: [], skipped });
     const started = await store.transaction(playerId, (data) =>
-      ModuleData.get(data, storage).startClaim(quest.id, plan.rewardIds, plan.items, Date.now()),
+      ModuleData.get(data, storage).startClaim(
+        quest.id,
+        plan.rewardIds,
+        { items: plan.items, experience: plan.experience },
+        Date.now(),
+      ),
     );
     if (!started) return card({ status: "already", items: [], skipped: [] });
-    await this.#submit(playerId, quest.id, plan.items, 0);
-    return card({ status: "queued", items: this.#named(plan.items, context), skipped });
+    await this.#submit(playerId, quest.id, plan.items, plan.experience, 0);
+    return card({
+      status: "queued",
+      items: this.#named(plan.items, context),
+      ...experienceOf(plan.experience),
+      skipped,
+    });
   }
 
   #named(items: readonly ItemStack[], context: ExecutionContext): { name: string; count: number }[] {
@@ -162,12 +200,17 @@ export class QuestClaimModule extends AbstractAgentModule<ClaimInput> {
     playerId: string,
     quest: string,
     items: readonly ItemStack[],
+    experience: Experience,
     attempt: number,
   ): Promise<void> {
     const admission = await this.options.events.submit({
       id: questDeliveryId(this.options.owner, playerId, quest, attempt),
       eventType: QUEST_REWARD_EVENT,
-      action: QUEST_DELIVERY_ACTION.action({ quest, items: [...items] }),
+      action: QUEST_DELIVERY_ACTION.action({
+        quest,
+        items: [...items],
+        ...(hasExperience(experience) ? { experience: { ...experience } } : {}),
+      }),
       playerId,
       owner: this.options.owner.toString(),
     });
@@ -175,20 +218,26 @@ export class QuestClaimModule extends AbstractAgentModule<ClaimInput> {
   }
 }
 
+/** The card fields of a claim's experience (none when it gives none). */
+const experienceOf = (experience: Experience | undefined): { experience?: Experience } =>
+  hasExperience(experience) ? { experience: { ...experience } } : {};
+
 /**
  * `system:quest_reward_delivery`: the durable event that gives a claim's stacks in one `game.give_items` step (all
- * or none, done only once they are in the player's saved data; a DONE step is replayed, never given again). A give
- * that did nothing (no room) lets the player claim again; one interrupted mid-way is held UNCONFIRMED for an admin.
+ * or none, done only once they are in the player's saved data; a DONE step is replayed, never given again), then
+ * its experience in one `game.give_experience` step under the same rules. A first step that did nothing (no room,
+ * offline) lets the player claim again; a step interrupted mid-way is held UNCONFIRMED for an admin.
  */
 export class QuestDeliveryModule extends AbstractAgentModule<DeliveryInput> {
   constructor(
     private readonly options: QuestClaimOptions,
     giveItems: Tool<{ items: ItemStack[] }, { given: ItemStack[] }>,
+    giveExperience: Tool<Experience, Experience>,
   ) {
     super({
       action: QUEST_DELIVERY_ACTION,
       description: "Deliver the rewards of a claimed FTB quest.",
-      tools: [giveItems],
+      tools: [giveItems, giveExperience as unknown as Tool<never, unknown>],
       interactive: false,
       event: true,
       eventTypes: [QUEST_REWARD_EVENT],
@@ -212,12 +261,23 @@ export class QuestDeliveryModule extends AbstractAgentModule<DeliveryInput> {
             name: service.itemName({ id: stack.item, count: 1 }, context.locale),
             count: stack.count,
           })),
+          ...experienceOf(input.experience),
           skipped: [],
         }),
       );
     if (claim?.state === "DELIVERED") return AgentResult.success(undefined, card("delivered"));
+    // Items given by an earlier attempt (whose experience step then gave nothing) are never given again.
+    let given = claim?.itemsGiven === true;
     try {
-      await context.tool(GIVE_ITEMS, "give", { items: [...input.items] });
+      if (input.items.length > 0 && !given) {
+        await context.tool(GIVE_ITEMS, "give", { items: [...input.items] });
+        given = true;
+        await store.transaction(playerId, (data) =>
+          ModuleData.get(data, storage).itemsDelivered(input.quest),
+        );
+      }
+      if (hasExperience(input.experience))
+        await context.tool(GIVE_EXPERIENCE, "experience", { ...(input.experience ?? NO_EXPERIENCE) });
     } catch (error) {
       if (hadNoEffect(error)) {
         await store.transaction(playerId, (data) => ModuleData.get(data, storage).allowRetry(input.quest));

@@ -10,6 +10,10 @@ const stack = z.object({ item: z.string(), count: z.number().int().positive() })
 const claimSchema = z.object({
   /** What this claim delivers, fixed when the player claimed (draws of reward tables included). */
   items: z.array(stack).max(64),
+  /** Experience points and whole levels this claim delivers (after its items). */
+  experience: z
+    .object({ points: z.number().int().nonnegative(), levels: z.number().int().nonnegative() })
+    .default({ points: 0, levels: 0 }),
   /**
    * PENDING: to deliver (a durable event is queued). DELIVERED: in the player's saved inventory. UNCONFIRMED: a
    * give was interrupted and may or may not have happened; an admin resolves it, it is never given again by itself.
@@ -18,6 +22,8 @@ const claimSchema = z.object({
   /** The delivery attempt (a new event id per attempt); `retry` once an attempt gave nothing (no room). */
   attempt: z.number().int().nonnegative(),
   retry: z.boolean(),
+  /** The items are in the player's saved inventory (the experience may still be owed): never given again. */
+  itemsGiven: z.boolean().default(false),
 });
 
 const progressSchema = z.object({
@@ -88,13 +94,20 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
   }
 
   /** Records a quest's claim and its rewards as claimed; false when the quest was claimed already. */
-  startClaim(questId: string, rewardIds: readonly string[], items: QuestClaim["items"], at: number): boolean {
+  startClaim(
+    questId: string,
+    rewardIds: readonly string[],
+    delivery: Pick<QuestClaim, "items" | "experience">,
+    at: number,
+  ): boolean {
     if (this.#claims.has(questId)) return false;
     this.#claims.set(questId, {
-      items: structuredClone([...items]),
+      items: structuredClone([...delivery.items]),
+      experience: { ...delivery.experience },
       state: "PENDING",
       attempt: 0,
       retry: false,
+      itemsGiven: false,
     });
     for (const id of rewardIds) this.#claimed.set(id, at);
     this.markDirty();
@@ -116,6 +129,14 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
     const claim = this.#claims.get(questId);
     if (claim === undefined || claim.state !== "PENDING" || claim.retry) return;
     claim.retry = true;
+    this.markDirty();
+  }
+
+  /** The claim's items are given (its give step is DONE). */
+  itemsDelivered(questId: string): void {
+    const claim = this.#claims.get(questId);
+    if (claim === undefined || claim.itemsGiven) return;
+    claim.itemsGiven = true;
     this.markDirty();
   }
 

@@ -9,19 +9,22 @@ const FIXTURES = join(import.meta.dirname, "../../../../test/fixtures/ftbquests"
 const catalog = ItemCatalog.forVersion("1.21.4");
 
 describe("planning a quest's reward claim", () => {
-  it("delivers item rewards, never runs commands, and does not deliver xp yet", () => {
+  it("delivers item and experience rewards and never runs commands", () => {
     const { book } = loadQuestBook(join(FIXTURES, "system-basics"));
     const timber = book.quests.get("2000000000000001");
     const stone = book.quests.get("2000000000000003");
     if (timber === undefined || stone === undefined) throw new Error("fixture changed");
     expect(planClaim({ book, quest: timber, catalog, choices: {}, random: () => 0 })).toEqual({
       items: [{ item: "minecraft:bread", count: 2 }],
+      experience: { points: 0, levels: 0 },
       rewardIds: ["4000000000000001"],
       skipped: [],
     });
     const plan = planClaim({ book, quest: stone, catalog, choices: {}, random: () => 0 });
     expect(plan.items).toEqual([]);
-    expect(plan.skipped.map((entry) => entry.reason)).toEqual(["not_delivered_yet", "not_available"]);
+    expect(plan.experience).toEqual({ points: 0, levels: 3 });
+    expect(plan.rewardIds).toEqual(["4000000000000003"]);
+    expect(plan.skipped).toEqual([{ rewardId: "4000000000000004", reason: "not_available" }]);
   });
 
   it("draws loot from the reward table by weight, once per loot_size, and keeps unknown (modded) items out", () => {
@@ -68,15 +71,24 @@ describe("QuestProgress claims", () => {
       progress.startClaim(
         "2000000000000001",
         ["4000000000000001"],
-        [{ item: "minecraft:bread", count: 2 }],
+        { items: [{ item: "minecraft:bread", count: 2 }], experience: { points: 0, levels: 3 } },
         1,
       ),
     ).toBe(true);
-    expect(progress.startClaim("2000000000000001", ["4000000000000001"], [], 2)).toBe(false);
+    expect(
+      progress.startClaim(
+        "2000000000000001",
+        ["4000000000000001"],
+        { items: [], experience: { points: 0, levels: 0 } },
+        2,
+      ),
+    ).toBe(false);
     expect(progress.claimed("4000000000000001")).toBe(true);
     expect(progress.nextAttempt("2000000000000001")).toBeUndefined();
     progress.allowRetry("2000000000000001");
     expect(progress.nextAttempt("2000000000000001")).toBe(1);
+    progress.itemsDelivered("2000000000000001");
+    expect(progress.claim("2000000000000001")?.itemsGiven).toBe(true);
     progress.settle("2000000000000001", "DELIVERED");
     progress.settle("2000000000000001", "UNCONFIRMED");
     expect(progress.claim("2000000000000001")?.state).toBe("DELIVERED");

@@ -21,9 +21,11 @@ export interface PendingChoice {
   readonly options: readonly { readonly index: number; readonly item: ItemStack }[];
 }
 
-/** What claiming a quest delivers: the stacks, the rewards it consumes, and what it cannot deliver. */
+/** What claiming a quest delivers: the stacks, experience, the rewards it consumes, and what it cannot deliver. */
 export interface ClaimPlan {
   readonly items: ItemStack[];
+  /** Experience points and whole levels (`xp` and `xp_levels` rewards). */
+  readonly experience: { readonly points: number; readonly levels: number };
   readonly rewardIds: string[];
   readonly skipped: SkippedReward[];
   readonly choice?: PendingChoice;
@@ -33,7 +35,7 @@ export interface ClaimPlan {
  * Plans a quest's reward claim: item rewards, `random` (one weighted draw) and `loot` (`loot_size` draws) from
  * their reward tables, `choice` from the player's pick. Draws happen here, once, and the claim records them before
  * anything is delivered. Command and custom rewards are never run; an item id this server does not know is shown
- * and not delivered; xp rewards are not delivered yet.
+ * and not delivered; `xp` and `xp_levels` add up into the claim's experience.
  */
 export const planClaim = (options: {
   readonly book: QuestBook;
@@ -48,6 +50,8 @@ export const planClaim = (options: {
   const rewardIds: string[] = [];
   const skipped: SkippedReward[] = [];
   let choice: PendingChoice | undefined;
+  let points = 0;
+  let levels = 0;
   const add = (reward: QuestReward, item: QuestItem | undefined, count: number): void => {
     if (item === undefined) {
       skipped.push({ rewardId: reward.id, reason: "not_available" });
@@ -107,15 +111,29 @@ export const planClaim = (options: {
         break;
       }
       case "xp":
-      case "xp_levels":
-        skipped.push({ rewardId: reward.id, reason: "not_delivered_yet" });
+      case "xp_levels": {
+        const amount = Math.max(0, Math.floor(reward.amount ?? 0));
+        if (amount === 0) {
+          skipped.push({ rewardId: reward.id, reason: "not_available" });
+          break;
+        }
+        if (reward.type === "xp") points += amount;
+        else levels += amount;
+        rewardIds.push(reward.id);
         break;
+      }
       default:
         // command, custom, toast, advancement…: never run here
         skipped.push({ rewardId: reward.id, reason: "not_available" });
     }
   }
-  return { items: merge(items), rewardIds, skipped, ...(choice === undefined ? {} : { choice }) };
+  return {
+    items: merge(items),
+    experience: { points: Math.min(points, 1_000_000), levels: Math.min(levels, 1_000) },
+    rewardIds,
+    skipped,
+    ...(choice === undefined ? {} : { choice }),
+  };
 };
 
 const weighted = (table: RewardTable, random: () => number) => {
