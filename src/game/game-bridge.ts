@@ -38,16 +38,16 @@ export interface GameBridge {
   inventory(playerId: string): InventorySnapshot | undefined;
   stats(playerId: string): PlayerStatsSnapshot | undefined;
   /**
-   * Gives all stacks or none: it first checks that every stack fits, then changes the inventory and resolves
+   * Gives all stacks or none, with `experience` (if any) in the same save: it first checks that every stack fits,
+   * then changes the inventory (and experience) and resolves
    * `{ given: true }` only once the player's data is durably saved. It rejects when the outcome is unknown (the
    * inventory changed but the save failed): the caller must not give again without checking.
    */
-  giveItems(playerId: string, stacks: readonly GiveStack[]): Promise<GiveOutcome>;
-  /**
-   * Adds experience, resolving `{ given: true }` only once the player's data is durably saved; a refusal
-   * (offline) changed nothing; a rejection means the outcome is unknown.
-   */
-  giveExperience(playerId: string, grant: ExperienceGrant): Promise<GiveOutcome>;
+  giveItems(
+    playerId: string,
+    stacks: readonly GiveStack[],
+    experience?: ExperienceGrant,
+  ): Promise<GiveOutcome>;
   /**
    * Removes all stacks or none (counts summed over the inventory), resolving `{ taken: true }` only once the
    * player's data is durably saved; a refusal changed nothing; a rejection means the outcome is unknown.

@@ -19,9 +19,27 @@ export type ItemStack = z.infer<typeof stackSchema>;
 export const ITEM_STACK: Codec<ItemStack> = codec(stackSchema);
 export const ITEM_STACKS: Codec<ItemStack[]> = codec(z.array(stackSchema).max(16));
 
-const giveSchema = z.object({ items: z.array(stackSchema).min(1).max(16) });
+const experienceSchema = z.object({
+  points: z.number().int().min(0).max(1_000_000),
+  levels: z.number().int().min(0).max(1_000),
+});
 
-/** `system:game.give_items`: puts items into the asking player's inventory. */
+const giveSchema = z
+  .object({
+    items: z.array(stackSchema).max(16),
+    /** Experience points, then whole levels, given in the same save as the items. */
+    experience: experienceSchema.optional(),
+  })
+  .refine(
+    (input) =>
+      input.items.length > 0 || (input.experience?.points ?? 0) + (input.experience?.levels ?? 0) > 0,
+    "items or experience",
+  );
+
+/** What one give step puts into the inventory: stacks, and experience in the same save. */
+export type GiveInput = z.infer<typeof giveSchema>;
+
+/** `system:game.give_items`: puts items (and experience) into the asking player's inventory. */
 export const GIVE_ITEMS = ToolType.of(
   "system:game.give_items",
   codec(giveSchema),
@@ -38,12 +56,12 @@ export const GIVE_ITEMS = ToolType.of(
 export const giveItemsTool = (options: {
   readonly bridge: GameBridge;
   readonly owner: Identifier;
-}): Tool<z.infer<typeof giveSchema>, { given: ItemStack[] }> =>
+}): Tool<GiveInput, { given: ItemStack[] }> =>
   Tool.of(GIVE_ITEMS, async (input, scope) => {
     if (scope.signal.aborted) throw new NoEffectException(AgentFailure.CANCELLED);
     let outcome: GiveOutcome;
     try {
-      outcome = await options.bridge.giveItems(scope.playerId, input.items);
+      outcome = await options.bridge.giveItems(scope.playerId, input.items, input.experience);
     } catch (error) {
       throw new AgentException(AgentFailure.EFFECT_UNKNOWN.with(GIVE_ITEMS.id.toString(), scope.stepId), {
         cause: error,

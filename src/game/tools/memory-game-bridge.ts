@@ -98,7 +98,11 @@ export class MemoryGameBridge implements GameBridge {
   }
 
   /** Gives all stacks or none; each stack takes one slot. "Saved" at once: this game has no disk. */
-  async giveItems(playerId: string, stacks: readonly GiveStack[]): Promise<GiveOutcome> {
+  async giveItems(
+    playerId: string,
+    stacks: readonly GiveStack[],
+    experience?: ExperienceGrant,
+  ): Promise<GiveOutcome> {
     const player = this.#online(playerId);
     if (player === undefined) return { given: false, refusal: "offline" };
     const unknown = stacks.find((stack) => !this.knownItem(stack.item));
@@ -109,15 +113,10 @@ export class MemoryGameBridge implements GameBridge {
       player.stacks.push({ slot: 9 + player.stacks.length, item, count });
       this.gives.push({ playerId, item, count });
     }
-    return { given: true };
-  }
-
-  /** Adds experience at once ("saved": this game has no disk); refused offline. */
-  async giveExperience(playerId: string, grant: ExperienceGrant): Promise<GiveOutcome> {
-    const player = this.#online(playerId);
-    if (player === undefined) return { given: false, refusal: "offline" };
-    const total = grantExperience(player.stats.xpTotal, grant);
-    player.stats = { ...player.stats, xpTotal: total, xpLevel: levelOfPoints(total) };
+    if (experience !== undefined) {
+      const total = grantExperience(player.stats.xpTotal, experience);
+      player.stats = { ...player.stats, xpTotal: total, xpLevel: levelOfPoints(total) };
+    }
     return { given: true };
   }
 

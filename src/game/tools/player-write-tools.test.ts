@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { AgentException } from "../../agent/agent-exception.js";
 import { hadNoEffect } from "../../agent/storage/no-effect.js";
 import { Identifier } from "../../util/identifier.js";
-import type { ExperienceGrant, GiveOutcome } from "../game-bridge.js";
+import { GIVE_ITEMS, giveItemsTool } from "./give-items-tool.js";
 import { MemoryGameBridge } from "./memory-game-bridge.js";
-import { giveExperienceTool, takeItemsTool } from "./player-write-tools.js";
+import { takeItemsTool } from "./player-write-tools.js";
 
 const OWNER = Identifier.parse("system:ftb_quests");
 const scope = (playerId: string) => ({
@@ -23,12 +23,9 @@ const errorOf = async (work: Promise<unknown>): Promise<unknown> => {
   return undefined;
 };
 
-describe("game.give_experience and game.take_items", () => {
-  it("are durable write tools that are NOT idempotent, allowed in events, owned by their feature", () => {
-    for (const tool of [
-      giveExperienceTool({ bridge: new MemoryGameBridge(), owner: OWNER }),
-      takeItemsTool({ bridge: new MemoryGameBridge(), owner: OWNER }),
-    ]) {
+describe("experience in game.give_items, and game.take_items", () => {
+  it("is a durable write tool that is NOT idempotent, allowed in events, owned by their feature", () => {
+    for (const tool of [takeItemsTool({ bridge: new MemoryGameBridge(), owner: OWNER })]) {
       expect(tool.readOnly).toBe(false);
       expect(tool.idempotent).toBe(false);
       expect(tool.allowedInEvents).toBe(true);
@@ -36,28 +33,25 @@ describe("game.give_experience and game.take_items", () => {
     }
   });
 
-  it("adds points then levels; offline is a refusal without effect; a failed save is EFFECT_UNKNOWN", async () => {
+  it("gives experience in the same save as the items; offline is a refusal without effect", async () => {
     const bridge = new MemoryGameBridge();
-    const tool = giveExperienceTool({ bridge, owner: OWNER });
+    const tool = giveItemsTool({ bridge, owner: OWNER });
     const steve = bridge.join("steve", "Steve");
-    await tool.handler({ points: 10, levels: 2 }, scope("steve"));
+    await tool.handler(
+      { items: [{ item: "minecraft:bread", count: 1 }], experience: { points: 10, levels: 2 } },
+      scope("steve"),
+    );
     expect(steve.stats.xpTotal).toBe(30);
     expect(steve.stats.xpLevel).toBe(3);
+    await tool.handler({ items: [], experience: { points: 0, levels: 1 } }, scope("steve"));
+    expect(steve.stats.xpLevel).toBe(4);
     bridge.leave("steve");
-    const offline = await errorOf(tool.handler({ points: 5, levels: 0 }, scope("steve")));
-    expect(hadNoEffect(offline)).toBe(true);
-    expect(steve.stats.xpTotal).toBe(30);
-    const failing = Object.assign(new MemoryGameBridge(), {
-      giveExperience: async (_id: string, _grant: ExperienceGrant): Promise<GiveOutcome> => {
-        throw new Error("disk full");
-      },
-    });
-    failing.join("alex", "Alex");
-    const unknown = await errorOf(
-      giveExperienceTool({ bridge: failing, owner: OWNER }).handler({ points: 1, levels: 0 }, scope("alex")),
+    const offline = await errorOf(
+      tool.handler({ items: [], experience: { points: 5, levels: 0 } }, scope("steve")),
     );
-    expect(hadNoEffect(unknown)).toBe(false);
-    expect((unknown as AgentException).failure().code).toBe("EFFECT_UNKNOWN");
+    expect(hadNoEffect(offline)).toBe(true);
+    expect(steve.stats.xpLevel).toBe(4);
+    expect(GIVE_ITEMS.input.decode({ items: [] }).success).toBe(false);
   });
 
   it("takes all stacks or none, summed over the inventory", async () => {

@@ -6,23 +6,9 @@ import { Tool } from "../../agent/tool/tool.js";
 import { ToolType } from "../../agent/tool/tool-type.js";
 import { codec } from "../../util/codec.js";
 import type { Identifier } from "../../util/identifier.js";
-import type { GameBridge, GiveOutcome, TakeOutcome } from "../game-bridge.js";
+import type { GameBridge, TakeOutcome } from "../game-bridge.js";
 import { GameFailures } from "./game-failures.js";
 import { ITEM_STACK, type ItemStack } from "./give-items-tool.js";
-
-const experienceSchema = z
-  .object({
-    points: z.number().int().min(0).max(1_000_000),
-    levels: z.number().int().min(0).max(1_000),
-  })
-  .refine((grant) => grant.points + grant.levels > 0, "points or levels");
-
-/** `system:game.give_experience`: adds experience points, then whole levels, to the asking player. */
-export const GIVE_EXPERIENCE = ToolType.of(
-  "system:game.give_experience",
-  codec(experienceSchema),
-  codec(z.object({ points: z.number().int(), levels: z.number().int() })),
-);
 
 const takeSchema = z.object({ items: z.array(ITEM_STACK.schema).min(1).max(16) });
 
@@ -41,26 +27,6 @@ const unknownOnThrow = async <T>(tool: ToolType<never, unknown>, stepId: string,
     throw new AgentException(AgentFailure.EFFECT_UNKNOWN.with(tool.id.toString(), stepId), { cause: error });
   }
 };
-
-/**
- * The write tool that pays experience rewards, with the same rules as `game.give_items`: durable, allowed in
- * events, NOT idempotent; it returns only once the new total is in the player's saved data (a DONE receipt means
- * it survives a crash); offline is a refusal without effect; a failed save is EFFECT_UNKNOWN.
- */
-export const giveExperienceTool = (options: {
-  readonly bridge: GameBridge;
-  readonly owner: Identifier;
-}): Tool<z.infer<typeof experienceSchema>, { points: number; levels: number }> =>
-  Tool.of(GIVE_EXPERIENCE, async (input, scope) => {
-    if (scope.signal.aborted) throw new NoEffectException(AgentFailure.CANCELLED);
-    const outcome: GiveOutcome = await unknownOnThrow(GIVE_EXPERIENCE as never, scope.stepId, () =>
-      options.bridge.giveExperience(scope.playerId, input),
-    );
-    if (!outcome.given) throw new NoEffectException(GameFailures.playerOffline());
-    return { points: input.points, levels: input.levels };
-  })
-    .allowInEvents()
-    .ownedBy(options.owner);
 
 /**
  * The write tool that consumes items (a quest's `consume_items` task): all stacks or none, durable, allowed in

@@ -25,12 +25,10 @@ export interface HostPlayer {
   /** One stack: true once given and saved; false (nothing given) when the item is unknown or there is no room. */
   giveItem(itemName: string, count: number): Promise<boolean>;
   /**
-   * All stacks or none. `{ given: true }` only once the player's data file holding them is durable (a crash
+   * All stacks or none, with `experience` in the same save. `{ given: true }` only once the player's data file holding them is durable (a crash
    * after that keeps the items); a refusal changed nothing. Rejects when the save failed after the change.
    */
-  giveItems(stacks: readonly GiveStack[]): Promise<GiveOutcome>;
-  /** Adds experience; `{ given: true }` once the data file holding it is durable. Rejects when that save failed. */
-  giveExperience(grant: ExperienceGrant): Promise<GiveOutcome>;
+  giveItems(stacks: readonly GiveStack[], experience?: ExperienceGrant): Promise<GiveOutcome>;
   /** Removes all stacks or none; `{ taken: true }` once the data file is durable. Rejects when that save failed. */
   takeItems(stacks: readonly GiveStack[]): Promise<TakeOutcome>;
   /** Writes the player's data file (inventory, xp, position, …) atomically; resolves once it is durable. */

@@ -120,11 +120,11 @@ export class SquidHostPlayer implements HostPlayer {
   }
 
   /**
-   * Plans every stack against the current inventory first (nothing changes unless all fit), applies them, and
-   * resolves only once the data file with the new inventory is durable. Rejects when that save fails: the items
+   * Plans every stack against the current inventory first (nothing changes unless all fit), applies them and the
+   * experience, and resolves only once the data file with the new inventory and total is durable. Rejects when that save fails: the items
    * are then in the inventory but maybe not on disk.
    */
-  async giveItems(stacks: readonly GiveStack[]): Promise<GiveOutcome> {
+  async giveItems(stacks: readonly GiveStack[], experience?: ExperienceGrant): Promise<GiveOutcome> {
     if (!this.isOnline()) return { given: false, refusal: "offline" };
     const plan = this.#plan(stacks);
     if (!Array.isArray(plan)) return plan;
@@ -136,14 +136,8 @@ export class SquidHostPlayer implements HostPlayer {
       const next: SquidItem = existing ?? new Item(type, add);
       this.player.inventory.updateSlot(slot, next);
     }
-    await this.save();
-    return { given: true };
-  }
-
-  /** Adds experience (flying-squid derives the level and sends it) and resolves once the data file is durable. */
-  async giveExperience(grant: ExperienceGrant): Promise<GiveOutcome> {
-    if (!this.isOnline()) return { given: false, refusal: "offline" };
-    this.player.setXp(grantExperience(this.player.xp, grant));
+    // flying-squid derives the level and bar from the total and sends them to the client
+    if (experience !== undefined) this.player.setXp(grantExperience(this.player.xp, experience));
     await this.save();
     return { given: true };
   }

@@ -56,25 +56,17 @@ export class OnlinePlayers implements GameBridge {
    * Gives through the player's HostPlayer: all stacks or none, resolved only once the player's data file holding
    * them is durable. A host error is passed on, never turned into a refusal: the inventory may have changed.
    */
-  async giveItems(playerId: string, stacks: readonly GiveStack[]): Promise<GiveOutcome> {
+  async giveItems(
+    playerId: string,
+    stacks: readonly GiveStack[],
+    experience?: ExperienceGrant,
+  ): Promise<GiveOutcome> {
     const player = this.#players.get(playerId);
     if (player === undefined || !player.isOnline()) return { given: false, refusal: "offline" };
     try {
-      return await player.giveItems(stacks);
+      return await player.giveItems(stacks, experience);
     } catch (error) {
       this.logger.error(`giving to ${player.name} may not be saved`, error);
-      throw error;
-    }
-  }
-
-  /** Adds experience through the player's HostPlayer; a host error is passed on (the outcome is unknown). */
-  async giveExperience(playerId: string, grant: ExperienceGrant): Promise<GiveOutcome> {
-    const player = this.#players.get(playerId);
-    if (player === undefined || !player.isOnline()) return { given: false, refusal: "offline" };
-    try {
-      return await player.giveExperience(grant);
-    } catch (error) {
-      this.logger.error(`experience for ${player.name} may not be saved`, error);
       throw error;
     }
   }

@@ -14,8 +14,12 @@ import { hadNoEffect } from "../../../agent/storage/no-effect.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
 import type { Tool } from "../../../agent/tool/tool.js";
 import type { EventSink } from "../../../game/context-types.js";
-import { GIVE_ITEMS, ITEM_STACK, type ItemStack } from "../../../game/tools/give-items-tool.js";
-import { GIVE_EXPERIENCE } from "../../../game/tools/player-write-tools.js";
+import {
+  GIVE_ITEMS,
+  type GiveInput,
+  ITEM_STACK,
+  type ItemStack,
+} from "../../../game/tools/give-items-tool.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import { QUEST_CLAIM_ACTION_ID, QUEST_CLAIM_CARD, type QuestClaimCardData } from "./quest-claim-card.js";
@@ -44,7 +48,6 @@ interface Experience {
   readonly points: number;
   readonly levels: number;
 }
-const NO_EXPERIENCE: Experience = { points: 0, levels: 0 };
 const hasExperience = (experience: Experience | undefined): experience is Experience =>
   experience !== undefined && experience.points + experience.levels > 0;
 
@@ -223,21 +226,20 @@ const experienceOf = (experience: Experience | undefined): { experience?: Experi
   hasExperience(experience) ? { experience: { ...experience } } : {};
 
 /**
- * `system:quest_reward_delivery`: the durable event that gives a claim's stacks in one `game.give_items` step (all
- * or none, done only once they are in the player's saved data; a DONE step is replayed, never given again), then
- * its experience in one `game.give_experience` step under the same rules. A first step that did nothing (no room,
- * offline) lets the player claim again; a step interrupted mid-way is held UNCONFIRMED for an admin.
+ * `system:quest_reward_delivery`: the durable event that gives a claim's stacks and experience in one
+ * `game.give_items` step (all or none, in one save, done only once they are in the player's saved data; a DONE step
+ * is replayed, never given again). A give that did nothing (no room, offline) lets the player claim again; one
+ * interrupted mid-way is held UNCONFIRMED for an admin.
  */
 export class QuestDeliveryModule extends AbstractAgentModule<DeliveryInput> {
   constructor(
     private readonly options: QuestClaimOptions,
-    giveItems: Tool<{ items: ItemStack[] }, { given: ItemStack[] }>,
-    giveExperience: Tool<Experience, Experience>,
+    giveItems: Tool<GiveInput, { given: ItemStack[] }>,
   ) {
     super({
       action: QUEST_DELIVERY_ACTION,
       description: "Deliver the rewards of a claimed FTB quest.",
-      tools: [giveItems, giveExperience as unknown as Tool<never, unknown>],
+      tools: [giveItems],
       interactive: false,
       event: true,
       eventTypes: [QUEST_REWARD_EVENT],
@@ -266,18 +268,11 @@ export class QuestDeliveryModule extends AbstractAgentModule<DeliveryInput> {
         }),
       );
     if (claim?.state === "DELIVERED") return AgentResult.success(undefined, card("delivered"));
-    // Items given by an earlier attempt (whose experience step then gave nothing) are never given again.
-    let given = claim?.itemsGiven === true;
     try {
-      if (input.items.length > 0 && !given) {
-        await context.tool(GIVE_ITEMS, "give", { items: [...input.items] });
-        given = true;
-        await store.transaction(playerId, (data) =>
-          ModuleData.get(data, storage).itemsDelivered(input.quest),
-        );
-      }
-      if (hasExperience(input.experience))
-        await context.tool(GIVE_EXPERIENCE, "experience", { ...(input.experience ?? NO_EXPERIENCE) });
+      await context.tool(GIVE_ITEMS, "give", {
+        items: [...input.items],
+        ...(hasExperience(input.experience) ? { experience: { ...input.experience } } : {}),
+      });
     } catch (error) {
       if (hadNoEffect(error)) {
         await store.transaction(playerId, (data) => ModuleData.get(data, storage).allowRetry(input.quest));

@@ -22,8 +22,6 @@ const claimSchema = z.object({
   /** The delivery attempt (a new event id per attempt); `retry` once an attempt gave nothing (no room). */
   attempt: z.number().int().nonnegative(),
   retry: z.boolean(),
-  /** The items are in the player's saved inventory (the experience may still be owed): never given again. */
-  itemsGiven: z.boolean().default(false),
 });
 
 const progressSchema = z.object({
@@ -107,7 +105,6 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
       state: "PENDING",
       attempt: 0,
       retry: false,
-      itemsGiven: false,
     });
     for (const id of rewardIds) this.#claimed.set(id, at);
     this.markDirty();
@@ -129,14 +126,6 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
     const claim = this.#claims.get(questId);
     if (claim === undefined || claim.state !== "PENDING" || claim.retry) return;
     claim.retry = true;
-    this.markDirty();
-  }
-
-  /** The claim's items are given (its give step is DONE). */
-  itemsDelivered(questId: string): void {
-    const claim = this.#claims.get(questId);
-    if (claim === undefined || claim.itemsGiven) return;
-    claim.itemsGiven = true;
     this.markDirty();
   }
 

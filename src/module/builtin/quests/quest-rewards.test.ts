@@ -87,8 +87,6 @@ describe("QuestProgress claims", () => {
     expect(progress.nextAttempt("2000000000000001")).toBeUndefined();
     progress.allowRetry("2000000000000001");
     expect(progress.nextAttempt("2000000000000001")).toBe(1);
-    progress.itemsDelivered("2000000000000001");
-    expect(progress.claim("2000000000000001")?.itemsGiven).toBe(true);
     progress.settle("2000000000000001", "DELIVERED");
     progress.settle("2000000000000001", "UNCONFIRMED");
     expect(progress.claim("2000000000000001")?.state).toBe("DELIVERED");

@@ -4,7 +4,6 @@ import { registerCardType } from "../../../agent/card/card-text.js";
 import { findQuestFolder, loadQuestBook } from "../../../data/quests/quest-loader.js";
 import { GameContextTypes } from "../../../game/context-types.js";
 import { giveItemsTool } from "../../../game/tools/give-items-tool.js";
-import { giveExperienceTool } from "../../../game/tools/player-write-tools.js";
 import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import { defineFeature } from "../../define-feature.js";
@@ -95,7 +94,6 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
           new QuestDeliveryModule(
             claims,
             giveItemsTool({ bridge: services.get(GameContextTypes.GAME_BRIDGE), owner: id }),
-            giveExperienceTool({ bridge: services.get(GameContextTypes.GAME_BRIDGE), owner: id }),
           ),
         );
       },
