@@ -1,0 +1,236 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { offlineUuid } from "../../src/util/offline-uuid.js";
+import {
+  enter,
+  givesBegun,
+  hasUnfinishedEvent,
+  held,
+  kill,
+  nextMessage,
+  running,
+  sleep,
+  startServer,
+} from "./crash-support.js";
+import { type Player, tempFolder } from "./system-support.js";
+
+/**
+ * A quest reward claimed under a loop of SIGKILLs: the real server (as `npm start` runs it) reads a quest folder
+ * whose "Welcome Gift" quest has no task and gives 3 bread and 2 experience levels. Each round a new player
+ * claims it and the server is killed once the delivery is done, the moment its give step has begun, or at a
+ * random moment; it then starts again on the same data directory. Every recorded claim must end up delivered
+ * exactly once (items and levels), or be listed by `/system deliveries` and resolved there by an admin.
+ */
+
+const KILLS = Number(process.env.QUEST_CRASH_KILLS ?? 10);
+const BREAD = 3;
+const LEVELS = 2;
+const DELIVERED = /^Rewards of Welcome Gift delivered/;
+const UNCONFIRMED = /^The delivery of Welcome Gift's rewards was interrupted/;
+
+/** A quest folder of the 1.21 layout (text in lang files), written into the data directory. */
+const writeQuests = (dataDir: string): void => {
+  const folder = join(dataDir, "config", "ftbquests", "quests");
+  mkdirSync(join(folder, "chapters"), { recursive: true });
+  mkdirSync(join(folder, "lang"), { recursive: true });
+  writeFileSync(join(folder, "data.snbt"), '{\n\tfallback_locale: "en_us"\n\tversion: 13\n}\n');
+  writeFileSync(
+    join(folder, "chapters", "welcome.snbt"),
+    [
+      "{",
+      '\tfilename: "welcome"',
+      '\tid: "5000000000000001"',
+      "\tquests: [{",
+      '\t\tid: "6000000000000001"',
+      "\t\trewards: [",
+      '\t\t\t{ count: 3, id: "7000000000000001", item: { count: 1, id: "minecraft:bread" }, type: "item" }',
+      '\t\t\t{ id: "7000000000000002", type: "xp_levels", xp_levels: 2 }',
+      "\t\t]",
+      "\t\tx: 0.0d",
+      "\t\ty: 0.0d",
+      "\t}]",
+      "}",
+      "",
+    ].join("\n"),
+  );
+  writeFileSync(
+    join(folder, "lang", "en_us.snbt"),
+    '{\n\tchapter.5000000000000001.title: "Welcome"\n\tquest.6000000000000001.title: "Welcome Gift"\n}\n',
+  );
+};
+
+interface Figures {
+  claims: number;
+  notRecorded: number;
+  paidBeforeKill: number;
+  paidAfterRestart: number;
+  paidOnce: number;
+  paidTwice: number;
+  lost: number;
+  effectUnknown: number;
+}
+
+const levels = (player: Player): number => player.bot.experience.level;
+
+describe("quest rewards across SIGKILLs", () => {
+  afterEach(() => {
+    for (const child of running) child.kill("SIGKILL");
+  });
+
+  it(`delivers every recorded claim exactly once over ${KILLS} kills, or lists it as unconfirmed`, async () => {
+    const dataDir = tempFolder("system-quest-crash-");
+    mkdirSync(join(dataDir, "config", "system"), { recursive: true });
+    writeFileSync(
+      join(dataDir, "config", "system", "server.json"),
+      JSON.stringify({ generation: "superflat", viewDistance: 2, ops: ["Admin"] }),
+    );
+    writeQuests(dataDir);
+    const journal = join(dataDir, "world", "system", "journal");
+    const figures: Figures = {
+      claims: 0,
+      notRecorded: 0,
+      paidBeforeKill: 0,
+      paidAfterRestart: 0,
+      paidOnce: 0,
+      paidTwice: 0,
+      lost: 0,
+      effectUnknown: 0,
+    };
+    const problems: string[] = [];
+    const trace: string[] = [];
+    const unsettled: string[] = [];
+    const everyone: string[] = [];
+    let deliveryMillis = 150;
+    const seed = Date.now() % 100_000;
+    let state = seed;
+    const random = (): number => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state / 2_147_483_648;
+    };
+
+    /** The quest card; its claim button when the quest is not claimed yet. */
+    const questCard = async (player: Player): Promise<string | undefined> => {
+      const card = await player.say("/system quest welcome gift", (m) => m.text.startsWith("Welcome Gift"));
+      return card.clicks.find((value) => value.startsWith("/system card "));
+    };
+
+    const settle = async (port: number, name: string, admin: () => Promise<Player>): Promise<void> => {
+      const owed = hasUnfinishedEvent(journal, offlineUuid(name));
+      const player = await enter(port, name);
+      try {
+        const from = player.chat.length;
+        const claim = await questCard(player);
+        if (claim !== undefined) {
+          // killed before the claim was recorded: nothing was owed; claim now
+          figures.notRecorded++;
+          player.bot.chat(claim);
+          await nextMessage(player.chat, from, (m) => DELIVERED.test(m.text), 20_000);
+        } else if (!owed) {
+          if (held(player, "bread") > 0) figures.paidBeforeKill++;
+        } else {
+          const outcome = await nextMessage(
+            player.chat,
+            from,
+            (m) => UNCONFIRMED.test(m.text) || (DELIVERED.test(m.text) && held(player, "bread") > 0),
+            15_000,
+          );
+          if (outcome !== undefined && DELIVERED.test(outcome.text)) figures.paidAfterRestart++;
+        }
+        await sleep(300);
+        const bread = held(player, "bread");
+        const list = await (await admin()).say(`/system deliveries ${name}`, (m) =>
+          /Unconfirmed deliveries|No unconfirmed/.test(m.text),
+        );
+        const line = list.text.split("\n").find((text) => text.includes(` ${name} · `));
+        const ref = line === undefined ? undefined : /^\[([0-9a-f]{8})\]/.exec(line)?.[1];
+        trace.push(`${name}: owed ${owed}, bread ${bread}, levels ${levels(player)}, listed ${ref ?? "-"}`);
+        if (ref !== undefined) {
+          figures.effectUnknown++;
+          if (bread === 0) {
+            const before = player.chat.length;
+            await (await admin()).say(`/system deliveries redeliver ${ref}`, (m) =>
+              /given again/.test(m.text),
+            );
+            await nextMessage(player.chat, before, (m) => DELIVERED.test(m.text), 20_000);
+            await sleep(300);
+          } else {
+            await (await admin()).say(`/system deliveries done ${ref}`, (m) => /marked done/.test(m.text));
+          }
+        } else if (bread === 0) {
+          figures.lost++;
+          problems.push(`${name}: claimed, nothing arrived and nothing is listed`);
+        }
+        const finalBread = held(player, "bread");
+        if (finalBread === BREAD && levels(player) === LEVELS) figures.paidOnce++;
+        else if (finalBread > BREAD || levels(player) > LEVELS) {
+          figures.paidTwice++;
+          problems.push(`${name}: holds ${finalBread} bread, level ${levels(player)}`);
+        } else problems.push(`${name}: holds ${finalBread} bread, level ${levels(player)} (partial)`);
+      } finally {
+        player.quit();
+      }
+    };
+
+    for (let round = 0; round < KILLS; round++) {
+      const server = await startServer(dataDir);
+      let adminPlayer: Player | undefined;
+      const admin = async (): Promise<Player> => {
+        adminPlayer ??= await enter(server.port, "Admin");
+        return adminPlayer;
+      };
+      const bots: Player[] = [];
+      try {
+        for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
+        const mode = (["done", "give", "random"] as const)[round % 3] ?? "random";
+        const name = `Quest${seed}r${round}`.slice(0, 16);
+        everyone.push(name);
+        const player = await enter(server.port, name);
+        bots.push(player);
+        const claim = await questCard(player);
+        if (claim === undefined) throw new Error(`${name}: no claim button`);
+        figures.claims++;
+        unsettled.push(name);
+        const from = player.chat.length;
+        const begun = givesBegun(journal);
+        const sent = Date.now();
+        player.bot.chat(claim);
+        if (mode === "done") {
+          await nextMessage(player.chat, from, (m) => DELIVERED.test(m.text), 20_000);
+          deliveryMillis = Math.max(20, Date.now() - sent);
+        } else if (mode === "give") {
+          const deadline = Date.now() + 10_000;
+          while (givesBegun(journal) === begun && Date.now() < deadline)
+            await new Promise((resolve) => setImmediate(resolve));
+        } else await sleep(random() * deliveryMillis * 1.5);
+        await kill(server);
+      } finally {
+        for (const bot of bots) bot.quit();
+        adminPlayer?.quit();
+        if (server.child.exitCode === null && server.child.signalCode === null) await kill(server);
+      }
+    }
+
+    const server = await startServer(dataDir);
+    let adminPlayer: Player | undefined;
+    const admin = async (): Promise<Player> => {
+      adminPlayer ??= await enter(server.port, "Admin");
+      return adminPlayer;
+    };
+    for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
+    const leftover = await (await admin()).say("/system deliveries", (m) => /nconfirmed/.test(m.text));
+    expect(leftover.text, `${trace.join("\n")}\n${server.output()}`).toBe("No unconfirmed deliveries.");
+    adminPlayer?.quit();
+    await kill(server);
+    rmSync(dataDir, { recursive: true, force: true });
+
+    console.log(
+      `quest reward crash loop (seed ${seed}): ${KILLS} kills, ${figures.claims} claims, ${figures.notRecorded} ` +
+        `not recorded before the kill, ${figures.paidBeforeKill} saved before the kill, ${figures.paidAfterRestart} ` +
+        `delivered after the restart, ${figures.paidOnce} paid once, ${figures.paidTwice} paid twice, ` +
+        `${figures.lost} lost, ${figures.effectUnknown} effect unknown`,
+    );
+    expect(problems, trace.join("\n")).toEqual([]);
+    expect(figures.paidOnce).toBe(figures.claims);
+  }, 300_000);
+});
