@@ -52,6 +52,37 @@ describe("FTB quests (shipped server)", () => {
       files: {
         ...questFiles(),
         // the check-in reward brings the oak logs the first quest asks for
+        // FTB team progress a modded server wrote (1.21.1 layout): "Veteran" finished Timber! and claimed its
+        // reward there, under an online-mode UUID (this offline server finds them by name)
+        "world/ftbteams/player/8c1e7a4f-3b1d-4e2a-9f00-7d2b5a6c1e01.snbt": [
+          "{",
+          '\tid: "8c1e7a4f-3b1d-4e2a-9f00-7d2b5a6c1e01"',
+          '\tplayer_name: "Veteran"',
+          "\tranks: {",
+          '\t\t8c1e7a4f-3b1d-4e2a-9f00-7d2b5a6c1e01: "owner"',
+          "\t}",
+          '\ttype: "player"',
+          "}",
+        ].join("\n"),
+        "world/ftbquests/8c1e7a4f-3b1d-4e2a-9f00-7d2b5a6c1e01.snbt": [
+          "{",
+          "\tclaimed_rewards: {",
+          '\t\t"8c1e7a4f3b1d4e2a9f007d2b5a6c1e01:4000000000000001": 1732847153933L',
+          "\t}",
+          "\tcompleted: {",
+          "\t\t2000000000000001: 1732847150000L",
+          "\t\t3000000000000001: 1732847150000L",
+          "\t}",
+          "\tlock: false",
+          '\tname: "Veteran"',
+          "\trewards_blocked: false",
+          "\ttask_progress: {",
+          "\t\t3000000000000001: 4",
+          "\t}",
+          '\tuuid: "8c1e7a4f3b1d4e2a9f007d2b5a6c1e01"',
+          "\tversion: 1",
+          "}",
+        ].join("\n"),
         "datapacks/data/system/system_module/check_in.json": JSON.stringify({
           type: "system:check_in",
           server: { rewards: [{ item: "minecraft:oak_log", count: 4 }] },
@@ -201,6 +232,24 @@ describe("FTB quests (shipped server)", () => {
       await server.system.assistant.infrastructure.store.record(uuidOf(server.system, "LiLei")),
     );
     expect(record).not.toContain("2000000000000003");
+  });
+
+  it("imports FTB team progress for the player the world's files name: done and claimed there, never paid again", async () => {
+    expect(server.logger.has("quests: FTB team progress of 1 players to import")).toBe(true);
+    const veteran = await joinPlayer(server.port, "Veteran");
+    try {
+      const list = await veteran.say("/system quests", (m) => /Quests you can work on/.test(m.text));
+      // Timber! done there unlocks Stone Age here; no completion card for what was completed there
+      expect(list.text).toContain("Stone Age");
+      expect(list.text).not.toContain("★");
+      const timber = await veteran.say("/system quest timber", (m) => m.text.startsWith("Timber!"));
+      expect(timber.text).toContain("(complete)");
+      expect(timber.text).toContain("Rewards claimed.");
+      expect(timber.clicks).toEqual([]);
+      expect(veteran.bot.inventory.items()).toEqual([]);
+    } finally {
+      veteran.quit();
+    }
   });
 
   it("lets /reason use the quest tools", async () => {

@@ -29,6 +29,19 @@ describe("parseSnbt", () => {
     });
   });
 
+  it("reads bare dashed-UUID keys as FTB Teams writes its ranks", () => {
+    expect(
+      parseSnbt(
+        '{\n\tranks: {\n\t\t950ba3d2-ae76-4777-97aa-76bb7d3b7772: "officer"\n\t\t12345678-0000-4777-97aa-000000000001: "owner"\n\t}\n}',
+      ),
+    ).toEqual({
+      ranks: {
+        "950ba3d2-ae76-4777-97aa-76bb7d3b7772": "officer",
+        "12345678-0000-4777-97aa-000000000001": "owner",
+      },
+    });
+  });
+
   it("names the line and column of an error", () => {
     try {
       parseSnbt('{\n\tid: "A"\n\tquests: [\n\t\t{ title: "x" \n');

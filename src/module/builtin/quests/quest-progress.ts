@@ -33,6 +33,8 @@ const progressSchema = z.object({
   claims: z.record(HEX, claimSchema).default({}),
   /** Quest id → when its completion was announced to the player. */
   completed: z.record(HEX, z.number()).default({}),
+  /** The FTB team whose progress was imported into this record (once; the world's files are never read again). */
+  imported: z.string().optional(),
 });
 
 export type QuestClaim = z.infer<typeof claimSchema>;
@@ -48,6 +50,7 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
   readonly #claimed: Map<string, number>;
   readonly #claims: Map<string, QuestClaim>;
   readonly #completed: Map<string, number>;
+  #imported: string | undefined;
 
   constructor(data?: QuestProgressData) {
     super();
@@ -55,6 +58,45 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
     this.#claimed = new Map(Object.entries(data?.claimed ?? {}));
     this.#claims = new Map(Object.entries(structuredClone(data?.claims ?? {})));
     this.#completed = new Map(Object.entries(data?.completed ?? {}));
+    this.#imported = data?.imported;
+  }
+
+  /** The FTB team whose progress was imported, if any. */
+  imported(): string | undefined {
+    return this.#imported;
+  }
+
+  /**
+   * Imports FTB team progress once: completed tasks, quests completed there (announced, so no completion card
+   * follows), and rewards claimed there. A quest with any reward claimed in FTB is recorded as claimed and
+   * DELIVERED (the mod gave it), so it is never paid again here. False when this record imported before.
+   */
+  importTeam(
+    team: string,
+    progress: {
+      readonly tasks: readonly string[];
+      readonly quests: readonly string[];
+      readonly claims: readonly { readonly quest: string; readonly rewards: readonly string[] }[];
+    },
+    at: number,
+  ): boolean {
+    if (this.#imported !== undefined) return false;
+    this.#imported = team;
+    for (const task of progress.tasks) if (!this.#tasks.has(task)) this.#tasks.set(task, at);
+    for (const quest of progress.quests) if (!this.#completed.has(quest)) this.#completed.set(quest, at);
+    for (const claim of progress.claims) {
+      for (const reward of claim.rewards) if (!this.#claimed.has(reward)) this.#claimed.set(reward, at);
+      if (!this.#claims.has(claim.quest))
+        this.#claims.set(claim.quest, {
+          items: [],
+          experience: { points: 0, levels: 0 },
+          state: "DELIVERED",
+          attempt: 0,
+          retry: false,
+        });
+    }
+    this.markDirty();
+    return true;
   }
 
   /** Records a quest's completion as announced; false when it already was. */
@@ -142,6 +184,7 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
       claimed: Object.fromEntries(this.#claimed),
       claims: Object.fromEntries([...this.#claims].map(([id, claim]) => [id, structuredClone(claim)])),
       completed: Object.fromEntries(this.#completed),
+      ...(this.#imported === undefined ? {} : { imported: this.#imported }),
     };
   }
 }

@@ -94,4 +94,23 @@ describe("QuestProgress claims", () => {
       progress.claim("2000000000000001"),
     );
   });
+
+  it("imports FTB team progress once: tasks, completions and claims (delivered there, never paid here)", () => {
+    const progress = new QuestProgress();
+    const plan = {
+      tasks: ["3000000000000001"],
+      quests: ["2000000000000001"],
+      claims: [{ quest: "2000000000000001", rewards: ["4000000000000001"] }],
+    };
+    expect(progress.importTeam("8c1e7a4f", plan, 5)).toBe(true);
+    expect(progress.importTeam("8c1e7a4f", { tasks: ["3000000000000002"], quests: [], claims: [] }, 6)).toBe(
+      false,
+    );
+    expect(progress.done("3000000000000001")).toBe(true);
+    expect(progress.done("3000000000000002")).toBe(false);
+    expect(progress.announce("2000000000000001", 7)).toBe(false);
+    expect(progress.claim("2000000000000001")?.state).toBe("DELIVERED");
+    expect(progress.claimed("4000000000000001")).toBe(true);
+    expect(new QuestProgress(progress.toData()).imported()).toBe("8c1e7a4f");
+  });
 });

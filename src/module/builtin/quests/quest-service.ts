@@ -6,6 +6,7 @@ import type { Quest, QuestBook, QuestItem, QuestTask } from "../../../data/quest
 import type { ItemCatalog } from "../../../game/data/item-catalog.js";
 import type { GameBridge } from "../../../game/game-bridge.js";
 import type { Languages } from "../../../util/language.js";
+import type { TeamProgressImport } from "./quest-import.js";
 import type { QuestProgress, QuestProgressData } from "./quest-progress.js";
 import { observe, QuestState } from "./quest-state.js";
 
@@ -52,6 +53,8 @@ const LIST_LIMIT = 20;
 export class QuestService {
   readonly #lastLists = new Map<string, readonly string[]>();
   readonly #search: ReadonlyMap<string, string>;
+  /** Players whose FTB team progress was looked for (imported, or none found under their name). */
+  readonly #importChecked = new Set<string>();
 
   constructor(
     private readonly options: {
@@ -62,6 +65,8 @@ export class QuestService {
       readonly catalog: ItemCatalog | undefined;
       /** Names tasks without a title ("Kill: minecraft:ender_dragon"); ids are shown without it. */
       readonly languages?: Languages | undefined;
+      /** FTB team progress from the world folder, imported into a player's record the first time it is read. */
+      readonly teamProgress?: TeamProgressImport | undefined;
       readonly now: () => number;
     },
   ) {
@@ -88,13 +93,13 @@ export class QuestService {
 
   /** The player's state now (recorded progress + what the game shows). */
   async state(playerId: string): Promise<QuestState> {
+    await this.#importOnce(playerId);
     const done = await this.options.store.read(playerId, (data) =>
       ModuleData.get(data, this.options.storage).doneTasks(),
     );
     return new QuestState(this.options.book, done, observe(this.options.bridge.stats(playerId)));
   }
 
-  /** Records tasks the game shows complete now (items held, xp reached, a dimension visited); returns how many. */
   /**
    * Records tasks the game shows complete now (items held, xp reached, a dimension visited) and quests complete
    * now that were never announced; returns the quests to announce (their completion card and narration).
@@ -112,6 +117,27 @@ export class QuestService {
       const tasks = met.filter((id) => progress.complete(id, at)).length;
       return { tasks, completed: complete.filter((quest) => progress.announce(quest.id, at)) };
     });
+  }
+
+  /**
+   * Imports the player's FTB team progress into their record the first time it is read (once per record: the
+   * record keeps the team it imported). Looked for by UUID, else by name; a player whose name is unknown (offline)
+   * is looked for again later.
+   */
+  async #importOnce(playerId: string): Promise<void> {
+    const teams = this.options.teamProgress;
+    if (teams === undefined || this.#importChecked.has(playerId)) return;
+    const name = this.options.bridge.playerName(playerId);
+    const plan = teams.planFor(playerId, name);
+    if (plan === undefined) {
+      if (name !== undefined) this.#importChecked.add(playerId);
+      return;
+    }
+    const at = this.options.now();
+    await this.options.store.transaction(playerId, (data) =>
+      ModuleData.get(data, this.options.storage).importTeam(plan.team, plan, at),
+    );
+    this.#importChecked.add(playerId);
   }
 
   /** Ticks a checkmark task of a quest the player can work on; false when it is not one or not reachable. */

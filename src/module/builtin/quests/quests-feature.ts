@@ -2,6 +2,7 @@ import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { registerCardType } from "../../../agent/card/card-text.js";
 import { findQuestFolder, loadQuestBook } from "../../../data/quests/quest-loader.js";
+import { readTeamProgress } from "../../../data/quests/team-progress.js";
 import { GameContextTypes } from "../../../game/context-types.js";
 import { giveItemsTool } from "../../../game/tools/give-items-tool.js";
 import { codec } from "../../../util/codec.js";
@@ -13,6 +14,7 @@ import { CORE_SERVICES } from "../core/core-services.js";
 import { QUEST_DETAIL_CARD, QUEST_LIST_CARD } from "./quest-cards.js";
 import { QUEST_REWARD_EVENT, QuestClaimModule, QuestDeliveryModule } from "./quest-claim.js";
 import { QUEST_CLAIM_CARD } from "./quest-claim-card.js";
+import { TeamProgressImport } from "./quest-import.js";
 import {
   QuestCheckModule,
   QuestCompleteModule,
@@ -26,11 +28,16 @@ import { questTools } from "./quest-tools.js";
 /** The data-pack config: where the pack's quest files are (relative to the data directory). */
 export interface QuestsConfig {
   readonly folder: string;
+  /** The folder holding FTB team progress (`ftbquests/`, `ftbteams/`); the world folder when absent. */
+  readonly progress?: string | undefined;
 }
 
 const QUESTS_CONFIG = codec(
   z
-    .object({ folder: z.string().min(1).default("config/ftbquests/quests") })
+    .object({
+      folder: z.string().min(1).default("config/ftbquests/quests"),
+      progress: z.string().min(1).optional(),
+    })
     .strict() as z.ZodType<QuestsConfig>,
 );
 
@@ -49,7 +56,8 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
       install(context) {
         const services = context.services;
         const paths = services.get(SERVER_PATHS);
-        const configured = isAbsolute(config.folder) ? config.folder : join(paths.dataDir, config.folder);
+        const resolve = (path: string): string => (isAbsolute(path) ? path : join(paths.dataDir, path));
+        const configured = resolve(config.folder);
         const folder = findQuestFolder(configured);
         if (folder === undefined)
           throw new FeatureUnavailableError(`no FTB Quests files (data.snbt) in ${configured}`);
@@ -61,6 +69,16 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
         logger.info(
           `quests: ${counts.chapters} chapters, ${counts.quests} quests from ${folder}${loaded.errors.length === 0 ? "" : ` (${loaded.errors.length} errors)`}`,
         );
+        const progressFolder = config.progress === undefined ? paths.world : resolve(config.progress);
+        const teams = readTeamProgress(progressFolder);
+        for (const error of teams.errors.slice(0, 20))
+          logger.warn(
+            `quest progress ${error.file}${error.line === undefined ? "" : `:${error.line}`}: ${error.message}`,
+          );
+        if (teams.players.size > 0)
+          logger.info(
+            `quests: FTB team progress of ${teams.players.size} players to import from ${progressFolder}`,
+          );
         const clock = services.find(GameContextTypes.CLOCK);
         const service = new QuestService({
           book: loaded.book,
@@ -69,6 +87,7 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
           bridge: services.get(GameContextTypes.GAME_BRIDGE),
           catalog: services.find(GameContextTypes.ITEM_CATALOG),
           languages: services.find(GameContextTypes.LANGUAGES),
+          teamProgress: teams.players.size === 0 ? undefined : new TeamProgressImport(loaded.book, teams),
           now: () => clock?.now() ?? Date.now(),
         });
         const cards = services.get(GameContextTypes.CARDS);
