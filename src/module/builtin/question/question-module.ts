@@ -11,10 +11,12 @@ import type { Tool } from "../../../agent/tool/tool.js";
 import type { Identifier } from "../../../util/identifier.js";
 import type { DatabaseQueryInput, DatabaseQueryOutput } from "../knowledge/database-query-tool.js";
 import { DATABASE_QUERY } from "../knowledge/database-query-tool.js";
+import { FTB_DETAIL, FTB_FIND } from "../quests/quest-tools.js";
 import type { WebAccess } from "../search/web-access.js";
 import { WEB_FETCH, WEB_SEARCH } from "../search/web-tools.js";
 import { answerLocally, QUERY_LIMIT } from "./local-answer.js";
 import type { PlayerSwitches } from "./player-switches.js";
+import { findQuestSources, questsUsable } from "./quest-sources.js";
 import { QUESTION_ACTION, type QuestionInput } from "./question-input.js";
 import { summaryPrompt } from "./summary-prompt.js";
 import { researchWeb } from "./web-research.js";
@@ -81,8 +83,10 @@ const routing = (): ModuleRouting<QuestionInput> =>
 
 /**
  * `system:question`: database first. Local hits are answered from the knowledge base (one summary at most,
- * re-verified before sending, or the stored text itself); only an empty local result with `allowWeb`, the
- * search feature enabled and external services allowed opens this request's web gate for web research.
+ * re-verified before sending, or the stored text itself); while the quests feature is enabled for the player,
+ * the quests matching the question are read too (read-only `ftb.find`/`ftb.detail`) and answer alongside the
+ * entries, or alone when the knowledge base has nothing. Only an empty local result (no entry, no quest) with
+ * `allowWeb`, the search feature enabled and external services allowed opens this request's web gate.
  */
 export class QuestionModule extends AbstractAgentModule<QuestionInput> {
   constructor(private readonly options: QuestionModuleOptions) {
@@ -90,7 +94,7 @@ export class QuestionModule extends AbstractAgentModule<QuestionInput> {
       action: QUESTION_ACTION,
       description: "Answer a question from the server's knowledge base (web search only when allowed).",
       tools: [options.databaseQuery as unknown as Tool<never, unknown>],
-      optionalTools: [WEB_SEARCH, WEB_FETCH] as never,
+      optionalTools: [WEB_SEARCH, WEB_FETCH, FTB_FIND, FTB_DETAIL] as never,
       ...(options.owner === undefined ? {} : { owner: options.owner }),
       routing: routing(),
     });
@@ -101,12 +105,22 @@ export class QuestionModule extends AbstractAgentModule<QuestionInput> {
     const local = await context.tool(DATABASE_QUERY, "query", { query: input.text, limit: QUERY_LIMIT });
     const switches = this.options.switches;
     const playerId = context.playerId;
-    if (local.entries.length > 0) {
-      const summarize = switches.aiEnabled(playerId) && (await switches.externalAllowed(playerId));
+    const withQuests = questsUsable(context);
+    const summarize =
+      (local.entries.length > 0 || withQuests) &&
+      switches.aiEnabled(playerId) &&
+      (await switches.externalAllowed(playerId));
+    // Quest text is data: it may answer, never widen what this request may do (no web, no other tool). The
+    // summary's model call and re-check keep their share of the budget: the quest search never uses it.
+    const quests = withQuests
+      ? await findQuestSources(context, input.text, { tools: summarize ? 1 : 0, steps: summarize ? 2 : 0 })
+      : [];
+    if (local.entries.length > 0 || quests.length > 0) {
       return answerLocally({
         context,
         question: input.text,
         entries: local.entries,
+        quests,
         summarize,
         prompt: summaryPrompt(this.options.prompts),
       });
