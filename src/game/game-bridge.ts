@@ -17,6 +17,15 @@ export type TakeOutcome =
   | { readonly taken: true }
   | { readonly taken: false; readonly refusal: "offline" | "missing"; readonly item?: GiveStack };
 
+/** A player killed an entity (as far as the host reports kills). */
+export interface KillReport {
+  readonly playerId: string;
+  /** The entity type, namespaced (`minecraft:zombie`). */
+  readonly entity: string;
+  /** The killed entity's own id (a UUID where the host has one): one kill, reported once. */
+  readonly entityId: string;
+}
+
 /** Why nothing was given: the player is not online, an item is unknown, or the stacks do not all fit. */
 export type GiveRefusal = "offline" | "unknown_item" | "no_room";
 
@@ -53,4 +62,6 @@ export interface GameBridge {
    * player's data is durably saved; a refusal changed nothing; a rejection means the outcome is unknown.
    */
   takeItems(playerId: string, stacks: readonly GiveStack[]): Promise<TakeOutcome>;
+  /** Listens to kills the host reports (none on hosts that cannot tell); returns the unsubscribe. */
+  onKill(listener: (kill: KillReport) => void): () => void;
 }

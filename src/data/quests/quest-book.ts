@@ -26,6 +26,19 @@ export interface QuestTask {
   readonly points: boolean;
   readonly dimension?: string;
   readonly entity?: string;
+  /** `location` tasks: the block box to stand in (`position` + `size`), in `dimension` unless ignored. */
+  readonly area?: QuestArea;
+}
+
+/** A block box: from `x, y, z` (inclusive) to `x + w, y + h, z + d` (exclusive), as FTB's location task. */
+export interface QuestArea {
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  readonly w: number;
+  readonly h: number;
+  readonly d: number;
+  readonly ignoreDimension: boolean;
 }
 
 export interface QuestReward {

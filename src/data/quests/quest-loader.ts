@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import {
   type Quest,
+  type QuestArea,
   QuestBook,
   type QuestChapter,
   type QuestItem,
@@ -207,8 +208,32 @@ const readTask = (raw: SnbtCompound, consumeByDefault: boolean, quest: SnbtCompo
       points: raw.points === true,
       ...(typeof raw.dimension === "string" ? { dimension: raw.dimension } : {}),
       ...(typeof raw.entity === "string" ? { entity: raw.entity } : {}),
+      ...(type === "location" ? areaOf(raw) : {}),
     },
   ];
+};
+
+/** A location task's box: `position: [I; x, y, z]`, `size: [I; w, h, d]` (1 each when absent). */
+const areaOf = (raw: SnbtCompound): { area?: QuestArea } => {
+  const ints = (value: SnbtValue | undefined): number[] | undefined =>
+    Array.isArray(value) && value.length === 3 && value.every((part) => typeof part === "number")
+      ? (value as number[])
+      : undefined;
+  const position = ints(raw.position);
+  if (position === undefined) return {};
+  const [x = 0, y = 0, z = 0] = position;
+  const [w = 1, h = 1, d = 1] = ints(raw.size) ?? [1, 1, 1];
+  return {
+    area: {
+      x,
+      y,
+      z,
+      w: Math.max(1, w),
+      h: Math.max(1, h),
+      d: Math.max(1, d),
+      ignoreDimension: raw.ignore_dimension === true,
+    },
+  };
 };
 
 const readReward = (raw: SnbtCompound): QuestReward[] => {

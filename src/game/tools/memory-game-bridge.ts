@@ -1,5 +1,12 @@
 import { grantExperience, levelOfPoints } from "../data/experience.js";
-import type { ExperienceGrant, GameBridge, GiveOutcome, GiveStack, TakeOutcome } from "../game-bridge.js";
+import type {
+  ExperienceGrant,
+  GameBridge,
+  GiveOutcome,
+  GiveStack,
+  KillReport,
+  TakeOutcome,
+} from "../game-bridge.js";
 import {
   type InventorySnapshot,
   type ItemStackSnapshot,
@@ -136,6 +143,18 @@ export class MemoryGameBridge implements GameBridge {
       player.stacks = player.stacks.filter((stack) => stack.count > 0);
     }
     return { taken: true };
+  }
+
+  readonly #killListeners = new Set<(kill: KillReport) => void>();
+
+  onKill(listener: (kill: KillReport) => void): () => void {
+    this.#killListeners.add(listener);
+    return () => this.#killListeners.delete(listener);
+  }
+
+  /** The player killed an entity (what a host reports). */
+  kill(playerId: string, entity: string, entityId: string): void {
+    for (const listener of this.#killListeners) listener({ playerId, entity, entityId });
   }
 
   /** One stack; true when given (a shorthand for tests and tools). */

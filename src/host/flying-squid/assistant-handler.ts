@@ -72,6 +72,10 @@ export class AssistantHostHandler implements HostHandler {
       player.sendCard({ text: this.assistant.text(joined.locale, "system.verify.needed"), color: "yellow" });
   }
 
+  onKill(player: HostPlayer, entity: string, entityId: string): void {
+    this.players.reportKill({ playerId: player.uuid, entity, entityId });
+  }
+
   async onLeave(player: HostPlayer): Promise<void> {
     this.players.remove(player.uuid);
     await this.assistant.leave(player.uuid);

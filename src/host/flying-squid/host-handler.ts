@@ -52,4 +52,6 @@ export interface HostHandler {
   /** The host subscribes once at start: the listener resends a player's command tree after a permission change. */
   onCommandsChanged?(listener: (uuid: string) => void): void;
   onLeave(player: HostPlayer): Promise<void> | void;
+  /** The player killed an entity (`minecraft:zombie`) whose own id is `entityId`. */
+  onKill?(player: HostPlayer, entity: string, entityId: string): void;
 }

@@ -3,6 +3,7 @@ import type {
   GameBridge,
   GiveOutcome,
   GiveStack,
+  KillReport,
   TakeOutcome,
 } from "../../game/game-bridge.js";
 import type { InventorySnapshot, PlayerStatsSnapshot } from "../../game/game-snapshots.js";
@@ -15,6 +16,7 @@ import type { HostPlayer } from "./host-handler.js";
  */
 export class OnlinePlayers implements GameBridge {
   readonly #players = new Map<string, HostPlayer>();
+  readonly #killListeners = new Set<(kill: KillReport) => void>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -69,6 +71,21 @@ export class OnlinePlayers implements GameBridge {
       this.logger.error(`giving to ${player.name} may not be saved`, error);
       throw error;
     }
+  }
+
+  onKill(listener: (kill: KillReport) => void): () => void {
+    this.#killListeners.add(listener);
+    return () => this.#killListeners.delete(listener);
+  }
+
+  /** The host saw a player kill an entity; a listener that throws is logged, the others still hear it. */
+  reportKill(kill: KillReport): void {
+    for (const listener of this.#killListeners)
+      try {
+        listener(kill);
+      } catch (error) {
+        this.logger.error(`a kill listener failed for ${kill.playerId}`, error);
+      }
   }
 
   /** Takes through the player's HostPlayer, all stacks or none; a host error is passed on (the outcome is unknown). */

@@ -33,6 +33,15 @@ export interface SystemPlugin extends SquidPlugin {
   saveAll(): Promise<void>;
 }
 
+/** The entity an attack hit (flying-squid's entity, untyped upstream; only what a kill report reads). */
+interface AttackedEntity {
+  readonly type: string;
+  readonly name?: unknown;
+  readonly health: number;
+  readonly id: number;
+  readonly uuid?: string;
+}
+
 /** flying-squid's own save entry point, which its login and logout call; the plugin replaces it. */
 type SavingPlayer = SquidPlayer & { save: () => Promise<void> };
 
@@ -212,6 +221,13 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
         Promise.resolve()
           .then(() => handler.onJoin(hostPlayer))
           .catch(failed(`join handler failed for ${hostPlayer.name}`));
+      });
+      // flying-squid's melee: after an attack that was not cancelled, a mob at 0 health died from it
+      player.on("attack_done", (data: { attackedEntity?: AttackedEntity }, cancelled: boolean) => {
+        const target = data.attackedEntity;
+        if (cancelled || target === undefined || target.type === "player" || !(target.health <= 0)) return;
+        if (typeof target.name !== "string") return;
+        handler.onKill?.(hostPlayer, `minecraft:${target.name}`, String(target.uuid ?? target.id));
       });
       player.once("disconnected", () => {
         hostPlayers.delete(player);

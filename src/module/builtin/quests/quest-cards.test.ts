@@ -12,6 +12,7 @@ const detail = {
   tasks: [],
   rewards: [{ id: "4000000000000001", type: "item", title: "Bread", count: 2 }],
   dependencies: [],
+  starterGift: false,
   recorded: 1,
 };
 
@@ -23,6 +24,38 @@ describe("quest cards", () => {
     const quiet = QUEST_DETAIL_CARD.build({ ...detail, claim: "claimed", completed: [] });
     expect(quiet.speech).toBeUndefined();
     expect(quiet.buttons).toEqual([]);
+  });
+
+  it("show a gift's contents from the gift list, marking items this server cannot deliver", () => {
+    const card = QUEST_DETAIL_CARD.build({
+      ...detail,
+      starterGift: true,
+      claim: "ready",
+      completed: [],
+      gift: {
+        entries: [
+          { item: "minecraft:bread", name: "Bread", count: 4, deliverable: true },
+          { item: "create:wrench", name: "create:wrench", count: 1, deliverable: false },
+        ],
+        experience: { points: 0, levels: 2 },
+      },
+    });
+    const text = JSON.stringify(card.arguments);
+    expect(text).toContain("system.quests.gift");
+    expect(text).toContain("system.quests.gift.unknown");
+    expect(text).toContain("system.quests.reward.xp_levels");
+    expect(card.buttons.map((button) => button.action)).toEqual(["system:quest_claim"]);
+  });
+
+  it("offer a hand-in button for a task whose items are held and consumed", () => {
+    const card = QUEST_DETAIL_CARD.build({
+      ...detail,
+      status: "available",
+      claim: "none",
+      completed: [],
+      tasks: [{ id: "3100000000000002", type: "item", title: "Oak Log", status: "submit", have: 2, need: 2 }],
+    });
+    expect(card.buttons.map((button) => button.action)).toEqual(["system:quest_submit"]);
   });
 
   it("list at most eight quests as buttons", () => {

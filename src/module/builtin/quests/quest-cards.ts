@@ -5,10 +5,11 @@ import { CardType } from "../../../agent/card/card-type.js";
 import { literal, type Text, translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
 import { QUEST_CLAIM_ACTION_ID } from "./quest-claim-card.js";
-import { QUEST_BRIEF, QUEST_OUTPUT } from "./quest-service.js";
+import { QUEST_BRIEF, QUEST_OUTPUT, type QuestOutput } from "./quest-service.js";
 
 export const QUEST_DETAIL_ACTION_ID = "system:quest";
 export const QUEST_CHECK_ACTION_ID = "system:quest_check";
+export const QUEST_SUBMIT_ACTION_ID = "system:quest_submit";
 
 const BUTTONS = 8;
 
@@ -67,7 +68,30 @@ export const QUEST_LIST_CARD = CardType.of<QuestListData>("system:quest_list", c
   return builder;
 });
 
+/** A quest's reward lines: items with counts, experience, and rewards this server never runs. */
+const rewardLines = (data: { readonly rewards: QuestOutput["rewards"] }): Text[] =>
+  data.rewards.map((reward) => {
+    if (reward.type === "xp" || reward.type === "xp_levels")
+      return translatable(`system.quests.reward.${reward.type}`, reward.count);
+    return translatable(
+      reward.type === "command" || reward.type === "custom"
+        ? "system.quests.reward.unavailable"
+        : "system.quests.reward",
+      literal(reward.title),
+      reward.count,
+    );
+  });
+
 const detailSchema = QUEST_OUTPUT.extend({
+  /** A gift's contents from the shared gift-list tool (names, and whether each item can be delivered here). */
+  gift: z
+    .object({
+      entries: z
+        .array(z.object({ item: z.string(), name: z.string(), count: z.number(), deliverable: z.boolean() }))
+        .max(32),
+      experience: z.object({ points: z.number(), levels: z.number() }).optional(),
+    })
+    .optional(),
   /** Tasks recorded as done by this request (items held, a level reached). */
   recorded: z.number().int().nonnegative(),
   /** `ready`: complete with rewards to claim (a button); `claimed`: claimed before. */
@@ -85,17 +109,26 @@ export const QUEST_DETAIL_CARD = CardType.of<QuestDetailData>(
     const tasks: Text[] = data.tasks.map((task) =>
       translatable(`system.quests.task.${task.status}`, literal(task.title), task.have, task.need),
     );
-    const rewards: Text[] = data.rewards.map((reward) => {
-      if (reward.type === "xp" || reward.type === "xp_levels")
-        return translatable(`system.quests.reward.${reward.type}`, reward.count);
-      return translatable(
-        reward.type === "command" || reward.type === "custom"
-          ? "system.quests.reward.unavailable"
-          : "system.quests.reward",
-        literal(reward.title),
-        reward.count,
-      );
-    });
+    const gift = data.gift;
+    const rewards: Text[] =
+      gift === undefined
+        ? rewardLines(data)
+        : [
+            translatable("system.quests.gift"),
+            ...gift.entries.map((entry) =>
+              translatable(
+                entry.deliverable ? "system.quests.reward" : "system.quests.gift.unknown",
+                literal(entry.name),
+                entry.count,
+              ),
+            ),
+            ...(gift.experience !== undefined && gift.experience.points > 0
+              ? [translatable("system.quests.reward.xp", gift.experience.points)]
+              : []),
+            ...(gift.experience !== undefined && gift.experience.levels > 0
+              ? [translatable("system.quests.reward.xp_levels", gift.experience.levels)]
+              : []),
+          ];
     const description =
       data.description.length === 0 ? literal("") : literal(`\n${data.description.join("\n")}`);
     const builder = CardBuilder.of(
@@ -118,11 +151,11 @@ export const QUEST_DETAIL_CARD = CardType.of<QuestDetailData>(
         args: [JSON.stringify({ quest: data.id })],
       });
     for (const task of data.tasks)
-      if (task.status === "manual")
+      if (task.status === "manual" || task.status === "submit")
         builder.labelledButton({
-          labelKey: "system.quests.button.check",
+          labelKey: task.status === "manual" ? "system.quests.button.check" : "system.quests.button.submit",
           labelArgs: [task.title],
-          action: QUEST_CHECK_ACTION_ID,
+          action: task.status === "manual" ? QUEST_CHECK_ACTION_ID : QUEST_SUBMIT_ACTION_ID,
           args: [JSON.stringify({ task: task.id })],
         });
     return builder;

@@ -13,16 +13,13 @@ import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import { literal as literalText, translatable } from "../../../agent/text.js";
 import type { Quest } from "../../../data/quests/quest-book.js";
+import { GIFT_LIST } from "../../../game/tools/gift-list-tool.js";
 import { codec } from "../../../util/codec.js";
 import { unknownPlayer } from "../core/core-module.js";
 import { ADMIN_LEVEL, type CoreServices } from "../core/core-services.js";
-import {
-  QUEST_CHECK_ACTION_ID,
-  QUEST_DETAIL_ACTION_ID,
-  QUEST_DETAIL_CARD,
-  QUEST_LIST_CARD,
-} from "./quest-cards.js";
-import type { QuestOutput, QuestService } from "./quest-service.js";
+import { QUEST_CHECK_ACTION_ID, QUEST_DETAIL_ACTION_ID, QUEST_LIST_CARD } from "./quest-cards.js";
+import { completedTitles, detailCard } from "./quest-detail-card.js";
+import type { QuestService } from "./quest-service.js";
 import { FTB_DETAIL, FTB_FIND, FTB_QUERY, type questTools } from "./quest-tools.js";
 
 type QuestTools = ReturnType<typeof questTools>;
@@ -111,7 +108,7 @@ export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
       action: QUEST_DETAIL_ACTION,
       description:
         "Show one FTB quest (by name, 16-hex id or list number): description, tasks with progress, rewards.",
-      tools: [tools.find, tools.detail],
+      tools: [tools.find, tools.detail, tools.gift],
       routing: ModuleRouting.defaults<DetailInput>().command(
         AgentCommand.argument<DetailInput>(
           "<quest>",
@@ -139,32 +136,31 @@ export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
       reference = quests[0]?.id as string;
     }
     const detail = await context.tool(FTB_DETAIL, "detail", { quest: reference });
-    return detailCard(this.service, context, detail, recorded);
+    const quest = this.service.book.quests.get(detail.id);
+    // the snapshot only marks a gift; its contents come from the shared gift-list tool
+    const gift =
+      detail.starterGift && quest !== undefined
+        ? await context.tool(GIFT_LIST, "gift", giftOf(quest))
+        : undefined;
+    return detailCard(this.service, context, detail, recorded, gift);
   }
 }
 
-/** Titles of quests a request found complete for the first time (at most eight, the card's limit). */
-const completedTitles = (service: QuestService, quests: readonly Quest[], locale: string): string[] =>
-  quests.slice(0, 8).map((quest) => service.title(quest, locale));
-
-/** A quest's card: its claim button while rewards are unclaimed, and the completions this request announces. */
-const detailCard = async (
-  service: QuestService,
-  context: ExecutionContext,
-  detail: QuestOutput,
-  recorded: { readonly tasks: number; readonly completed: readonly Quest[] },
-): Promise<AgentResult> => {
-  const claimable = detail.status === "complete" && detail.rewards.length > 0;
-  const claim = !claimable
-    ? "none"
-    : (await service.claimed(context.playerId, detail.id))
-      ? "claimed"
-      : "ready";
-  const completed = completedTitles(service, recorded.completed, context.locale);
-  return AgentResult.success(
-    undefined,
-    present(QUEST_DETAIL_CARD.card({ ...detail, recorded: recorded.tasks, claim, completed })),
+/** What a gift quest gives: its item rewards (counts multiplied out) and its experience. */
+const giftOf = (quest: Quest) => {
+  const items = quest.rewards.flatMap((reward) =>
+    reward.type === "item" && reward.item !== undefined
+      ? [{ item: reward.item.id, count: Math.min(6400, Math.max(1, reward.count * reward.item.count)) }]
+      : [],
   );
+  const amount = (type: string): number =>
+    quest.rewards
+      .filter((reward) => reward.type === type)
+      .reduce((sum, reward) => sum + (reward.amount ?? 0), 0);
+  return {
+    items: items.slice(0, 32),
+    experience: { points: Math.min(1_000_000, amount("xp")), levels: Math.min(1_000, amount("xp_levels")) },
+  };
 };
 
 interface CheckInput {

@@ -33,6 +33,10 @@ const progressSchema = z.object({
   claims: z.record(HEX, claimSchema).default({}),
   /** Quest id → when its completion was announced to the player. */
   completed: z.record(HEX, z.number()).default({}),
+  /** Task id → progress counted here (kills), for tasks not complete yet. */
+  counts: z.record(HEX, z.number().int().nonnegative()).default({}),
+  /** Entities whose kill was counted (their ids), the latest few: a kill reported twice counts once. */
+  kills: z.array(z.string().max(64)).max(64).default([]),
   /** The FTB team whose progress was imported into this record (once; the world's files are never read again). */
   imported: z.string().optional(),
 });
@@ -51,6 +55,8 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
   readonly #claims: Map<string, QuestClaim>;
   readonly #completed: Map<string, number>;
   #imported: string | undefined;
+  readonly #counts: Map<string, number>;
+  #kills: string[];
 
   constructor(data?: QuestProgressData) {
     super();
@@ -59,6 +65,41 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
     this.#claims = new Map(Object.entries(structuredClone(data?.claims ?? {})));
     this.#completed = new Map(Object.entries(data?.completed ?? {}));
     this.#imported = data?.imported;
+    this.#counts = new Map(Object.entries(data?.counts ?? {}));
+    this.#kills = [...(data?.kills ?? [])];
+  }
+
+  /** Progress counted here for a task (kills so far). */
+  count(taskId: string): number {
+    return this.#counts.get(taskId) ?? 0;
+  }
+
+  /** Task id → progress counted here. */
+  counts(): ReadonlyMap<string, number> {
+    return new Map(this.#counts);
+  }
+
+  /**
+   * Counts one kill of an entity for the given tasks (those it advances), completing each that reaches its
+   * amount; false when this entity's kill was counted before.
+   */
+  countKill(
+    entityId: string,
+    tasks: readonly { readonly id: string; readonly need: number }[],
+    at: number,
+  ): boolean {
+    if (this.#kills.includes(entityId)) return false;
+    this.#kills = [...this.#kills, entityId].slice(-64);
+    for (const task of tasks) {
+      if (this.#tasks.has(task.id)) continue;
+      const count = (this.#counts.get(task.id) ?? 0) + 1;
+      if (count >= task.need) {
+        this.#counts.delete(task.id);
+        this.#tasks.set(task.id, at);
+      } else this.#counts.set(task.id, count);
+    }
+    this.markDirty();
+    return true;
   }
 
   /** The FTB team whose progress was imported, if any. */
@@ -184,6 +225,8 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
       claimed: Object.fromEntries(this.#claimed),
       claims: Object.fromEntries([...this.#claims].map(([id, claim]) => [id, structuredClone(claim)])),
       completed: Object.fromEntries(this.#completed),
+      counts: Object.fromEntries(this.#counts),
+      kills: [...this.#kills],
       ...(this.#imported === undefined ? {} : { imported: this.#imported }),
     };
   }

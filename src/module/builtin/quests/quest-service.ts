@@ -32,13 +32,18 @@ export const QUEST_OUTPUT = QUEST_BRIEF.extend({
       id: z.string(),
       type: z.string(),
       title: z.string(),
-      status: z.enum(["done", "met", "open", "manual", "untracked"]),
+      status: z.enum(["done", "met", "submit", "open", "manual", "untracked"]),
       have: z.number(),
       need: z.number(),
     }),
   ),
   rewards: z.array(z.object({ id: z.string(), type: z.string(), title: z.string(), count: z.number() })),
   dependencies: z.array(z.object({ id: z.string(), title: z.string(), status: z.enum(QUEST_STATUSES) })),
+  /**
+   * The quest is a gift (rewards, and no task beyond a checkmark): only a category mark; the module that shows it
+   * lists the contents with the shared gift-list tool.
+   */
+  starterGift: z.boolean(),
 });
 export type QuestOutput = z.infer<typeof QUEST_OUTPUT>;
 
@@ -83,21 +88,25 @@ export class QuestService {
     return this.options.catalog;
   }
 
-  /** Whether the player has claimed a quest's rewards (any state of the claim). */
+  /**
+   * Whether the player has claimed a quest's rewards (any state of the claim), unless the last delivery gave
+   * nothing (no room): that claim waits for the player to claim again.
+   */
   async claimed(playerId: string, questId: string): Promise<boolean> {
-    return this.options.store.read(
-      playerId,
-      (data) => ModuleData.get(data, this.options.storage).claim(questId) !== undefined,
-    );
+    return this.options.store.read(playerId, (data) => {
+      const claim = ModuleData.get(data, this.options.storage).claim(questId);
+      return claim !== undefined && !(claim.state === "PENDING" && claim.retry);
+    });
   }
 
   /** The player's state now (recorded progress + what the game shows). */
   async state(playerId: string): Promise<QuestState> {
     await this.#importOnce(playerId);
-    const done = await this.options.store.read(playerId, (data) =>
-      ModuleData.get(data, this.options.storage).doneTasks(),
-    );
-    return new QuestState(this.options.book, done, observe(this.options.bridge.stats(playerId)));
+    const { done, counts } = await this.options.store.read(playerId, (data) => {
+      const progress = ModuleData.get(data, this.options.storage);
+      return { done: progress.doneTasks(), counts: progress.counts() };
+    });
+    return new QuestState(this.options.book, done, observe(this.options.bridge.stats(playerId)), counts);
   }
 
   /**
@@ -138,6 +147,25 @@ export class QuestService {
       ModuleData.get(data, this.options.storage).importTeam(plan.team, plan, at),
     );
     this.#importChecked.add(playerId);
+  }
+
+  /**
+   * Counts a kill the host reported for the kill tasks of that entity type in quests the player can work on now
+   * (visible and unlocked); once per killed entity. Returns how many tasks it advanced.
+   */
+  async recordKill(playerId: string, entity: string, entityId: string): Promise<number> {
+    const state = await this.state(playerId);
+    const tasks = [...this.options.book.quests.values()]
+      .filter((quest) => state.visible(quest) && state.unlocked(quest))
+      .flatMap((quest) => quest.tasks)
+      .filter((task) => task.type === "kill" && task.entity === entity && state.task(task).status !== "done")
+      .map((task) => ({ id: task.id, need: Math.max(1, task.count) }));
+    if (tasks.length === 0) return 0;
+    const at = this.options.now();
+    const counted = await this.options.store.transaction(playerId, (data) =>
+      ModuleData.get(data, this.options.storage).countKill(entityId, tasks, at),
+    );
+    return counted ? tasks.length : 0;
   }
 
   /** Ticks a checkmark task of a quest the player can work on; false when it is not one or not reachable. */
@@ -188,10 +216,12 @@ export class QuestService {
     const own = this.options.book.text(task.title, locale);
     if (own.length > 0) return own;
     if (task.item !== undefined) return this.itemName(task.item, locale);
-    const target = task.entity ?? task.dimension;
+    const area = task.area;
+    const target = area === undefined ? (task.entity ?? task.dimension) : `${area.x}, ${area.y}, ${area.z}`;
     if (target === undefined) return "";
     const languages = this.options.languages;
-    const key = `system.quests.task_kind.${task.entity === undefined ? "dimension" : "kill"}`;
+    const kind = area !== undefined ? "location" : task.entity === undefined ? "dimension" : "kill";
+    const key = `system.quests.task_kind.${kind}`;
     return languages === undefined ? target : languages.format(locale, key, [target]);
   }
 
@@ -294,6 +324,7 @@ export class QuestService {
         if (dependency === undefined || !state.visible(dependency)) return [];
         return [{ id, title: this.title(dependency, locale), status: state.status(dependency) }];
       }),
+      starterGift: quest.rewards.length > 0 && quest.tasks.every((task) => task.type === "checkmark"),
     };
   }
 

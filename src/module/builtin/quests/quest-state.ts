@@ -2,13 +2,21 @@ import type { Quest, QuestBook, QuestTask } from "../../../data/quests/quest-boo
 import type { PlayerStatsSnapshot } from "../../../game/game-snapshots.js";
 
 /** Task types System can observe on the embedded server; every other type is shown as not tracked here. */
-export const TRACKED_TASKS: ReadonlySet<string> = new Set(["item", "checkmark", "xp", "dimension"]);
+export const TRACKED_TASKS: ReadonlySet<string> = new Set([
+  "item",
+  "checkmark",
+  "xp",
+  "dimension",
+  "location",
+  "kill",
+]);
 
 /**
  * A task as the player stands now: `done` (recorded), `met` (observed complete now; the next write records it),
- * `open` (with how far along), `manual` (a checkmark the player ticks), `untracked` (a type this server cannot see).
+ * `submit` (items held that the task consumes: the player hands them in with a button), `open` (with how far
+ * along), `manual` (a checkmark the player ticks), `untracked` (a type this server cannot see).
  */
-export type TaskStatus = "done" | "met" | "open" | "manual" | "untracked";
+export type TaskStatus = "done" | "met" | "submit" | "open" | "manual" | "untracked";
 
 export interface TaskView {
   readonly task: QuestTask;
@@ -25,6 +33,9 @@ export interface Observation {
   readonly items: ReadonlyMap<string, number>;
   readonly stats: PlayerStatsSnapshot | undefined;
 }
+
+/** An item task whose items are handed in (taken) rather than only held. */
+export const consumes = (task: QuestTask): boolean => task.type === "item" && task.consumeItems;
 
 export const observe = (stats: PlayerStatsSnapshot | undefined): Observation => ({
   items: new Map((stats?.inventory.totals ?? []).map((total) => [total.item, total.count])),
@@ -44,6 +55,8 @@ export class QuestState {
     readonly book: QuestBook,
     private readonly done: ReadonlySet<string>,
     private readonly observation: Observation,
+    /** Progress counted by System (kills the host reported), by task id. */
+    private readonly counts: ReadonlyMap<string, number> = new Map(),
   ) {}
 
   task(task: QuestTask): TaskView {
@@ -52,17 +65,17 @@ export class QuestState {
     const have = this.#have(task);
     if (have === undefined)
       return { task, status: task.type === "checkmark" ? "manual" : "untracked", have: 0, need };
-    return { task, status: have >= need ? "met" : "open", have: Math.min(have, need), need };
+    const reached = have >= need ? (consumes(task) ? "submit" : "met") : "open";
+    return { task, status: reached, have: Math.min(have, need), need };
   }
 
   #have(task: QuestTask): number | undefined {
     const stats = this.observation.stats;
     switch (task.type) {
       case "item":
-        // an item filter (tag or FTB filter item) cannot be matched by id here; handing items in is not built yet
+        // an item filter (tag or FTB filter item) cannot be matched by id here
         if (
           task.item === undefined ||
-          task.consumeItems ||
           task.item.id.startsWith("#") ||
           task.item.id.startsWith("ftbfiltersystem:")
         )
@@ -74,6 +87,27 @@ export class QuestState {
       case "dimension":
         if (stats === undefined || task.dimension === undefined) return 0;
         return stats.dimension === task.dimension ? task.count : 0;
+      case "kill":
+        return task.entity === undefined ? undefined : (this.counts.get(task.id) ?? 0);
+      case "location": {
+        const area = task.area;
+        if (area === undefined) return undefined;
+        if (stats === undefined) return 0;
+        if (!area.ignoreDimension && stats.dimension !== (task.dimension ?? "minecraft:overworld")) return 0;
+        const [x, y, z] = [stats.position.x, stats.position.y, stats.position.z].map(Math.floor) as [
+          number,
+          number,
+          number,
+        ];
+        const inside =
+          x >= area.x &&
+          x < area.x + area.w &&
+          y >= area.y &&
+          y < area.y + area.h &&
+          z >= area.z &&
+          z < area.z + area.d;
+        return inside ? task.count : 0;
+      }
       default:
         return undefined;
     }

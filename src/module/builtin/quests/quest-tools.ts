@@ -3,6 +3,7 @@ import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import { Tool } from "../../../agent/tool/tool.js";
 import { ToolType } from "../../../agent/tool/tool-type.js";
+import { giftListTool } from "../../../game/tools/gift-list-tool.js";
 import { codec } from "../../../util/codec.js";
 import {
   QUEST_BRIEF,
@@ -31,8 +32,10 @@ export const FTB_DETAIL = ToolType.of(
   codec(QUEST_OUTPUT),
 );
 
-/** The three read-only quest tools, declared for reasoning (offered while the quests feature is enabled). */
+/** The three read-only quest tools (plus the shared gift list), declared for reasoning (offered while the quests feature is enabled). */
 export const questTools = (service: QuestService) => ({
+  /** The shared gift-list tool, for quests whose snapshot says `starterGift`. */
+  gift: giftListTool(service.catalog),
   query: Tool.of(FTB_QUERY, async (_input, scope): Promise<{ quests: QuestBriefOutput[] }> => {
     const state = await service.state(scope.playerId);
     return { quests: service.available(scope.playerId, state, scope.locale) };

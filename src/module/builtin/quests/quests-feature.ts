@@ -5,6 +5,7 @@ import { findQuestFolder, loadQuestBook } from "../../../data/quests/quest-loade
 import { readTeamProgress } from "../../../data/quests/team-progress.js";
 import { GameContextTypes } from "../../../game/context-types.js";
 import { giveItemsTool } from "../../../game/tools/give-items-tool.js";
+import { takeItemsTool } from "../../../game/tools/player-write-tools.js";
 import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import { defineFeature } from "../../define-feature.js";
@@ -15,6 +16,7 @@ import { QUEST_DETAIL_CARD, QUEST_LIST_CARD } from "./quest-cards.js";
 import { QUEST_REWARD_EVENT, QuestClaimModule, QuestDeliveryModule } from "./quest-claim.js";
 import { QUEST_CLAIM_CARD } from "./quest-claim-card.js";
 import { TeamProgressImport } from "./quest-import.js";
+import { forwardKills, QUEST_KILL_EVENT, QuestKillModule } from "./quest-kill.js";
 import {
   QuestCheckModule,
   QuestCompleteModule,
@@ -23,6 +25,12 @@ import {
 } from "./quest-modules.js";
 import { questProgressStorage } from "./quest-progress.js";
 import { QuestService } from "./quest-service.js";
+import {
+  QUEST_HAND_IN_EVENT,
+  QUEST_SUBMIT_CARD,
+  QuestHandInModule,
+  QuestSubmitModule,
+} from "./quest-submit.js";
 import { questTools } from "./quest-tools.js";
 
 /** The data-pack config: where the pack's quest files are (relative to the data directory). */
@@ -52,6 +60,7 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
   config: QUESTS_CONFIG,
   create: ({ id, config }) => {
     const storage = questProgressStorage(id);
+    let stopKills: (() => void) | undefined;
     return {
       install(context) {
         const services = context.services;
@@ -107,6 +116,25 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
           events: services.get(GameContextTypes.EVENTS),
           random: Math.random,
         };
+        registerCardType(cards, QUEST_SUBMIT_CARD);
+        const submits = { ...claims, now: () => clock?.now() ?? Date.now() };
+        context.engine.registerEventType(QUEST_HAND_IN_EVENT);
+        context.engine.registerModule(new QuestSubmitModule(submits));
+        context.engine.registerModule(
+          new QuestHandInModule(
+            submits,
+            takeItemsTool({ bridge: services.get(GameContextTypes.GAME_BRIDGE), owner: id }),
+          ),
+        );
+        context.engine.registerEventType(QUEST_KILL_EVENT);
+        context.engine.registerModule(new QuestKillModule(service));
+        stopKills = forwardKills({
+          owner: id,
+          service,
+          events: services.get(GameContextTypes.EVENTS),
+          onKill: (listener) => services.get(GameContextTypes.GAME_BRIDGE).onKill(listener),
+          failed: (error) => logger.warn(`a kill was not counted: ${String(error)}`),
+        });
         context.engine.registerEventType(QUEST_REWARD_EVENT);
         context.engine.registerModule(new QuestClaimModule(claims));
         context.engine.registerModule(
@@ -115,6 +143,10 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
             giveItemsTool({ bridge: services.get(GameContextTypes.GAME_BRIDGE), owner: id }),
           ),
         );
+      },
+      close() {
+        stopKills?.();
+        stopKills = undefined;
       },
       storages: [storage],
     };

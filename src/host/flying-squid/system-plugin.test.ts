@@ -1,0 +1,61 @@
+import { EventEmitter } from "node:events";
+import { describe, expect, it } from "vitest";
+import { Languages } from "../../util/language.js";
+import { MemoryLogger } from "../../util/logger.js";
+import type { SquidPlayer, SquidServer } from "./flying-squid-types.js";
+import type { HostHandler, HostPlayer } from "./host-handler.js";
+import { systemPlugin } from "./system-plugin.js";
+
+/** A flying-squid player as far as the plugin's per-player setup touches it. */
+const fakePlayer = (): SquidPlayer =>
+  Object.assign(new EventEmitter(), {
+    _client: Object.assign(new EventEmitter(), {
+      protocolVersion: 769,
+      version: "1.21.4",
+      username: "Hunter",
+      uuid: "5f0c8f04-0000-3000-8000-000000000001",
+      write: () => {},
+    }),
+    username: "Hunter",
+    uuid: "5f0c8f04-0000-3000-8000-000000000001",
+    system: () => {},
+    handleCommand: async () => {},
+  }) as unknown as SquidPlayer;
+
+const fakeServer = (): SquidServer =>
+  Object.assign(new EventEmitter(), { supportFeature: () => true, players: [] }) as unknown as SquidServer;
+
+describe("the System plugin's kill reports", () => {
+  it("reports a mob that an attack brought to 0 health, once per attack that killed; never a player or a cancelled attack", () => {
+    const kills: { player: string; entity: string; entityId: string }[] = [];
+    const handler: HostHandler = {
+      onCommand: async () => {},
+      completions: async () => [],
+      commandTree: () => undefined,
+      onJoin: () => {},
+      onLeave: () => {},
+      onKill: (player: HostPlayer, entity: string, entityId: string) =>
+        kills.push({ player: player.name, entity, entityId }),
+    };
+    const plugin = systemPlugin({
+      handler,
+      shortcuts: [],
+      ops: [],
+      logger: new MemoryLogger(),
+      languages: Languages.load(),
+    });
+    const player = fakePlayer();
+    plugin.player?.(player, fakeServer());
+    const zombie = { type: "mob", name: "zombie", health: 3, id: 7, uuid: "6a1b0c2d-0000-4000-8000-000000000007" };
+    player.emit("attack_done", { attackedEntity: zombie }, false);
+    expect(kills).toEqual([]);
+    zombie.health = 0;
+    player.emit("attack_done", { attackedEntity: zombie }, true);
+    expect(kills).toEqual([]);
+    player.emit("attack_done", { attackedEntity: zombie }, false);
+    player.emit("attack_done", { attackedEntity: { type: "player", name: "Alex", health: 0, id: 2 } }, false);
+    expect(kills).toEqual([
+      { player: "Hunter", entity: "minecraft:zombie", entityId: "6a1b0c2d-0000-4000-8000-000000000007" },
+    ]);
+  });
+});
