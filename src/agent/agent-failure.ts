@@ -24,6 +24,14 @@ export class AgentFailure implements Failure {
   static readonly NOT_FOUND = new AgentFailure("NOT_FOUND");
   static readonly AI_DISABLED = new AgentFailure("AI_DISABLED");
   static readonly ALREADY_DONE = new AgentFailure("ALREADY_DONE");
+  /** Commerce: the balance does not cover the price (stored in order receipts, decoded with `fromCode`). */
+  static readonly INSUFFICIENT_BALANCE = new AgentFailure("INSUFFICIENT_BALANCE");
+  /** Commerce: the player's daily limit for this entry is reached. */
+  static readonly LIMIT_REACHED = new AgentFailure("LIMIT_REACHED");
+  /** Commerce: the server has no stock left. */
+  static readonly OUT_OF_STOCK = new AgentFailure("OUT_OF_STOCK");
+  /** Commerce: a quote expired, was for another player, or the catalog changed since. */
+  static readonly QUOTE_EXPIRED = new AgentFailure("QUOTE_EXPIRED");
 
   readonly key: string;
   readonly args: readonly string[] = [];

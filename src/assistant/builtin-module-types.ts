@@ -5,10 +5,12 @@ import { HELP_FEATURE } from "../module/builtin/help/help-feature.js";
 import { ITEM_QUERY_FEATURE } from "../module/builtin/item-query/item-query-feature.js";
 import { KNOWLEDGE_MODULE_TYPE } from "../module/builtin/knowledge/knowledge-module.js";
 import { PLAYER_QUERY_FEATURE } from "../module/builtin/player-query/player-query-feature.js";
+import { POINTS_FEATURE } from "../module/builtin/points/points-feature.js";
 import { QUESTION_MODULE_TYPE } from "../module/builtin/question/question-system-module.js";
 import { QUESTS_FEATURE } from "../module/builtin/quests/quests-feature.js";
 import { REASONING_MODULE_TYPE } from "../module/builtin/reasoning/reasoning-system-module.js";
 import { SEARCH_MODULE_TYPE } from "../module/builtin/search/search-module.js";
+import { SHOP_FEATURE } from "../module/builtin/shop/shop-feature.js";
 import type { AnyServerModuleType } from "../module/server-module.js";
 import { Registry } from "../util/registry.js";
 
@@ -19,12 +21,14 @@ export const builtinModuleTypes = (): AnyServerModuleType[] => [
   ITEM_QUERY_FEATURE,
   PLAYER_QUERY_FEATURE,
   CHECK_IN_FEATURE,
+  POINTS_FEATURE,
   DELIVERIES_FEATURE,
   KNOWLEDGE_MODULE_TYPE,
   SEARCH_MODULE_TYPE,
   QUESTION_MODULE_TYPE,
   REASONING_MODULE_TYPE,
   QUESTS_FEATURE,
+  SHOP_FEATURE,
 ];
 
 /** The registry the ModuleManager installs from: built-in types plus an extension's own. */

@@ -30,6 +30,8 @@ describe("system language files", () => {
       "item_query",
       "player_query",
       "check_in",
+      "balance",
+      "points_admin",
       "deliveries",
       "settings",
       "clear",

@@ -46,7 +46,13 @@ describe("the System plugin's kill reports", () => {
     });
     const player = fakePlayer();
     plugin.player?.(player, fakeServer());
-    const zombie = { type: "mob", name: "zombie", health: 3, id: 7, uuid: "6a1b0c2d-0000-4000-8000-000000000007" };
+    const zombie = {
+      type: "mob",
+      name: "zombie",
+      health: 3,
+      id: 7,
+      uuid: "6a1b0c2d-0000-4000-8000-000000000007",
+    };
     player.emit("attack_done", { attackedEntity: zombie }, false);
     expect(kills).toEqual([]);
     zombie.health = 0;

@@ -15,6 +15,8 @@ const schema = z
     streak_bonus: z
       .object({ every: z.number().int().min(2).max(365), items: z.array(ITEM_STACK.schema).min(1).max(8) })
       .optional(),
+    /** Points every check-in credits to the player's points ledger (entry `check_in:<day>`); 0 credits none. */
+    points: z.number().int().nonnegative().max(1_000_000).default(10),
     /** The zone whose calendar day counts; the server's zone when absent. */
     time_zone: z.string().refine(isTimeZone, "unknown time zone").optional(),
   })

@@ -10,6 +10,7 @@ import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../
 import { SERVER_PATHS } from "../../server-paths.js";
 import { CheckInLedger } from "../storage/check-in-ledger.js";
 import { checkInStorage } from "../storage/check-in-storage.js";
+import { pointsLedgerStorage } from "../storage/points-ledger.js";
 import { CHECK_IN_CARD } from "./check-in-card.js";
 import { CHECK_IN_CONFIG, type CheckInConfig } from "./check-in-config.js";
 import { CheckInDeliveryModule, DELIVER_REWARD_EVENT } from "./check-in-delivery-module.js";
@@ -34,7 +35,8 @@ export const ledgerFileName = (id: Identifier): string =>
  * `system:check_in` feature type. Needs AGENT_STORE, EVENTS and GAME_BRIDGE; uses CLOCK (else the system
  * clock), ITEM_CATALOG (item names), CARDS and SERVER_PATHS when present; the reward ledger, which a player reset
  * keeps, is `<world>/system/check-in-ledger.json` (in memory without SERVER_PATHS). Registers the event type `system:deliver_reward`
- * handled by `system:check_in_delivery`; the server's EventRules must allow that pair.
+ * handled by `system:check_in_delivery`; the server's EventRules must allow that pair. Each check-in credits
+ * `points` to the shared points ledger (`system:points`), which it lists among its storages too.
  */
 export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
   id: Identifier.parse("system:check_in"),
@@ -77,7 +79,8 @@ export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
           new CheckInDeliveryModule({ owner: context.id, store, events, storage, giveItems, itemName }),
         );
       },
-      storages: (): readonly AnyModuleStorage[] => [storage],
+      // the points ledger is shared with system:points (its owner): check-in credits it in its own transaction
+      storages: (): readonly AnyModuleStorage[] => [storage, pointsLedgerStorage],
     };
   },
 };

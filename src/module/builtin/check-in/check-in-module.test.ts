@@ -8,6 +8,7 @@ import { GIVE_ITEMS } from "../../../game/tools/give-items-tool.js";
 import { MemoryGameBridge } from "../../../game/tools/memory-game-bridge.js";
 import { Identifier } from "../../../util/identifier.js";
 import { checkInStorage } from "../storage/check-in-storage.js";
+import { pointsLedgerStorage } from "../storage/points-ledger.js";
 import { CHECK_IN_DELIVERY_ACTION, deliveryEventId } from "./check-in-delivery-module.js";
 import { CHECK_IN_FEATURE } from "./check-in-feature.js";
 import { CHECK_IN_ACTION } from "./check-in-module.js";
@@ -44,6 +45,8 @@ const open = async (
 };
 
 const record = (h: GameHarness) => h.store.read(STEVE, (data) => ModuleData.get(data, STORAGE).toData());
+const points = (h: GameHarness) =>
+  h.store.read(STEVE, (data) => ModuleData.get(data, pointsLedgerStorage).entries());
 const checkIn = async (h: GameHarness, text = "/system checkin") => {
   const result = await h.command(STEVE, text);
   await h.events.whenIdle();
@@ -291,6 +294,33 @@ describe("system:check_in", () => {
     h.clock.millis += DAY;
     expect((await checkIn(h)).isSuccess()).toBe(true);
     expect(h.bridge.count(STEVE, "minecraft:bread")).toBe(6);
+  });
+
+  it("credits the configured points in the check-in's own transaction, once per day", async () => {
+    const h = await open();
+    h.bridge.join(STEVE, "Steve");
+    await checkIn(h);
+    await checkIn(h, "签到");
+    expect(await points(h)).toEqual([
+      { id: "check_in:2026-12-02", amount: 10, reason: "check_in", at: NOON },
+    ]);
+    h.clock.millis += DAY;
+    await checkIn(h);
+    expect((await points(h)).map((entry) => entry.id)).toEqual([
+      "check_in:2026-12-02",
+      "check_in:2026-12-03",
+    ]);
+    expect(h.manager.storages()).toContain(pointsLedgerStorage);
+  });
+
+  it("credits no points when the config says 0", async () => {
+    harness = await GameHarness.create({
+      types: [CHECK_IN_FEATURE],
+      entries: [{ id: "system:check_in", server: { ...CONFIG, points: 0 } }],
+    });
+    harness.bridge.join(STEVE, "Steve");
+    expect((await checkIn(harness)).isSuccess()).toBe(true);
+    expect(await points(harness)).toEqual([]);
   });
 
   it("refuses an invalid data-pack config: the feature is then not installed", async () => {

@@ -22,6 +22,7 @@ import type { Identifier } from "../../../util/identifier.js";
 import type { Logger } from "../../../util/logger.js";
 import type { CheckInLedger } from "../storage/check-in-ledger.js";
 import type { CheckInData, CheckInStorage, Delivery } from "../storage/check-in-storage.js";
+import { pointsLedgerStorage } from "../storage/points-ledger.js";
 import { CHECK_IN_CARD, type CheckInCardData } from "./check-in-card.js";
 import { type CheckInConfig, rewardsFor } from "./check-in-config.js";
 import {
@@ -67,8 +68,8 @@ type Outcome =
   | { readonly already: false; readonly streak: number; readonly total: number; readonly items: ItemStack[] };
 
 /**
- * `system:check_in`: once per local day (the clock's zone, or the config's). The record and the reward's
- * PENDING delivery are written in one player-file transaction; the reward itself is paid by a durable event
+ * `system:check_in`: once per local day (the clock's zone, or the config's). The record, the reward's PENDING
+ * delivery and the day's points (ledger entry `check_in:<day>`) are written in one player-file transaction; the reward itself is paid by a durable event
  * whose id is stable per player and day, so offering it again never pays twice. Explicit entries only: it
  * writes, so it is never routed locally.
  */
@@ -88,7 +89,8 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
 
   override async run(_input: CheckInInput, context: ExecutionContext): Promise<AgentResult> {
     const { store, storage, clock, config } = this.options;
-    const day = localDay(clock.now(), config.time_zone ?? clock.timeZone);
+    const now = clock.now();
+    const day = localDay(now, config.time_zone ?? clock.timeZone);
     const yesterday = previousDay(day);
     context.checkAlive();
     // A day in the ledger was paid before, even when the player file no longer says so (an admin reset it).
@@ -100,6 +102,9 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
         return { already: true, streak: record.streak, total: record.total, delivery: record.delivery(day) };
       const items = rewardsFor(config, streak);
       record.putDelivery(day, items);
+      // the same transaction: the check-in and its points are written together or not at all
+      if (config.points > 0)
+        ModuleData.get(data, pointsLedgerStorage).credit(`check_in:${day}`, config.points, "check_in", now);
       return { already: false, streak, total: record.total, items };
     });
     const card = (

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { registerCardType } from "../../../agent/card/card-text.js";
+import { GameContextTypes, systemClock } from "../../../game/context-types.js";
+import { codec } from "../../../util/codec.js";
+import { Identifier } from "../../../util/identifier.js";
+import { defineFeature } from "../../define-feature.js";
+import { CORE_SERVICES } from "../core/core-services.js";
+import { pointsLedgerStorage } from "../storage/points-ledger.js";
+import { POINTS_ADMIN_CARD, POINTS_BALANCE_CARD } from "./points-cards.js";
+import { PointsAdminModule, PointsBalanceModule } from "./points-modules.js";
+
+type PointsConfig = Record<string, never>;
+
+/**
+ * `system:points`: a points balance per player kept as a ledger in the player file (`system:points/points_ledger`,
+ * which check-in and the shop change too), the workflows `/system balance` and the admin's
+ * `/system points give|take <player> <n>`. Needs AGENT_STORE and CORE_SERVICES; uses CLOCK (else the system
+ * clock) and CARDS.
+ */
+export const POINTS_FEATURE = defineFeature<PointsConfig>({
+  id: Identifier.parse("system:points"),
+  config: codec(z.object({}).strict() as z.ZodType<PointsConfig>),
+  create: () => ({
+    install(context) {
+      const services = context.services;
+      const store = services.get(GameContextTypes.AGENT_STORE);
+      const clock = services.find(GameContextTypes.CLOCK) ?? systemClock();
+      const core = services.get(CORE_SERVICES);
+      const cards = services.find(GameContextTypes.CARDS);
+      registerCardType(cards, POINTS_BALANCE_CARD);
+      registerCardType(cards, POINTS_ADMIN_CARD);
+      context.engine.registerModule(new PointsBalanceModule({ store, clock }));
+      context.engine.registerModule(
+        new PointsAdminModule({ store, clock, resolvePlayer: (name) => core.resolvePlayer(name) }),
+      );
+    },
+    storages: [pointsLedgerStorage],
+  }),
+});

@@ -1,0 +1,171 @@
+import { argument, integer, literal, word } from "@jsprismarine/brigadier";
+import { z } from "zod";
+import { AgentException } from "../../../agent/agent-exception.js";
+import { AgentFailure } from "../../../agent/agent-failure.js";
+import { AgentResult } from "../../../agent/agent-result.js";
+import { present } from "../../../agent/card/card-text.js";
+import { AgentCommand } from "../../../agent/command/agent-command.js";
+import type { CommandSource } from "../../../agent/command/command-source.js";
+import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
+import { SIMPLE_POLICY } from "../../../agent/execution/policy-defaults.js";
+import { customFailure } from "../../../agent/failure.js";
+import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
+import { ActionType } from "../../../agent/module/action-type.js";
+import { ModuleRouting } from "../../../agent/module/module-routing.js";
+import { RoutingProfile } from "../../../agent/module/routing-profile.js";
+import type { AgentStore } from "../../../agent/storage/agent-store.js";
+import { ModuleData } from "../../../agent/storage/player-data.js";
+import type { GameClock } from "../../../game/context-types.js";
+import { codec } from "../../../util/codec.js";
+import { localDay } from "../check-in/local-day.js";
+import { unknownPlayer } from "../core/core-module.js";
+import { ADMIN_LEVEL, type KnownPlayer } from "../core/core-services.js";
+import { pointsLedgerStorage } from "../storage/points-ledger.js";
+import { POINTS_ADMIN_CARD, POINTS_BALANCE_CARD, RECENT_ENTRIES } from "./points-cards.js";
+
+/** The most points one admin command gives or takes. */
+export const MAX_ADMIN_POINTS = 1_000_000;
+
+/** How players ask for their points. */
+const BALANCE_SAMPLES = {
+  zh: ["我有多少积分", "查看我的积分", "积分余额", "我的积分还剩多少", "查一下余额"],
+  en: ["how many points do I have", "show my points", "points balance", "check my balance", "my points"],
+} as const;
+
+type BalanceInput = Record<string, never>;
+export const POINTS_BALANCE_ACTION = ActionType.of<BalanceInput>(
+  "system:balance",
+  codec(z.object({}).strict() as z.ZodType<BalanceInput>),
+);
+
+/** `system:balance` (`/system balance`, `/system 余额`, `/system 积分`): the balance and the latest entries. */
+export class PointsBalanceModule extends AbstractAgentModule<BalanceInput> {
+  constructor(private readonly options: { readonly store: AgentStore; readonly clock: GameClock }) {
+    super({
+      action: POINTS_BALANCE_ACTION,
+      description: "Show the player's points balance and the latest changes to it.",
+      routing: ModuleRouting.defaults<BalanceInput>()
+        .command(AgentCommand.literal<BalanceInput>({}, "balance", "余额", "积分"))
+        .semantic(RoutingProfile.read<BalanceInput>(() => ({}), BALANCE_SAMPLES.zh, BALANCE_SAMPLES.en)),
+    });
+  }
+
+  override async run(_input: BalanceInput, context: ExecutionContext): Promise<AgentResult> {
+    const { store, clock } = this.options;
+    const { balance, entries } = await store.read(context.playerId, (data) => {
+      const ledger = ModuleData.get(data, pointsLedgerStorage);
+      return { balance: ledger.balance(), entries: ledger.entries() };
+    });
+    const recent = entries
+      .slice(-RECENT_ENTRIES)
+      .reverse()
+      .map((entry) => ({
+        amount: entry.amount,
+        reason: entry.reason,
+        day: localDay(entry.at, clock.timeZone),
+      }));
+    return AgentResult.success(undefined, present(POINTS_BALANCE_CARD.card({ balance, recent })));
+  }
+}
+
+/** An admin's change of a player's points. */
+export interface PointsAdminInput {
+  readonly operation: "give" | "take";
+  readonly player: string;
+  readonly amount: number;
+}
+export const POINTS_ADMIN_ACTION = ActionType.of<PointsAdminInput>(
+  "system:points_admin",
+  codec(
+    z
+      .object({
+        operation: z.enum(["give", "take"]),
+        player: z.string().min(1).max(64),
+        amount: z.number().int().min(1).max(MAX_ADMIN_POINTS),
+      })
+      .strict() as z.ZodType<PointsAdminInput>,
+  ),
+);
+
+const operationNode = (operation: PointsAdminInput["operation"]) =>
+  literal<CommandSource>(operation).then(
+    argument<CommandSource, string>("player", word()).then(
+      argument<CommandSource, number>("amount", integer(1, MAX_ADMIN_POINTS)).executes(async (context) => {
+        context.getSource().action({
+          operation,
+          player: String(context.getArgument("player")),
+          amount: Number(context.getArgument("amount")),
+        });
+        return 1;
+      }),
+    ),
+  );
+
+/** Options of {@link PointsAdminModule}. */
+export interface PointsAdminModuleOptions {
+  readonly store: AgentStore;
+  readonly clock: GameClock;
+  /** A player an admin names (online or seen before). */
+  readonly resolvePlayer: (name: string) => KnownPlayer | undefined;
+}
+
+/**
+ * `system:points_admin` (`/system points give|take <player> <n>`, admin only): one ledger entry with reason
+ * `admin:<admin name>` whose id is the request id, so a replayed request never changes the balance twice (a
+ * repeat within the replay window is answered from the replay cache and does not run). A take never goes below zero.
+ */
+export class PointsAdminModule extends AbstractAgentModule<PointsAdminInput> {
+  constructor(private readonly options: PointsAdminModuleOptions) {
+    super({
+      action: POINTS_ADMIN_ACTION,
+      description: "Give or take a player's points (admin).",
+      // it writes the player file (not through a tool): one write step declares it a writing workflow
+      policy: { ...SIMPLE_POLICY, writeSteps: 1 },
+      routing: ModuleRouting.structuredOnly<PointsAdminInput>().command(
+        AgentCommand.custom<PointsAdminInput>(["points"], (name) =>
+          literal<CommandSource>(name)
+            .requires((source) => source.permissionLevel >= ADMIN_LEVEL)
+            .then(operationNode("give"))
+            .then(operationNode("take")),
+        ),
+      ),
+    });
+  }
+
+  override async run(input: PointsAdminInput, context: ExecutionContext): Promise<AgentResult> {
+    if (context.permissionLevel < ADMIN_LEVEL) throw new AgentException(AgentFailure.PERMISSION_DENIED);
+    const { store, clock, resolvePlayer } = this.options;
+    const player = resolvePlayer(input.player);
+    if (player === undefined) throw new AgentException(unknownPlayer(input.player));
+    const adminName = resolvePlayer(context.playerId)?.name ?? context.playerId;
+    const reason = `admin:${adminName}`;
+    const at = clock.now();
+    context.checkAlive();
+    const outcome = await store.transaction(player.uuid, (data) => {
+      const ledger = ModuleData.get(data, pointsLedgerStorage);
+      // a request id already in the ledger is this request run again: it was done then
+      if (input.operation === "give") ledger.credit(context.requestId, input.amount, reason, at);
+      const done =
+        input.operation === "give" ||
+        ledger.debit(context.requestId, input.amount, reason, at) !== "insufficient";
+      return { done, balance: ledger.balance() };
+    });
+    const card = POINTS_ADMIN_CARD.card({
+      status: !outcome.done ? "insufficient" : input.operation === "give" ? "given" : "taken",
+      player: player.name,
+      amount: input.amount,
+      balance: outcome.balance,
+    });
+    if (outcome.done) return AgentResult.success(undefined, present(card));
+    return AgentResult.error(
+      customFailure(
+        // the code the shop refuses an order with too (AgentFailure.INSUFFICIENT_BALANCE)
+        "INSUFFICIENT_BALANCE",
+        "system.points.admin.insufficient",
+        String(input.amount),
+        player.name,
+        String(outcome.balance),
+      ),
+    ).withPresentation(present(card));
+  }
+}
