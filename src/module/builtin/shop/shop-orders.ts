@@ -70,8 +70,9 @@ export class ShopOrders extends DataStorage<ShopOrdersData> {
     if (this.#orders.has(id)) return false;
     this.#orders.set(id, structuredClone(order));
     if (order.state === "PAID") {
-      const day = (this.#bought[order.day] ??= {});
+      const day = this.#bought[order.day] ?? {};
       day[order.entry] = (day[order.entry] ?? 0) + order.count;
+      this.#bought[order.day] = day;
       for (const old of Object.keys(this.#bought).sort().slice(0, -DAYS_KEPT)) delete this.#bought[old];
     }
     this.#evict();
