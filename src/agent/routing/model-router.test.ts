@@ -206,9 +206,11 @@ describe("the built-in catalog", () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  it("sends at most 2 KB for a short request, and caps a 10,000-character message", () => {
+  it("sends at most 1 KB plus 220 bytes per offered workflow for a short request, and caps a 10,000-character message", () => {
     const short = router.request({ text: "where can I find diamonds", modules });
-    expect(sentBytes(short)).toBeLessThanOrEqual(2_048);
+    // the prompt and the request take about 1 KB; each workflow the player may use adds one capability line
+    const offered = (short.user.capabilities as unknown[]).length;
+    expect(sentBytes(short)).toBeLessThanOrEqual(1_024 + 220 * offered);
     expect(JSON.stringify(short.user)).toContain("capabilities");
     expect((short.user.capabilities as unknown[]).length).toBeGreaterThan(1);
     const huge = router.request({ text: "钻".repeat(10_000), modules });

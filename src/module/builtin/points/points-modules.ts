@@ -43,10 +43,10 @@ export class PointsBalanceModule extends AbstractAgentModule<BalanceInput> {
   constructor(private readonly options: { readonly store: AgentStore; readonly clock: GameClock }) {
     super({
       action: POINTS_BALANCE_ACTION,
-      description: "Show the player's points balance and the latest changes to it.",
+      description: "The player's points balance and its latest changes.",
       routing: ModuleRouting.defaults<BalanceInput>()
         .command(AgentCommand.literal<BalanceInput>({}, "balance", "余额", "积分"))
-        .semantic(RoutingProfile.read<BalanceInput>(() => ({}), BALANCE_SAMPLES.zh, BALANCE_SAMPLES.en)),
+        .semantic(RoutingProfile.hints<BalanceInput>(BALANCE_SAMPLES.zh, BALANCE_SAMPLES.en)),
     });
   }
 

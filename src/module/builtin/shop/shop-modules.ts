@@ -67,15 +67,6 @@ const parseBuy = (text: string): QuoteInput | undefined => {
   return count >= 1 && count <= MAX_COUNT ? { item, count } : undefined;
 };
 
-/** "我想买10个面包", "buy 10 bread": the count and the item name, from plain text. */
-const extractBuy = (text: string): QuoteInput | undefined => {
-  const zh = /买\s*(\d{1,4})?\s*[个块根把张组瓶只份]?\s*(.+?)[。！!？?]*$/u.exec(text);
-  if (zh?.[2] !== undefined) return { item: zh[2].trim(), count: Number(zh[1] ?? 1) || 1 };
-  const en = /\b(?:buy|purchase)\s+(?:(\d{1,4})\s*(?:x\s+)?)?(?:some\s+|a\s+|an\s+)?(.+?)[.!?]*$/i.exec(text);
-  if (en?.[2] !== undefined) return { item: en[2].trim(), count: Number(en[1] ?? 1) || 1 };
-  return undefined;
-};
-
 /**
  * `/system buy <entry|item> [count]` (购买), plain language ("我想买10个面包") and the model router: a quote card with
  * the price always, the rejection when one applies, and Confirm / Cancel. Read-only: nothing is paid here.
@@ -84,13 +75,11 @@ export class ShopQuoteModule extends AbstractAgentModule<QuoteInput> {
   constructor(private readonly options: ShopModuleOptions) {
     super({
       action: SHOP_QUOTE_ACTION,
-      description:
-        "Quote a purchase from the server shop (entry id or item name, count): shows the price; the player confirms with a button.",
+      description: "Quote buying from the shop (item, count); the player pays with a button.",
       routing: ModuleRouting.defaults<QuoteInput>()
-        .command(AgentCommand.argument<QuoteInput>("<item>", parseBuy, "buy", "购买", "买"))
+        .command(AgentCommand.argument<QuoteInput>("<product>", parseBuy, "buy", "购买", "买"))
         .semantic(
-          RoutingProfile.read(
-            extractBuy,
+          RoutingProfile.hints<QuoteInput>(
             ["我想买10个面包", "买一个铁锭", "我要买火把", "帮我买5个面包"],
             ["I want to buy 10 bread", "buy an iron ingot", "I'd like to buy torches", "buy 5 bread"],
           ),
@@ -241,12 +230,11 @@ export class ShopOrdersModule extends AbstractAgentModule<OrdersInput> {
   constructor(private readonly options: ShopModuleOptions) {
     super({
       action: SHOP_ORDERS_ACTION,
-      description: "List the player's shop orders and their states.",
+      description: "The player's shop orders and their states.",
       routing: ModuleRouting.defaults<OrdersInput>()
         .command(AgentCommand.literal<OrdersInput>({}, "orders", "订单"))
         .semantic(
-          RoutingProfile.read(
-            () => ({}),
+          RoutingProfile.hints<OrdersInput>(
             ["我的订单", "我买的东西到了吗", "查看订单"],
             ["my orders", "did my purchase arrive", "show my orders"],
           ),
@@ -311,11 +299,10 @@ export class ShopModule extends AbstractAgentModule<ShopInput> {
     const admin = (source: CommandSource): boolean => source.permissionLevel >= ADMIN_LEVEL;
     super({
       action: SHOP_ACTION,
-      description: "Show the server shop: what it sells, prices in points, and the player's balance.",
+      description: "The server shop: items, prices in points, the balance.",
       routing: ModuleRouting.defaults<ShopInput>()
         .semantic(
-          RoutingProfile.read(
-            () => ({ op: "list", entry: "-" }),
+          RoutingProfile.hints<ShopInput>(
             ["商店里有什么", "打开商店", "商店卖什么", "看看商店"],
             ["what does the shop sell", "open the shop", "show me the shop", "what can I buy"],
           ),
@@ -332,14 +319,14 @@ export class ShopModule extends AbstractAgentModule<ShopInput> {
                   .requires(admin)
                   .then(
                     argument<CommandSource, string>("entry", word()).then(
-                      argument<CommandSource, string>("item", word()).then(
+                      argument<CommandSource, string>("product", word()).then(
                         argument<CommandSource, number>("count", integer(1, 6400)).then(
                           argument<CommandSource, number>("price", integer(0, 1_000_000)).executes(
                             async (context) => {
                               context.getSource().action({
                                 op: "add",
                                 entry: String(context.getArgument("entry")),
-                                item: String(context.getArgument("item")),
+                                item: String(context.getArgument("product")),
                                 count: Number(context.getArgument("count")),
                                 price: Number(context.getArgument("price")),
                               });

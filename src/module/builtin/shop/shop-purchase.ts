@@ -128,6 +128,8 @@ export class ShopPurchaseModule extends AbstractAgentModule<PurchaseInput> {
       if (charged === "REJECTED" || order?.state === "REJECTED") await stock.release(orderId);
     }
     if (order === undefined) throw new AgentException(AgentFailure.MODULE_FAILED);
+    // a resumed purchase whose order ended without delivery gives its stock back (idempotent)
+    if (order.state === "REJECTED" || order.state === "REFUNDED") await stock.release(orderId);
     if (order.state === "REJECTED") {
       const reason = ShopCommerce.reasonOf(order.reason) ?? AgentFailure.MODULE_FAILED;
       return AgentResult.error(reason).withPresentation(await card("REJECTED", reason));
