@@ -108,6 +108,42 @@ describe("the shop (shipped server)", () => {
     }
   });
 
+  it("lets an admin add, re-price and remove entries; players see the change, and an old quote can no longer be paid", async () => {
+    const carol = await joinPlayer(server.port, "Carol");
+    try {
+      await admin.say("/system points give Carol 40", (m) => /Carol/.test(m.text));
+      const old = await carol.say("/system buy bread 2", (m) => m.text.startsWith("Quote"));
+      expect(old.text).toContain("at 2 each = 4 points");
+      const priced = await admin.say("/system shop price bread 3", (m) => /bread/.test(m.text));
+      expect(priced.text).toBe("Shop entry bread now costs 3 points.");
+      const added = await admin.say("/system shop add apple minecraft:apple 2 5", (m) =>
+        /apple/.test(m.text),
+      );
+      expect(added.text).toBe("Shop entry apple set: minecraft:apple × 2 = 5.");
+      const refused = await carol.say(
+        "/system shop add cake minecraft:cake 1 1",
+        (m) => !m.text.includes("joined"),
+      );
+      expect(refused.text).not.toContain("set:");
+      const list = await carol.say("/system 商店", (m) => m.text.includes("apple"));
+      expect(list.text).toContain("apple — Apple × 2 for 5 points");
+      expect(list.text).toContain("bread — Bread × 1 for 3 points");
+      const stale = await carol.say(old.clicks[0] as string, (m) => !m.text.includes("joined"));
+      expect(stale.text).toBe("⚠ That quote is no longer valid; ask for a new one.");
+      speak(carol, "zh_cn");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const zh = await carol.say("/system 买 5 苹果", (m) => m.text.startsWith("报价"));
+      expect(zh.text).toContain("苹果 × 10，单价 5，共 25 积分");
+      await admin.say("/system shop remove apple", (m) => /removed/.test(m.text));
+      const gone = await carol.say("/system buy apple", (m) => !m.text.includes("joined"));
+      expect(gone.text).toContain("商店不出售");
+      const orders = await carol.say("/system orders", (m) => /订单/.test(m.text));
+      expect(orders.text).toContain("你还没有订单。余额：40 积分。");
+    } finally {
+      carol.quit();
+    }
+  });
+
   it("lets the model quote from plain language but never pay: nothing is charged", async () => {
     const bob = await joinPlayer(server.port, "Bob");
     try {

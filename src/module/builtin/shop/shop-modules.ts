@@ -1,4 +1,4 @@
-import { argument, integer, literal, word } from "@jsprismarine/brigadier";
+import { argument, greedyString, integer, literal, word } from "@jsprismarine/brigadier";
 import { z } from "zod";
 import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
@@ -57,14 +57,31 @@ export const SHOP_QUOTE_ACTION = ActionType.of<QuoteInput>(
   ),
 );
 
-/** `<entry|item> [count]` as typed after `/system buy`. */
-const parseBuy = (text: string): QuoteInput | undefined => {
-  const words = text.trim().split(/\s+/);
-  if (words[0] === undefined || words[0] === "") return undefined;
-  const last = words.at(-1) ?? "";
-  const count = /^\d{1,4}$/.test(last) && words.length > 1 ? Number(last) : 1;
-  const item = (count === 1 && !/^\d+$/.test(last) ? words : words.slice(0, -1)).join(" ");
-  return count >= 1 && count <= MAX_COUNT ? { item, count } : undefined;
+/** `<entry|item> [count]` or `<count> <entry|item>` as typed after `/system buy` (`买 5 面包`, `buy bread 5`). */
+export const parseBuy = (text: string): QuoteInput | undefined => {
+  const words = text
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== "");
+  if (words.length === 0) return undefined;
+  const number = (word: string | undefined): boolean => word !== undefined && /^\d{1,4}$/.test(word);
+  let count = 1;
+  let rest = words;
+  if (words.length > 1 && number(words.at(-1))) {
+    count = Number(words.at(-1));
+    rest = words.slice(0, -1);
+  } else if (words.length > 1 && number(words[0])) {
+    count = Number(words[0]);
+    rest = words.slice(1);
+  }
+  // "10个面包": a count written onto the name with a measure word
+  const joined = /^(\d{1,4})\s*[个块根把张组瓶只份]\s*(.+)$/u.exec(rest.join(" "));
+  if (joined?.[1] !== undefined && joined[2] !== undefined && count === 1) {
+    count = Number(joined[1]);
+    rest = [joined[2]];
+  }
+  const item = rest.join(" ");
+  return item !== "" && count >= 1 && count <= MAX_COUNT ? { item, count } : undefined;
 };
 
 /**
@@ -282,8 +299,8 @@ const SHOP_ACTION = ActionType.of<ShopInput>(
         op: z.enum(["list", "add", "remove", "price"]).default("list"),
         entry: z.string().min(1).max(32).default("-"),
         item: z.string().min(1).max(64).optional(),
-        count: z.number().int().optional(),
-        price: z.number().int().optional(),
+        count: z.number().optional(),
+        price: z.number().optional(),
       })
       .strict() as unknown as z.ZodType<ShopInput>,
   ),
@@ -319,22 +336,20 @@ export class ShopModule extends AbstractAgentModule<ShopInput> {
                   .requires(admin)
                   .then(
                     argument<CommandSource, string>("entry", word()).then(
-                      argument<CommandSource, string>("product", word()).then(
-                        argument<CommandSource, number>("count", integer(1, 6400)).then(
-                          argument<CommandSource, number>("price", integer(0, 1_000_000)).executes(
-                            async (context) => {
-                              context.getSource().action({
-                                op: "add",
-                                entry: String(context.getArgument("entry")),
-                                item: String(context.getArgument("product")),
-                                count: Number(context.getArgument("count")),
-                                price: Number(context.getArgument("price")),
-                              });
-                              return 1;
-                            },
-                          ),
-                        ),
-                      ),
+                      // `<item> <count> <price>`: an item id has a colon, which a Brigadier word cannot hold
+                      argument<CommandSource, string>("product", greedyString()).executes(async (context) => {
+                        const [item = "", count = "", price = ""] = String(context.getArgument("product"))
+                          .trim()
+                          .split(/\s+/);
+                        context.getSource().action({
+                          op: "add",
+                          entry: String(context.getArgument("entry")),
+                          item,
+                          count: Number(count || 0),
+                          price: Number(price || -1),
+                        });
+                        return 1;
+                      }),
                     ),
                   ),
               )
@@ -390,10 +405,21 @@ export class ShopModule extends AbstractAgentModule<ShopInput> {
         return card("priced", String(input.price));
       }
       const item = (input.item ?? "").includes(":") ? (input.item ?? "") : `minecraft:${input.item ?? ""}`;
-      if (!/^[a-z0-9_.-]{1,32}$/.test(entryId) || !/^[a-z0-9_.-]+:[a-z0-9_./-]+$/.test(item))
+      const count = input.count ?? Number.NaN;
+      const price = input.price ?? Number.NaN;
+      if (
+        !/^[a-z0-9_.-]{1,32}$/.test(entryId) ||
+        !/^[a-z0-9_.-]+:[a-z0-9_./-]+$/.test(item) ||
+        !Number.isInteger(count) ||
+        count < 1 ||
+        count > 6400 ||
+        !Number.isInteger(price) ||
+        price < 0 ||
+        price > 1_000_000
+      )
         throw new AgentException(AgentFailure.INPUT_INVALID.with(`${entryId} ${item}`));
-      await catalog.put({ id: entryId, item, count: input.count ?? 1, price: input.price ?? 0 });
-      return card("added", `${item} × ${input.count ?? 1} = ${input.price ?? 0}`);
+      await catalog.put({ id: entryId, item, count, price });
+      return card("added", `${item} × ${count} = ${price}`);
     } catch (error) {
       if (error instanceof AgentException) throw error;
       return card("invalid_file", (error as Error).message);
