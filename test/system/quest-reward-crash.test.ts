@@ -23,7 +23,7 @@ import { type Player, tempFolder } from "./system-support.js";
  * exactly once (items and levels), or be listed by `/system deliveries` and resolved there by an admin.
  */
 
-const KILLS = Number(process.env.QUEST_CRASH_KILLS ?? 10);
+const KILLS = Number(process.env.QUEST_CRASH_KILLS ?? 6);
 const BREAD = 3;
 const LEVELS = 2;
 const DELIVERED = /^Rewards of Welcome Gift delivered/;

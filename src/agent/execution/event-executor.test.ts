@@ -50,6 +50,8 @@ const POLICY: ExecutionPolicy = { ...SIMPLE_POLICY, writeSteps: 3, reactIteratio
 /** Everything the workflow did, so tests can see effects and the policy each run saw. */
 class World {
   grants = 0;
+  /** Inputs whose unknown effect an admin confirmed (`effectConfirmed`). */
+  confirmed: string[] = [];
   runs: string[] = [];
   policies: ExecutionPolicy[] = [];
   release: () => void = () => {};
@@ -76,6 +78,10 @@ class RewardModule extends AbstractAgentModule<RewardInput> {
       event: true,
       eventTypes,
     });
+  }
+
+  async effectConfirmed(input: RewardInput, playerId: string): Promise<void> {
+    this.world.confirmed.push(`${playerId}:${input.amount}`);
   }
 
   override async run(input: RewardInput, context: ExecutionContext): Promise<AgentResult> {
@@ -426,7 +432,7 @@ describe("EventExecutor", () => {
     await journal.close();
   });
 
-  it("marks an unconfirmed task done without running anything", async () => {
+  it("marks an unconfirmed task done without running anything; the workflow settles its own records", async () => {
     const folder = await newFolder();
     await unconfirmedTask(folder, "m1");
     const { executor, journal, world } = await harness(folder);
@@ -434,6 +440,7 @@ describe("EventExecutor", () => {
     await executor.whenIdle();
     await executor.markDone("m1");
     expect(journal.event("m1")?.state).toBe(State.SUCCEEDED);
+    expect(world.confirmed).toEqual(["alex:6"]);
     expect(executor.unconfirmed()).toEqual([]);
     await expect(executor.markDone("m1")).rejects.toThrow("NOT_FOUND");
     await expect(executor.markDone("nope")).rejects.toThrow("NOT_FOUND");

@@ -173,7 +173,16 @@ export class EventExecutor implements UnconfirmedEvents {
   }
 
   async markDone(id: string): Promise<void> {
-    this.#unconfirmedTask(id);
+    const task = this.#unconfirmedTask(id);
+    // the workflow settles its own records first: a crash before the journal write leaves the task listed
+    const registry = this.#options.engine.modules();
+    const module =
+      task.owner === undefined
+        ? registry.get(task.type)
+        : registry.variants(task.type).find((variant) => variant.owner?.toString() === task.owner);
+    const input = module?.action.codec.decode(task.input);
+    if (module?.effectConfirmed !== undefined && input?.success === true)
+      await module.effectConfirmed(input.value, task.playerId);
     await this.#options.journal.updateEvent(id, { state: State.SUCCEEDED });
     this.#logger.info(`event ${id}: unconfirmed effect marked done`);
   }

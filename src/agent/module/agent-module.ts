@@ -30,6 +30,12 @@ export interface AgentModule<I> {
   /** True when the workflow cannot answer without a model (a model loop): unavailable to players who may not call one. */
   readonly requiresModel?: boolean;
   run(input: I, context: ExecutionContext): Promise<AgentResult>;
+  /**
+   * An event workflow whose run ended with its effect unknown: the admin checked and marked it done
+   * (`/system deliveries done`), so the effect happened. The module settles its own records (an order DELIVERED, a
+   * claim delivered); it must be idempotent, as a crash may repeat it.
+   */
+  effectConfirmed?(input: I, playerId: string): Promise<void>;
   /** Entry points (commands, semantic samples, shortcuts, model selection); absent means `defaults()` with none. */
   routing?(): ModuleRouting<I>;
 }

@@ -247,6 +247,14 @@ export class QuestDeliveryModule extends AbstractAgentModule<DeliveryInput> {
     });
   }
 
+  /** The admin found the rewards given: the claim is DELIVERED. */
+  async effectConfirmed(input: DeliveryInput, playerId: string): Promise<void> {
+    const { store, storage } = this.options;
+    await store.transaction(playerId, (data) =>
+      ModuleData.get(data, storage).settle(input.quest, "DELIVERED"),
+    );
+  }
+
   override async run(input: DeliveryInput, context: ExecutionContext): Promise<AgentResult> {
     const { store, storage, service } = this.options;
     const playerId = context.playerId;

@@ -193,6 +193,7 @@ export class ShopConfirmModule extends AbstractAgentModule<QuoteRef> {
         entry: { ...entry },
         count: quote.count,
         day: commerce.today(),
+        items: [{ item: entry.item, count: quote.count * entry.count }],
       }),
       playerId: context.playerId,
       owner: owner.toString(),

@@ -32,6 +32,8 @@ interface PurchaseInput {
   readonly entry: ShopEntry;
   readonly count: number;
   readonly day: string;
+  /** What it delivers (shown to admins in `/system deliveries`). */
+  readonly items?: readonly ItemStack[] | undefined;
 }
 export const SHOP_PURCHASE_ACTION = ActionType.of<PurchaseInput>(
   "system:shop_purchase",
@@ -48,6 +50,10 @@ export const SHOP_PURCHASE_ACTION = ActionType.of<PurchaseInput>(
       }),
       count: z.number().int().positive().max(640),
       day: z.string(),
+      items: z
+        .array(z.object({ item: z.string(), count: z.number().int().positive() }))
+        .max(1)
+        .optional(),
     }) as unknown as z.ZodType<PurchaseInput>,
   ),
 );
@@ -163,6 +169,16 @@ export class ShopPurchaseModule extends AbstractAgentModule<PurchaseInput> {
     );
     await stock.settle(orderId);
     return AgentResult.success(undefined, await card("DELIVERED"));
+  }
+
+  /** The admin found the items given: the order is DELIVERED and its stock stays sold. */
+  async effectConfirmed(input: PurchaseInput, playerId: string): Promise<void> {
+    await this.options.commerce.ready();
+    const { store, orders } = this.options.commerce.options;
+    await store.transaction(playerId, (data) =>
+      ModuleData.get(data, orders).settle(input.order, "DELIVERED"),
+    );
+    await this.options.commerce.options.stock.settle(input.order);
   }
 
   /** The player left before the give: a new attempt (its own event and step ids) waits for them. */
