@@ -11,9 +11,11 @@ import { fingerprintOf } from "../agent/execution/interactive-executor.js";
 import { replayKeyOf } from "../agent/execution/replay-cache.js";
 import { isReadOnlyModule } from "../agent/routing/direct-qualification.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
+import { formatText } from "../agent/text-format.js";
 import { CORE_PLAYER_ACTIONS } from "../module/builtin/core/player-commands.js";
 import type { ModuleManager } from "../module/module-manager.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
+import { narrationOf, spokenSummary } from "../speech/narration.js";
 import {
   type AssistantParts,
   type AssistantServerOptions,
@@ -257,6 +259,18 @@ export class AssistantServer {
     const card = this.present(player, result);
     if (card === undefined) return;
     for (const listener of this.#noticeListeners) listener(playerId, card);
+  }
+
+  /**
+   * What a card narrates to this player: its SpeechContent in their language, only when they turned speech on
+   * (`/system settings speech on`); undefined otherwise. History restores never call it: history is read-only.
+   */
+  async narration(playerId: string, locale: string, card: PresentedCard): Promise<string | undefined> {
+    const speech = narrationOf(card.view);
+    if (speech === undefined) return undefined;
+    const { infrastructure } = this.parts;
+    if ((await infrastructure.conversation.preferences(playerId)).speech !== true) return undefined;
+    return spokenSummary(formatText(infrastructure.languages, locale, speech));
   }
 
   /** Renders a result for a player (also used for event notices). */

@@ -144,7 +144,11 @@ export class AssistantCoreServices implements CoreServices {
     else await permissions.update(player.uuid, (current) => ({ ...current, mode }));
   }
 
-  async setPreference(playerId: string, key: "history" | "external", value: boolean): Promise<void> {
+  async setPreference(
+    playerId: string,
+    key: "history" | "external" | "speech",
+    value: boolean,
+  ): Promise<void> {
     await this.infrastructure.conversation.setPreferences(playerId, { [key]: value });
   }
 

@@ -58,6 +58,7 @@ export class ConversationService implements AgentLifecycle {
     const next: ConversationPreferences = {
       history: change.history ?? current.history,
       external: change.external ?? current.external,
+      speech: change.speech ?? current.speech ?? false,
     };
     await this.#store.setPreferences(playerId, next);
     return next;

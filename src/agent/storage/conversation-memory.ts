@@ -18,6 +18,8 @@ export type ConversationTurn =
 export interface ConversationPreferences {
   readonly history: boolean;
   readonly external: boolean;
+  /** Narration of cards that carry speech (a title or action bar in game, the panel's voice); off by default. */
+  readonly speech?: boolean;
 }
 
 /**
@@ -65,7 +67,11 @@ export const decodeTurn = (data: unknown): Validation<ConversationTurn> => {
 
 /** Stored preferences; both fields required. */
 export const PREFERENCES_CODEC = codec<ConversationPreferences>(
-  z.object({ history: z.boolean(), external: z.boolean() }),
+  z.object({
+    history: z.boolean(),
+    external: z.boolean(),
+    speech: z.boolean().optional(),
+  }) as z.ZodType<ConversationPreferences>,
 );
 
 /** How a projection renders an assistant message; a server passes its language tables. */

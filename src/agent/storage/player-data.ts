@@ -13,6 +13,8 @@ export interface PlayerPreferences {
   readonly history: boolean;
   /** Allow external AI and web services. */
   readonly external: boolean;
+  /** Narrate cards that carry speech (off unless the player turns it on). */
+  readonly speech?: boolean;
 }
 
 /** The plain, persisted form of a player's private record (<world>/system/players/<UUID>.dat). */
@@ -73,9 +75,15 @@ export class PlayerData {
   /** Stores preferences; marks the record changed only when a value really differs. */
   setPreferences(next: PlayerPreferences): void {
     const current = this.#preferences;
-    if (current !== undefined && next.history === current.history && next.external === current.external)
+    const speech = next.speech === true;
+    if (
+      current !== undefined &&
+      next.history === current.history &&
+      next.external === current.external &&
+      speech === (current.speech === true)
+    )
       return;
-    this.#preferences = { history: next.history, external: next.external };
+    this.#preferences = { history: next.history, external: next.external, speech };
     this.#changed = true;
   }
 

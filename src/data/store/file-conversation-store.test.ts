@@ -48,10 +48,11 @@ describe("FileConversationStore", () => {
 
   it("stores preferences durably in the player file; delete (revoke) forgets history and preferences only", async () => {
     expect(await conversations.preferences(PLAYER)).toBeUndefined();
-    await conversations.setPreferences(PLAYER, { history: false, external: true });
+    await conversations.setPreferences(PLAYER, { history: false, external: true, speech: true });
     expect(await new FileAgentStore({ world }).read(PLAYER, (data) => data.preferences)).toEqual({
       history: false,
       external: true,
+      speech: true,
     });
     await store.transaction(PLAYER, (data) => data.bumpGeneration());
     await conversations.append(PLAYER, [{ role: "user", requestId: "r1", at: 1, text: "x" }]);

@@ -38,6 +38,7 @@ export const encodePlayer = (record: PlayerRecord): NbtFields => {
     fields.preferences = nbt.comp({
       history: nbt.byte(record.preferences.history ? 1 : 0),
       external: nbt.byte(record.preferences.external ? 1 : 0),
+      speech: nbt.byte(record.preferences.speech === true ? 1 : 0),
     });
   return fields;
 };
@@ -74,5 +75,6 @@ export const decodePlayer = (fields: NbtFields, expectedPlayer: string): Validat
   if (preferences === undefined) return valid(record);
   const history = preferences.history?.type === "byte" ? preferences.history.value !== 0 : true;
   const external = preferences.external?.type === "byte" ? preferences.external.value !== 0 : true;
-  return valid({ ...record, preferences: { history, external } });
+  const speech = preferences.speech?.type === "byte" ? preferences.speech.value !== 0 : false;
+  return valid({ ...record, preferences: { history, external, speech } });
 };

@@ -25,7 +25,12 @@ export class AssistantHostHandler implements HostHandler {
     private readonly players: OnlinePlayers,
     private readonly verification: AdminVerification | undefined,
   ) {
-    assistant.onNotice((playerId, card) => this.players.get(playerId)?.sendCard(render(card)));
+    assistant.onNotice((playerId, card) => {
+      const player = this.players.get(playerId);
+      if (player === undefined) return;
+      player.sendCard(render(card));
+      void this.#narrate(player, card);
+    });
     assistant.onProgress((playerId, text) =>
       this.players.get(playerId)?.sendActionBar({ text, color: "gray" }),
     );
@@ -45,7 +50,20 @@ export class AssistantHostHandler implements HostHandler {
       base.toLowerCase() !== "system"
         ? await this.assistant.submit(this.#info(player), `/${trimmed}`)
         : await this.#system(this.#info(player), body);
-    if (reply.card !== undefined) player.sendCard(render(reply.card));
+    if (reply.card !== undefined) {
+      player.sendCard(render(reply.card));
+      await this.#narrate(player, reply.card);
+    }
+  }
+
+  /** Narration in game: Minecraft cannot speak, so a card's speech shows in the action bar (speech on only). */
+  async #narrate(player: HostPlayer, card: PresentedCard): Promise<void> {
+    try {
+      const text = await this.assistant.narration(player.uuid, normalizeLocale(player.locale()), card);
+      if (text !== undefined) player.sendActionBar({ text, color: "gold" });
+    } catch {
+      // narration is a courtesy: the card itself was shown
+    }
   }
 
   async completions(player: HostPlayer, line: string): Promise<readonly string[]> {

@@ -48,7 +48,7 @@ export interface CoreServices {
   /** Re-reads config files, prompts and data packs; returns what was reloaded (for the card). */
   reload(): Promise<Text>;
   setMode(mode: ExecutionMode, player: KnownPlayer | undefined): Promise<void>;
-  setPreference(playerId: string, key: "history" | "external", value: boolean): Promise<void>;
+  setPreference(playerId: string, key: "history" | "external" | "speech", value: boolean): Promise<void>;
   clearHistory(playerId: string): Promise<void>;
   /** Whether the player has a request running (or still stopping). */
   running(playerId: string): boolean;

@@ -14,16 +14,16 @@ import type { CoreServices } from "./core-services.js";
 
 const SETTINGS = ActionType.of(
   "system:settings",
-  codec(z.object({ key: z.enum(["history", "external"]), value: z.boolean() })),
+  codec(z.object({ key: z.enum(["history", "external", "speech"]), value: z.boolean() })),
 );
-type SettingsInput = { key: "history" | "external"; value: boolean };
+type SettingsInput = { key: "history" | "external" | "speech"; value: boolean };
 
-/** `/system settings history|external on|off`: the player's own preferences. */
+/** `/system settings history|external|speech on|off`: the player's own preferences. */
 export class SettingsModule extends CoreCommandModule<SettingsInput> {
   constructor(services: CoreServices) {
     const command = AgentCommand.custom<SettingsInput>(["settings", "设置"], (name) => {
       const node = literal<CommandSource>(name);
-      for (const key of ["history", "external"] as const)
+      for (const key of ["history", "external", "speech"] as const)
         node.then(
           literal<CommandSource>(key).then(
             argument<CommandSource, string>("value", withUsage(word(), "on|off")).executes(
@@ -38,7 +38,7 @@ export class SettingsModule extends CoreCommandModule<SettingsInput> {
         );
       return node;
     });
-    super(SETTINGS, "Turn your history or external services on or off.", command, services, false);
+    super(SETTINGS, "Turn your history, external services or speech on or off.", command, services, false);
   }
 
   protected async apply(input: SettingsInput, context: ExecutionContext): Promise<Text> {

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { CardBuilder } from "../agent/card/card-builder.js";
+import { literal, translatable } from "../agent/text.js";
+import { narrationOf, spokenSummary } from "./narration.js";
+
+describe("narration", () => {
+  it("uses a card's own speech, else the narration of its kind, else nothing", () => {
+    const own = CardBuilder.of("system.quests.detail").withSpeech(literal("Quest complete: Timber!")).build();
+    expect(narrationOf(own)).toEqual(literal("Quest complete: Timber!"));
+    const checkIn = CardBuilder.of(
+      "system.check_in.card.done",
+      literal("3"),
+      literal("5"),
+      literal("Bread × 3"),
+    ).build();
+    expect(narrationOf(checkIn)).toEqual(translatable("system.speech.check_in", literal("3")));
+    expect(narrationOf(CardBuilder.of("system.help.list").build())).toBeUndefined();
+  });
+
+  it("keeps a spoken summary to its first sentence", () => {
+    expect(spokenSummary("Diamonds are deep underground. Mine at y -58.")).toBe(
+      "Diamonds are deep underground.",
+    );
+    expect(spokenSummary("钻石在地下深处。用铁镐挖。")).toBe("钻石在地下深处。");
+    expect(spokenSummary("x".repeat(300), 10)).toBe(`${"x".repeat(9)}…`);
+  });
+});
