@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { AgentResult } from "../agent/agent-result.js";
 import { MESSAGE_CARD } from "../agent/card/message-card.js";
 import { SELECTION_CARD } from "../agent/card/selection-card.js";
@@ -16,6 +17,7 @@ import type { AnyServerModuleType } from "../module/server-module.js";
 import { readSystemModuleEntries } from "../module/system-module-entries.js";
 import { SystemModuleTags } from "../module/system-module-tags.js";
 import type { Logger } from "../util/logger.js";
+import { AdvancementRules } from "./advancement-rules.js";
 import {
   type AssistantInfrastructure,
   type AssistantPaths,
@@ -50,6 +52,8 @@ export interface AssistantParts {
   readonly interactive: InteractiveExecutor<RequestPayload>;
   readonly events: EventExecutor;
   readonly progress: ProgressChannel;
+  /** The admin's advancement rules (advancements.json): which workflows game events start. */
+  readonly advancements: AdvancementRules;
 }
 
 /**
@@ -139,16 +143,19 @@ export const assembleAssistant = async (
         counters,
       }),
   });
+  const advancements = new AdvancementRules({
+    configDir: join(options.paths.dataDir, "config", "system"),
+    engine,
+    logger,
+  });
   let rules: EventRules | undefined;
   const events = new EventExecutor({
     engine,
     journal: infrastructure.journal,
     pool: infrastructure.tasks.event,
     // features register their event workflows while installing, after the executor exists
-    rules: () => {
-      rules ??= engine.started ? EventRules.fromModules(engine.modules().values()) : undefined;
-      return rules ?? new EventRules();
-    },
+    // features register their event workflows while installing; the table is built once the rules file is read
+    rules: () => rules ?? new EventRules(),
     isOnline: (playerId) => options.bridge.isOnline(playerId),
     features: (playerId) => permissions.snapshot(playerId).features,
     standing: (playerId) => standings.of(playerId, generations.generation(playerId)),
@@ -173,6 +180,8 @@ export const assembleAssistant = async (
       SystemModuleTags.read(packRoots, logger),
     );
     if (packs.applied.length > 0) logger.info(`data packs: ${packs.applied.join(", ")} changed on/off`);
+    if (!(await advancements.load())) kept.push("advancements.json");
+    rules = advancements.table();
     if (packs.restart.length > 0)
       logger.warn(
         `data packs: ${packs.restart.join(", ")} changed in a way that takes effect after a restart`,
@@ -188,7 +197,11 @@ export const assembleAssistant = async (
     );
     await events.resumeWaiting();
     logModel(infrastructure);
-    return reloadSummary(["config", "prompts", "access", "features", "data packs"], kept, packs.restart);
+    return reloadSummary(
+      ["config", "prompts", "access", "features", "data packs", "advancements"],
+      kept,
+      packs.restart,
+    );
   };
   const core = new AssistantCoreServices({
     infrastructure,
@@ -214,12 +227,24 @@ export const assembleAssistant = async (
   });
   modules.install(readSystemModuleEntries(packRoots, logger), services);
   engine.start();
+  await advancements.load();
+  rules = advancements.table();
   for (const twin of engine.modules().routes.nearDuplicates())
     logger.warn(
       `routing samples of ${twin.target} and ${twin.other} are near-identical (${JSON.stringify(twin.sample)} / ${JSON.stringify(twin.otherSample)}): neither routes directly on such text`,
     );
   infrastructure.cards.freeze();
-  return { infrastructure, modules, permissions, router, pipeline, interactive, events, progress };
+  return {
+    infrastructure,
+    modules,
+    permissions,
+    router,
+    pipeline,
+    interactive,
+    events,
+    progress,
+    advancements,
+  };
 };
 
 /** One line an admin reads at start and after every reload: which model, on which host. */

@@ -12,6 +12,7 @@ import { replayKeyOf } from "../agent/execution/replay-cache.js";
 import { isReadOnlyModule } from "../agent/routing/direct-qualification.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { formatText } from "../agent/text-format.js";
+import { localDay } from "../module/builtin/check-in/local-day.js";
 import { CORE_PLAYER_ACTIONS } from "../module/builtin/core/player-commands.js";
 import type { ModuleManager } from "../module/module-manager.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
@@ -112,11 +113,23 @@ export class AssistantServer {
   }
 
   async join(player: PlayerInfo): Promise<void> {
-    const { infrastructure, permissions, events } = this.parts;
-    await infrastructure.players.join(player);
+    const { infrastructure, permissions, events, advancements } = this.parts;
+    const first = await infrastructure.players.join(player);
     await permissions.setOpLevel(player.uuid, player.opLevel);
     await infrastructure.store.load(player.uuid);
     await events.playerJoined(player.uuid);
+    // game events: the advancement rules decide what runs (a welcome and starter kit on the first join)
+    const now = Date.now();
+    const day = localDay(now, Intl.DateTimeFormat().resolvedOptions().timeZone);
+    if (first)
+      await advancements.dispatch(
+        { type: "system:first_join", playerId: player.uuid, id: `first_join/${player.uuid}`, day },
+        events,
+      );
+    await advancements.dispatch(
+      { type: "system:join", playerId: player.uuid, id: `join/${player.uuid}/${now}`, day },
+      events,
+    );
   }
 
   /** The host saw a player's standing in the game change (operator level): permissions follow at once. */

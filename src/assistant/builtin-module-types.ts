@@ -11,6 +11,7 @@ import { QUESTS_FEATURE } from "../module/builtin/quests/quests-feature.js";
 import { REASONING_MODULE_TYPE } from "../module/builtin/reasoning/reasoning-system-module.js";
 import { SEARCH_MODULE_TYPE } from "../module/builtin/search/search-module.js";
 import { SHOP_FEATURE } from "../module/builtin/shop/shop-feature.js";
+import { WELCOME_FEATURE } from "../module/builtin/welcome/welcome-feature.js";
 import type { AnyServerModuleType } from "../module/server-module.js";
 import { Registry } from "../util/registry.js";
 
@@ -29,6 +30,7 @@ export const builtinModuleTypes = (): AnyServerModuleType[] => [
   REASONING_MODULE_TYPE,
   QUESTS_FEATURE,
   SHOP_FEATURE,
+  WELCOME_FEATURE,
 ];
 
 /** The registry the ModuleManager installs from: built-in types plus an extension's own. */

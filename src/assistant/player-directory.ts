@@ -38,10 +38,13 @@ export class PlayerDirectory {
     await this.#known.reload();
   }
 
-  async join(player: PlayerInfo): Promise<void> {
+  /** Records the player online (and their name); true when this server has never seen them before. */
+  async join(player: PlayerInfo): Promise<boolean> {
     this.#online.set(player.uuid, player);
+    const first = this.#known.get()[player.uuid] === undefined;
     if (this.#known.get()[player.uuid] !== player.name)
       await this.#known.set({ ...this.#known.get(), [player.uuid]: player.name });
+    return first;
   }
 
   update(player: PlayerInfo): void {

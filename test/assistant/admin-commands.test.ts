@@ -34,7 +34,7 @@ describe("admin commands explain themselves", () => {
     );
     expect(usageOf(await server.handle(ADMIN, "/system grant"))).toBe("/system grant <player> [feature]");
     expect(usageOf(await server.handle(ADMIN, "/system settings history maybe"))).toBe(
-      "/system settings external|history on|off",
+      "/system settings external|history|speech on|off",
     );
     expect(usageOf(await server.handle(ADMIN, "/system mode"))).toBe(
       "/system mode ask|full|routing|simple [player]",

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { decodeFrames } from "../../src/data/store/record-frame.js";
@@ -49,6 +49,12 @@ export const running = new Set<ChildProcess>();
 
 /** `node --import tsx src/main.ts --port 0 --data-dir <dir>`, as `npm start`; resolves on `listening on`. */
 export const startServer = async (dataDir: string): Promise<Server> => {
+  // no welcome kit (an advancement rule): the loops count what their own feature gives
+  const advancements = join(dataDir, "config", "system", "advancements.json");
+  if (!existsSync(advancements)) {
+    mkdirSync(join(dataDir, "config", "system"), { recursive: true });
+    writeFileSync(advancements, JSON.stringify({ rules: [] }));
+  }
   const child = spawn(
     process.execPath,
     ["--import", "tsx", "src/main.ts", "--port", "0", "--data-dir", dataDir],

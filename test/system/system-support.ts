@@ -42,6 +42,8 @@ export const startShipped = async (
   const folder = options.folder ?? tempFolder("system-shipped-");
   const files: Record<string, string> = {
     "config/system/server.json": JSON.stringify({ generation: "superflat", ops: options.ops ?? [] }),
+    // no welcome kit unless a test asks for advancement rules: it would change what other tests count
+    "config/system/advancements.json": JSON.stringify({ rules: [] }),
     ...options.files,
   };
   for (const [path, content] of Object.entries(files)) {

@@ -73,16 +73,18 @@ describe("ConversationService", () => {
     expect(await store.history("alex")).toEqual([]);
   });
 
-  it("keeps history and external preferences per player, defaulting to on", async () => {
+  it("keeps history and external preferences per player, defaulting to on (speech defaults to off)", async () => {
     const { service } = make();
     expect(await service.preferences("alex")).toEqual({ history: true, external: true });
     expect(await service.setPreferences("alex", { external: false })).toEqual({
       history: true,
       external: false,
+      speech: false,
     });
-    expect(await service.setPreferences("alex", { history: false })).toEqual({
+    expect(await service.setPreferences("alex", { history: false, speech: true })).toEqual({
       history: false,
       external: false,
+      speech: true,
     });
     expect(await service.preferences("steve")).toEqual({ history: true, external: true });
   });

@@ -22,6 +22,8 @@ export interface EventSubmission {
   readonly playerId: string;
   /** The feature submitting it: its own configuration of the workflow handles the task, even if grants change. */
   readonly owner?: string;
+  /** The advancement rule that asks for it (stored, re-checked when the task resumes). */
+  readonly rule?: string;
 }
 
 /** Accepted (a durable QUEUED task exists), a duplicate of a known id, or refused before anything was stored. */
@@ -104,7 +106,7 @@ export class EventExecutor implements UnconfirmedEvents {
             .find((variant) => variant.owner?.toString() === event.owner);
     if (module === undefined || module.action !== event.action.type)
       return refused(AgentFailure.MODULE_DISABLED.with(event.action.type.toString()));
-    if (!this.#options.rules().permits(event.eventType, module))
+    if (!this.#options.rules().permits(event.eventType, module, event.rule))
       return refused(AgentFailure.PERMISSION_DENIED.with(event.eventType, module.id.toString()));
     const decoded = module.action.codec.decode(event.action.input);
     if (!decoded.success) return refused(AgentFailure.INPUT_INVALID.with(decoded.error));
@@ -116,6 +118,8 @@ export class EventExecutor implements UnconfirmedEvents {
         input: module.action.codec.encode(decoded.value),
         playerId: event.playerId,
         ...(module.owner === undefined ? {} : { owner: module.owner.toString() }),
+        eventType: event.eventType,
+        ...(event.rule === undefined ? {} : { rule: event.rule }),
         policy,
         state: State.QUEUED,
         attempts: 0,
@@ -266,7 +270,13 @@ export class EventExecutor implements UnconfirmedEvents {
         ? registry.get(task.type)
         : registry.variants(task.type).find((variant) => variant.owner?.toString() === task.owner);
     const policy = EXECUTION_POLICY_CODEC.decode(task.policy);
-    if (module === undefined || !this.#options.rules().permitsAny(module))
+    const rules = this.#options.rules();
+    const permitted =
+      module !== undefined &&
+      (task.eventType === undefined
+        ? rules.permitsAny(module)
+        : rules.permits(task.eventType, module, task.rule));
+    if (module === undefined || !permitted)
       return this.#finish(task, AgentResult.error(AgentFailure.PERMISSION_DENIED.with(task.type)));
     if (!policy.success)
       return this.#finish(task, AgentResult.error(AgentFailure.INPUT_INVALID.with(policy.error)));

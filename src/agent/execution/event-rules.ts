@@ -13,6 +13,8 @@ export interface EventRule {
  */
 export class EventRules {
   readonly #rules = new Map<string, Set<string>>();
+  /** Rule id → the event type and workflow it names (admin rules; a task started by one re-checks it). */
+  readonly #named = new Map<string, { readonly eventType: string; readonly module: string }>();
 
   constructor(rules: Iterable<EventRule> = []) {
     for (const rule of rules) this.allow(rule.eventType, rule.module);
@@ -27,19 +29,29 @@ export class EventRules {
     return rules;
   }
 
+  /** An admin rule: it lets `module` run events of `eventType`, and tasks it started name it. */
+  allowRule(rule: string, eventType: string, module: string): void {
+    this.#named.set(rule, { eventType, module });
+    this.allow(eventType, module);
+  }
+
   allow(eventType: string, module: string): void {
     const modules = this.#rules.get(eventType) ?? new Set<string>();
     modules.add(module);
     this.#rules.set(eventType, modules);
   }
 
-  /** Whether the rule table names the pair (the module's own declaration is checked too). */
-  permits(eventType: string, module: AnyAgentModule): boolean {
-    return (
-      module.event &&
-      module.eventTypes.includes(eventType) &&
-      this.#rules.get(eventType)?.has(module.id.toString()) === true
-    );
+  /**
+   * Whether the rule table names the pair (the module's own declaration is checked too): both keys. A task started by
+   * an admin rule needs that rule still to name the pair (switched off or removed: no longer permitted).
+   */
+  permits(eventType: string, module: AnyAgentModule, rule?: string): boolean {
+    if (!module.event || !module.eventTypes.includes(eventType)) return false;
+    if (rule !== undefined) {
+      const named = this.#named.get(rule);
+      return named?.eventType === eventType && named.module === module.id.toString();
+    }
+    return this.#rules.get(eventType)?.has(module.id.toString()) === true;
   }
 
   /** Whether any rule still lets this workflow run events of a type it declares (checked again on resume). */

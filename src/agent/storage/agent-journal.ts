@@ -37,6 +37,10 @@ export interface EventTask {
   readonly playerId: string;
   /** The feature whose configuration of the workflow handles the task (absent: unowned or first registered). */
   readonly owner?: string;
+  /** The event type that started it; a resumed task is authorised again for this type (absent in older tasks). */
+  readonly eventType?: string;
+  /** The advancement rule that started it, re-checked on resume (absent for a feature's own deliveries). */
+  readonly rule?: string;
   /** The ExecutionPolicy selected when the event was accepted, encoded; resumed work keeps it. */
   readonly policy: Json;
   readonly state: State;

@@ -35,6 +35,8 @@ const eventShape = z.object({
   input: json,
   playerId: z.string(),
   owner: z.string().optional(),
+  eventType: z.string().optional(),
+  rule: z.string().optional(),
   policy: json,
   state: z.string(),
   attempts: z.number().int().min(0),
