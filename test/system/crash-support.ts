@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 import { decodeFrames } from "../../src/data/store/record-frame.js";
 import { type ChatMessage, joinPlayer, type Player, waitFor } from "./system-support.js";
 
+export { held } from "./system-support.js";
+
 /** Helpers of the SIGKILL loops: the real server in a child process, exactly as `npm start` runs it. */
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -91,12 +93,6 @@ export const enter = async (port: number, name: string): Promise<Player> => {
   player.bot.on("error", () => {});
   return player;
 };
-
-export const held = (player: Player, item: string): number =>
-  player.bot.inventory
-    .items()
-    .filter((stack) => stack.name === item)
-    .reduce((sum, stack) => sum + stack.count, 0);
 
 export const sleep = (millis: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, millis));
 

@@ -1,13 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { joinPlayer, type Player, type ShippedServer, startShipped, waitFor } from "./system-support.js";
-
-const held = (player: Player, item: string): number =>
-  player.bot.inventory
-    .items()
-    .filter((stack) => stack.name === item)
-    .reduce((sum, stack) => sum + stack.count, 0);
+import { held, joinPlayer, type ShippedServer, startShipped, waitFor } from "./system-support.js";
 
 const rule = (id: string, event: string, workflow: string, input: unknown, repeat = "once") => ({
   id,

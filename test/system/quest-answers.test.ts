@@ -1,24 +1,15 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { joinPlayer, type Player, type ShippedServer, speak, startShipped } from "./system-support.js";
+import {
+  joinPlayer,
+  type Player,
+  questFolderFiles,
+  type ShippedServer,
+  speak,
+  startShipped,
+} from "./system-support.js";
 
 const FIXTURE = join(import.meta.dirname, "../fixtures/ftbquests/system-basics");
-
-/** The fixture's files as `startShipped` writes them into the data directory's quest folder. */
-const questFiles = (): Record<string, string> => {
-  const files: Record<string, string> = {};
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith(".snbt"))
-        files[`config/ftbquests/quests/${relative(FIXTURE, path)}`] = readFileSync(path, "utf8");
-    }
-  };
-  walk(FIXTURE);
-  return files;
-};
 
 const HIDDEN = /Stone Age|Secret Star|石器时代|秘密之星/;
 /** A hidden quest shown or cited (a "not found" reply echoes the question, which may name it in lower case). */
@@ -36,7 +27,7 @@ describe("questions answered from quests (shipped server, no model)", () => {
   let admin: Player;
 
   beforeAll(async () => {
-    server = await startShipped({ ops: ["Admin"], files: questFiles() });
+    server = await startShipped({ ops: ["Admin"], files: questFolderFiles(FIXTURE) });
     steve = await joinPlayer(server.port, "Steve");
     li = await joinPlayer(server.port, "LiLei");
     admin = await joinPlayer(server.port, "Admin");

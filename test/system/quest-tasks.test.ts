@@ -1,29 +1,16 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { joinPlayer, type Player, type ShippedServer, startShipped, waitFor } from "./system-support.js";
+import {
+  held,
+  joinPlayer,
+  type Player,
+  questFolderFiles,
+  type ShippedServer,
+  startShipped,
+  waitFor,
+} from "./system-support.js";
 
 const FIXTURE = join(import.meta.dirname, "../fixtures/ftbquests/system-tasks");
-
-const questFiles = (): Record<string, string> => {
-  const files: Record<string, string> = {};
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith(".snbt"))
-        files[`config/ftbquests/quests/${relative(FIXTURE, path)}`] = readFileSync(path, "utf8");
-    }
-  };
-  walk(FIXTURE);
-  return files;
-};
-
-const held = (player: Player, item: string): number =>
-  player.bot.inventory
-    .items()
-    .filter((stack) => stack.name === item)
-    .reduce((sum, stack) => sum + stack.count, 0);
 
 /** 35 different items an admin gives to fill every inventory slot but the one the oak logs take. */
 const FILLERS = [
@@ -79,7 +66,7 @@ describe("FTB quest tasks and gifts (shipped server)", () => {
     server = await startShipped({
       ops: ["Admin"],
       files: {
-        ...questFiles(),
+        ...questFolderFiles(FIXTURE),
         "datapacks/data/system/system_module/check_in.json": JSON.stringify({
           type: "system:check_in",
           server: { rewards: [{ item: "minecraft:oak_log", count: 2 }] },

@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScriptedModelServer } from "../support/scripted-model-server.js";
 import {
   joinPlayer,
   modelEnvironment,
   type Player,
+  questFolderFiles,
   type ShippedServer,
   speak,
   startShipped,
@@ -14,21 +14,6 @@ import {
 } from "./system-support.js";
 
 const FIXTURE = join(import.meta.dirname, "../fixtures/ftbquests/system-basics");
-
-/** The fixture's files as `startShipped` writes them into the data directory's quest folder. */
-const questFiles = (): Record<string, string> => {
-  const files: Record<string, string> = {};
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith(".snbt"))
-        files[`config/ftbquests/quests/${relative(FIXTURE, path)}`] = readFileSync(path, "utf8");
-    }
-  };
-  walk(FIXTURE);
-  return files;
-};
 
 const reply = (value: unknown): { text: string } => ({ text: JSON.stringify(value) });
 
@@ -50,7 +35,7 @@ describe("FTB quests (shipped server)", () => {
       environment: modelEnvironment(model),
       ops: ["Admin"],
       files: {
-        ...questFiles(),
+        ...questFolderFiles(FIXTURE),
         // the check-in reward brings the oak logs the first quest asks for
         // FTB team progress a modded server wrote (1.21.1 layout): "Veteran" finished Timber! and claimed its
         // reward there, under an online-mode UUID (this offline server finds them by name)

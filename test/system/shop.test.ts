@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScriptedModelServer } from "../support/scripted-model-server.js";
 import {
+  held,
   joinPlayer,
   modelEnvironment,
   type Player,
@@ -10,12 +11,6 @@ import {
   uuidOf,
   waitFor,
 } from "./system-support.js";
-
-const held = (player: Player, item: string): number =>
-  player.bot.inventory
-    .items()
-    .filter((stack) => stack.name === item)
-    .reduce((sum, stack) => sum + stack.count, 0);
 
 const reply = (value: unknown): { text: string } => ({ text: JSON.stringify(value) });
 

@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import type { Bot } from "mineflayer";
 import { type RunningSystem, startSystem } from "../../src/host/flying-squid/start-system.js";
 import { MemoryLogger } from "../../src/util/logger.js";
@@ -111,4 +111,26 @@ export const uuidOf = (system: RunningSystem, name: string): string => {
   const player = system.host.players().find((candidate) => candidate.name === name);
   if (player === undefined) throw new Error(`${name} is not online`);
   return player.uuid;
+};
+
+/** How many of an item a bot holds (all its inventory stacks). */
+export const held = (player: Player, item: string): number =>
+  player.bot.inventory
+    .items()
+    .filter((stack) => stack.name === item)
+    .reduce((sum, stack) => sum + stack.count, 0);
+
+/** A quest fixture folder's `.snbt` files as `startShipped` writes them into `config/ftbquests/quests/`. */
+export const questFolderFiles = (fixture: string): Record<string, string> => {
+  const files: Record<string, string> = {};
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith(".snbt"))
+        files[`config/ftbquests/quests/${relative(fixture, path)}`] = readFileSync(path, "utf8");
+    }
+  };
+  walk(fixture);
+  return files;
 };

@@ -28,7 +28,7 @@ import {
   SHOP_QUOTE_ACTION_ID,
   SHOP_QUOTE_CARD,
 } from "./shop-cards.js";
-import { MAX_COUNT, type Prepared, ShopCommerce } from "./shop-commerce.js";
+import { MAX_COUNT, type Prepared, type ShopCommerce } from "./shop-commerce.js";
 import { SHOP_PURCHASE_ACTION, SHOP_PURCHASE_EVENT, shopOrderId } from "./shop-purchase.js";
 
 /** What the shop workflows share. */
@@ -444,5 +444,3 @@ export class ShopModule extends AbstractAgentModule<ShopInput> {
     return AgentResult.success(undefined, present(SHOP_LIST_CARD.card({ balance, entries })));
   }
 }
-
-export { ShopCommerce };
