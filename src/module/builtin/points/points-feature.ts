@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { registerCardType } from "../../../agent/card/card-text.js";
-import { GameContextTypes, systemClock } from "../../../game/context-types.js";
+import { GameContextTypes } from "../../../game/context-types.js";
 import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import { defineFeature } from "../../define-feature.js";
@@ -14,8 +14,7 @@ type PointsConfig = Record<string, never>;
 /**
  * `system:points`: a points balance per player kept as a ledger in the player file (`system:points/points_ledger`,
  * which check-in and the shop change too), the workflows `/system balance` and the admin's
- * `/system points give|take <player> <n>`. Needs AGENT_STORE and CORE_SERVICES; uses CLOCK (else the system
- * clock) and CARDS.
+ * `/system points give|take <player> <n>`. Needs AGENT_STORE, CORE_SERVICES and CLOCK; uses CARDS.
  */
 export const POINTS_FEATURE = defineFeature<PointsConfig>({
   id: Identifier.parse("system:points"),
@@ -24,7 +23,7 @@ export const POINTS_FEATURE = defineFeature<PointsConfig>({
     install(context) {
       const services = context.services;
       const store = services.get(GameContextTypes.AGENT_STORE);
-      const clock = services.find(GameContextTypes.CLOCK) ?? systemClock();
+      const clock = services.get(GameContextTypes.CLOCK);
       const core = services.get(CORE_SERVICES);
       const cards = services.find(GameContextTypes.CARDS);
       registerCardType(cards, POINTS_BALANCE_CARD);

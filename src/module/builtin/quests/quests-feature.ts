@@ -53,7 +53,7 @@ const QUESTS_CONFIG = codec(
  * `system:ftb_quests`: an FTB Quests book read from `<data-dir>/config/ftbquests/quests/` (configurable), with
  * progress System tracks per player, the tools `system:ftb.query|find|detail` (read-only, offered to reasoning)
  * and the workflows `/system quests`, `/system quest <…>` and the checkmark button. Without quest files it is not
- * installed and appears nowhere. Needs GAME_BRIDGE, AGENT_STORE, EVENTS, CORE_SERVICES, LOGGER and SERVER_PATHS; uses ITEM_CATALOG, CLOCK, CARDS.
+ * installed and appears nowhere. Needs GAME_BRIDGE, AGENT_STORE, EVENTS, CORE_SERVICES, LOGGER, CLOCK and SERVER_PATHS; uses ITEM_CATALOG, CARDS.
  */
 export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
   id: Identifier.parse("system:ftb_quests"),
@@ -88,7 +88,7 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
           logger.info(
             `quests: FTB team progress of ${teams.players.size} players to import from ${progressFolder}`,
           );
-        const clock = services.find(GameContextTypes.CLOCK);
+        const clock = services.get(GameContextTypes.CLOCK);
         const service = new QuestService({
           book: loaded.book,
           store: services.get(GameContextTypes.AGENT_STORE),
@@ -97,7 +97,7 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
           catalog: services.find(GameContextTypes.ITEM_CATALOG),
           languages: services.find(GameContextTypes.LANGUAGES),
           teamProgress: teams.players.size === 0 ? undefined : new TeamProgressImport(loaded.book, teams),
-          now: () => clock?.now() ?? Date.now(),
+          now: () => clock.now(),
         });
         const cards = services.get(GameContextTypes.CARDS);
         registerCardType(cards, QUEST_LIST_CARD);
@@ -117,7 +117,7 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
           random: Math.random,
         };
         registerCardType(cards, QUEST_SUBMIT_CARD);
-        const submits = { ...claims, now: () => clock?.now() ?? Date.now() };
+        const submits = { ...claims, now: () => clock.now() };
         context.engine.registerEventType(QUEST_HAND_IN_EVENT);
         context.engine.registerModule(new QuestSubmitModule(submits));
         context.engine.registerModule(

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { registerCardType } from "../../../agent/card/card-text.js";
-import { GameContextTypes, systemClock } from "../../../game/context-types.js";
+import { GameContextTypes } from "../../../game/context-types.js";
 import { giveItemsTool } from "../../../game/tools/give-items-tool.js";
 import { Identifier } from "../../../util/identifier.js";
 import { defineFeature } from "../../define-feature.js";
@@ -31,7 +31,7 @@ import { ShopStock } from "./shop-stock.js";
  * `system:shop`: a catalog (the data pack's entries plus the admin's `config/system/shop.json`), quotes, the
  * structured-only payment, orders in the player file and deliveries as durable events; the server-wide stock in
  * `<world>/system/shop-stock.json`. Prices are in points (`system:points`' ledger). Needs AGENT_STORE, EVENTS,
- * GAME_BRIDGE, LOGGER and SERVER_PATHS; uses CLOCK, ITEM_CATALOG and CARDS.
+ * GAME_BRIDGE, LOGGER, CLOCK and SERVER_PATHS; uses ITEM_CATALOG and CARDS.
  */
 export const SHOP_FEATURE = defineFeature<ShopConfig>({
   id: Identifier.parse("system:shop"),
@@ -62,7 +62,7 @@ export const SHOP_FEATURE = defineFeature<ShopConfig>({
           stock,
           store: services.get(GameContextTypes.AGENT_STORE),
           orders,
-          clock: services.find(GameContextTypes.CLOCK) ?? systemClock(),
+          clock: services.get(GameContextTypes.CLOCK),
           ready: Promise.all([
             catalog.load(),
             stock.load().catch((error: Error) => logger.error(`shop: ${error.message}`)),
