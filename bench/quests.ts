@@ -94,6 +94,7 @@ const service = new QuestService({
   bridge: new MemoryGameBridge(),
   catalog: ItemCatalog.forVersion("1.21.4"),
   now: () => 0,
+  gameEvents: { emit: async () => {} },
 });
 const state = new QuestState(book, new Set(), observe(undefined));
 const QUERIES = [

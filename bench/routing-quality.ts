@@ -6,6 +6,7 @@
 //     the 2 KB target;
 // (c) local routing latency (command parse, semantic match, no model) over the dev set texts.
 // Run: npm run bench -- routing-quality
+
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +17,7 @@ import type { RoutingPlayer } from "../src/agent/routing/routing-player.js";
 import { AssistantServer } from "../src/assistant/assistant-server.js";
 import { RouteSession } from "../src/assistant/route-cli.js";
 import { evaluate, parseLabelled, type RoutedLine } from "../src/assistant/route-fit.js";
+import { systemClock } from "../src/game/context-types.js";
 import { MemoryGameBridge } from "../src/game/tools/memory-game-bridge.js";
 import { silentLogger } from "../src/util/logger.js";
 import { offlineUuid } from "../src/util/offline-uuid.js";
@@ -75,6 +77,7 @@ for (const mistake of quality.mistakes)
 const folder = await mkdtemp(join(tmpdir(), "system-bench-routing-"));
 const bridge = new MemoryGameBridge();
 const server = await AssistantServer.create({
+  clock: systemClock(),
   paths: { dataDir: folder, world: join(folder, "world"), packRoots: [] },
   bridge,
   logger: silentLogger,

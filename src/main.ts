@@ -1,3 +1,4 @@
+import { systemClock } from "./game/context-types.js";
 import { installShutdown } from "./host/flying-squid/shutdown.js";
 import { startSystem } from "./host/flying-squid/start-system.js";
 import { consoleLogger } from "./util/logger.js";
@@ -8,7 +9,12 @@ import { consoleLogger } from "./util/logger.js";
  * or with `SYSTEM_MODEL_BASE_URL`, `SYSTEM_MODEL` and `SYSTEM_MODEL_API_KEY`.
  */
 export const startServer = async (argv: readonly string[]): Promise<void> => {
-  const system = await startSystem({ argv, environment: process.env, logger: consoleLogger });
+  const system = await startSystem({
+    argv,
+    environment: process.env,
+    logger: consoleLogger,
+    clock: systemClock(),
+  });
   installShutdown({ close: () => system.host.close(), flush: () => system.close() }, consoleLogger);
 };
 

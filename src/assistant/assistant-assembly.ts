@@ -10,7 +10,9 @@ import type { ContextType } from "../agent/module/context-type.js";
 import { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { BUILTIN_PACK_ROOT } from "../data/prompts/prompt-store.js";
 import { ChatReplayCache } from "../data/store/chat-replay-cache.js";
+import type { GameClock } from "../game/context-types.js";
 import type { GameBridge } from "../game/game-bridge.js";
+import { GAME_EVENT_TYPES } from "../game/game-events.js";
 import { ModuleManager } from "../module/module-manager.js";
 import { PermissionService } from "../module/permissions/permission-service.js";
 import type { AnyServerModuleType } from "../module/server-module.js";
@@ -39,7 +41,8 @@ export interface AssistantServerOptions {
   readonly services?: readonly [ContextType<unknown>, unknown][];
   /** Where `SYSTEM_MODEL_*` settings are read; the process environment when absent. */
   readonly environment?: Readonly<Record<string, string | undefined>>;
-  readonly now?: () => number;
+  /** The server clock: days of daily features, usage days, game-event days and playtime (tests move it). */
+  readonly clock: GameClock;
 }
 
 /** The parts `create` builds, in dependency order. */
@@ -54,6 +57,7 @@ export interface AssistantParts {
   readonly progress: ProgressChannel;
   /** The admin's advancement rules (advancements.json): which workflows game events start. */
   readonly advancements: AdvancementRules;
+  readonly clock: GameClock;
 }
 
 /**
@@ -70,7 +74,7 @@ export const assembleAssistant = async (
     paths: options.paths,
     logger: options.logger,
     ...(options.environment === undefined ? {} : { environment: options.environment }),
-    ...(options.now === undefined ? {} : { now: options.now }),
+    now: () => options.clock.now(),
   });
   const { engine, logger, generations, lifecycles } = infrastructure;
   const packRoots = [BUILTIN_PACK_ROOT, ...options.paths.packRoots];
@@ -97,7 +101,7 @@ export const assembleAssistant = async (
     system: () => infrastructure.prompts.get(PromptNames.ROUTER),
     availability,
     policyOf,
-    ...(options.now === undefined ? {} : { now: options.now }),
+    now: () => options.clock.now(),
   });
   lifecycles.register({
     onPermissionChange: (playerId) => router.cache.invalidate(playerId),
@@ -126,7 +130,7 @@ export const assembleAssistant = async (
       generations,
       windowMillis: () => infrastructure.agentConfig.replayWindowMillis(),
       logger,
-      ...(options.now === undefined ? {} : { now: options.now }),
+      now: () => options.clock.now(),
     }),
     backgroundHistory: true,
     logger,
@@ -143,11 +147,6 @@ export const assembleAssistant = async (
         counters,
       }),
   });
-  const advancements = new AdvancementRules({
-    configDir: join(options.paths.dataDir, "config", "system"),
-    engine,
-    logger,
-  });
   let rules: EventRules | undefined;
   const events = new EventExecutor({
     engine,
@@ -162,6 +161,13 @@ export const assembleAssistant = async (
     locale: (playerId) => infrastructure.players.online(playerId)?.locale ?? "en_us",
     // A task settles only after `events.start()`, which runs once the server below exists.
     onSettled: (task, result) => notify(task.playerId, result),
+    logger,
+  });
+  const advancements = new AdvancementRules({
+    configDir: join(options.paths.dataDir, "config", "system"),
+    engine,
+    events,
+    clock: options.clock,
     logger,
   });
   const reload = async () => {
@@ -218,6 +224,8 @@ export const assembleAssistant = async (
   const services = featureServices({
     infrastructure,
     bridge: options.bridge,
+    clock: options.clock,
+    gameEvents: advancements,
     core,
     events,
     permissions,
@@ -225,6 +233,8 @@ export const assembleAssistant = async (
     availability,
     extra: options.services ?? [],
   });
+  // game events are the host's and the features' reports; any event workflow may declare them
+  for (const eventType of GAME_EVENT_TYPES) engine.registerEventType(eventType);
   modules.install(readSystemModuleEntries(packRoots, logger), services);
   engine.start();
   await advancements.load();
@@ -244,6 +254,7 @@ export const assembleAssistant = async (
     events,
     progress,
     advancements,
+    clock: options.clock,
   };
 };
 

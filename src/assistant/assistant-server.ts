@@ -12,7 +12,7 @@ import { replayKeyOf } from "../agent/execution/replay-cache.js";
 import { isReadOnlyModule } from "../agent/routing/direct-qualification.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { formatText } from "../agent/text-format.js";
-import { localDay } from "../module/builtin/check-in/local-day.js";
+import { GameEventTypes } from "../game/game-events.js";
 import { CORE_PLAYER_ACTIONS } from "../module/builtin/core/player-commands.js";
 import type { ModuleManager } from "../module/module-manager.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
@@ -43,6 +43,14 @@ const CONTROLS: ReadonlySet<string> = new Set(
 /** What an empty `/system` runs. */
 const HELP_LINE = "/help";
 
+/** A card's narration for one player: the spoken text in their language, how urgent, whether it may interrupt. */
+export interface Narration {
+  readonly text: string;
+  readonly locale: string;
+  readonly priority: "normal" | "high";
+  readonly interrupt: boolean;
+}
+
 /** Receives a card for a player outside any request. */
 export type NoticeListener = (playerId: string, card: PresentedCard) => void;
 
@@ -70,6 +78,8 @@ export class AssistantServer {
   readonly #issued = new Map<string, ServerCards>();
   readonly #noticeListeners: NoticeListener[] = [];
   readonly #commandListeners: ((uuid: string) => void)[] = [];
+  /** Online sessions: when each began and the playtime minutes already reported. */
+  readonly #sessions = new Map<string, { readonly since: number; minutes: number }>();
 
   private constructor(private readonly parts: AssistantParts) {
     const refresh = (playerId: string): void => {
@@ -113,23 +123,79 @@ export class AssistantServer {
   }
 
   async join(player: PlayerInfo): Promise<void> {
-    const { infrastructure, permissions, events, advancements } = this.parts;
+    const { infrastructure, permissions, events, advancements, clock } = this.parts;
     const first = await infrastructure.players.join(player);
     await permissions.setOpLevel(player.uuid, player.opLevel);
     await infrastructure.store.load(player.uuid);
     await events.playerJoined(player.uuid);
     // game events: the advancement rules decide what runs (a welcome and starter kit on the first join)
-    const now = Date.now();
-    const day = localDay(now, Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const now = clock.now();
+    this.#sessions.set(player.uuid, { since: now, minutes: 0 });
     if (first)
-      await advancements.dispatch(
-        { type: "system:first_join", playerId: player.uuid, id: `first_join/${player.uuid}`, day },
-        events,
-      );
-    await advancements.dispatch(
-      { type: "system:join", playerId: player.uuid, id: `join/${player.uuid}/${now}`, day },
-      events,
-    );
+      await advancements.emit({
+        type: GameEventTypes.FIRST_JOIN,
+        playerId: player.uuid,
+        id: `first_join/${player.uuid}`,
+        data: {},
+      });
+    await advancements.emit({
+      type: GameEventTypes.JOIN,
+      playerId: player.uuid,
+      id: `join/${player.uuid}/${now}`,
+      data: {},
+    });
+  }
+
+  /** The host saw a player die. */
+  async died(uuid: string): Promise<void> {
+    const now = this.parts.clock.now();
+    await this.parts.advancements.emit({
+      type: GameEventTypes.DEATH,
+      playerId: uuid,
+      id: `death/${uuid}/${now}`,
+      data: {},
+    });
+  }
+
+  /** The host moved a player into another dimension (`minecraft:the_nether`). */
+  async changedDimension(uuid: string, dimension: string): Promise<void> {
+    const now = this.parts.clock.now();
+    await this.parts.advancements.emit({
+      type: GameEventTypes.DIMENSION_CHANGE,
+      playerId: uuid,
+      id: `dimension/${uuid}/${now}`,
+      data: { dimension },
+    });
+  }
+
+  /** The host saw a player kill an entity (`minecraft:zombie`) whose own id is `entityId` (one event per entity). */
+  async killed(uuid: string, entity: string, entityId: string): Promise<void> {
+    await this.parts.advancements.emit({
+      type: GameEventTypes.KILL,
+      playerId: uuid,
+      id: `kill/${uuid}/${entityId}`,
+      data: { entity },
+    });
+  }
+
+  /**
+   * Playtime: for each online player, one `system:playtime` event per whole minute online this session (a clock
+   * that jumps reports the minutes reached, once). The host calls it periodically; tests call it after moving the
+   * clock.
+   */
+  async tickPlaytime(): Promise<void> {
+    const now = this.parts.clock.now();
+    for (const [uuid, session] of this.#sessions) {
+      const minutes = Math.floor((now - session.since) / 60_000);
+      if (minutes <= session.minutes) continue;
+      session.minutes = minutes;
+      await this.parts.advancements.emit({
+        type: GameEventTypes.PLAYTIME,
+        playerId: uuid,
+        id: `playtime/${uuid}/${session.since}/${minutes}`,
+        data: { minutes },
+      });
+    }
   }
 
   /** The host saw a player's standing in the game change (operator level): permissions follow at once. */
@@ -139,7 +205,16 @@ export class AssistantServer {
   }
 
   async leave(uuid: string): Promise<void> {
-    const { infrastructure } = this.parts;
+    const { infrastructure, advancements, clock } = this.parts;
+    const session = this.#sessions.get(uuid);
+    this.#sessions.delete(uuid);
+    if (session !== undefined)
+      await advancements.emit({
+        type: GameEventTypes.LEAVE,
+        playerId: uuid,
+        id: `leave/${uuid}/${clock.now()}`,
+        data: {},
+      });
     infrastructure.players.leave(uuid);
     this.#issued.delete(uuid);
     await infrastructure.lifecycles.disconnect(uuid);
@@ -275,15 +350,21 @@ export class AssistantServer {
   }
 
   /**
-   * What a card narrates to this player: its SpeechContent in their language, only when they turned speech on
-   * (`/system settings speech on`); undefined otherwise. History restores never call it: history is read-only.
+   * What a card narrates to this player: its SpeechContent in their language with its priority, only when they
+   * turned speech on (`/system settings speech on`); undefined otherwise. History restores never call it: history
+   * is read-only.
    */
-  async narration(playerId: string, locale: string, card: PresentedCard): Promise<string | undefined> {
+  async narration(playerId: string, locale: string, card: PresentedCard): Promise<Narration | undefined> {
     const speech = narrationOf(card.view);
     if (speech === undefined) return undefined;
     const { infrastructure } = this.parts;
     if ((await infrastructure.conversation.preferences(playerId)).speech !== true) return undefined;
-    return spokenSummary(formatText(infrastructure.languages, locale, speech));
+    return {
+      text: spokenSummary(formatText(infrastructure.languages, locale, speech.text)),
+      locale,
+      priority: speech.priority ?? "normal",
+      interrupt: speech.interrupt === true,
+    };
   }
 
   /** Renders a result for a player (also used for event notices). */

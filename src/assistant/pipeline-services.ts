@@ -4,9 +4,10 @@ import type { AgentAction } from "../agent/module/action-type.js";
 import { type ContextType, ServiceContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
 import type { Availability } from "../agent/routing/routing-player.js";
-import { GameContextTypes, systemClock } from "../game/context-types.js";
+import { type GameClock, GameContextTypes } from "../game/context-types.js";
 import { gameData, ItemSources } from "../game/data/index.js";
 import type { GameBridge } from "../game/game-bridge.js";
+import { GAME_EVENTS, type GameEventSink } from "../game/game-events.js";
 import { CORE_SERVICES, type CoreServices } from "../module/builtin/core/core-services.js";
 import { DELIVERIES } from "../module/builtin/deliveries/deliveries-service.js";
 import { PLAYER_SWITCHES, type PlayerSwitches } from "../module/builtin/question/player-switches.js";
@@ -28,6 +29,9 @@ export { GAME_DATA_VERSION };
 export interface FeatureServiceParts {
   readonly infrastructure: AssistantInfrastructure;
   readonly bridge: GameBridge;
+  readonly clock: GameClock;
+  /** Where features report game events (the advancement rules). */
+  readonly gameEvents: GameEventSink;
   readonly core: CoreServices;
   readonly events: EventExecutor;
   readonly permissions: PermissionService;
@@ -61,7 +65,8 @@ export const featureServices = (parts: FeatureServiceParts): ServiceContext<Agen
     .provide(DELIVERIES, parts.events)
     .provide(GameContextTypes.CARDS, infrastructure.cards)
     .provide(GameContextTypes.LANGUAGES, infrastructure.languages)
-    .provide(GameContextTypes.CLOCK, systemClock())
+    .provide(GameContextTypes.CLOCK, parts.clock)
+    .provide(GAME_EVENTS, parts.gameEvents)
     .provide(GameContextTypes.LOGGER, infrastructure.logger)
     .provide(GameContextTypes.PERMISSION_LEVEL, (playerId: string) => permissions.snapshot(playerId).opLevel)
     .provide(GameContextTypes.AVAILABILITY, parts.availability);

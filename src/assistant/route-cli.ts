@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { explainDecision } from "../agent/routing/route-explanation.js";
 import type { SemanticMatch } from "../agent/routing/semantic-router.js";
+import { systemClock } from "../game/context-types.js";
 import { MemoryGameBridge } from "../game/tools/memory-game-bridge.js";
 import type { Json } from "../util/codec.js";
 import { silentLogger } from "../util/logger.js";
@@ -88,6 +89,7 @@ export class RouteSession {
         : await loadExtensions(args.dataDir, silentLogger);
     const bridge = new MemoryGameBridge();
     const server = await AssistantServer.create({
+      clock: systemClock(),
       extraTypes: extensions.types,
       services: extensions.services,
       paths: {

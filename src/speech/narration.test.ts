@@ -4,16 +4,18 @@ import { literal, translatable } from "../agent/text.js";
 import { narrationOf, spokenSummary } from "./narration.js";
 
 describe("narration", () => {
-  it("uses a card's own speech, else the narration of its kind, else nothing", () => {
-    const own = CardBuilder.of("system.quests.detail").withSpeech(literal("Quest complete: Timber!")).build();
-    expect(narrationOf(own)).toEqual(literal("Quest complete: Timber!"));
+  it("uses a card's own speech (with its priority), else the narration of its kind, else nothing", () => {
+    const own = CardBuilder.of("system.quests.announce.quest")
+      .withSpeech(literal("Quest complete: Timber!"), { priority: "high" })
+      .build();
+    expect(narrationOf(own)).toEqual({ text: literal("Quest complete: Timber!"), priority: "high" });
     const checkIn = CardBuilder.of(
       "system.check_in.card.done",
       literal("3"),
       literal("5"),
       literal("Bread × 3"),
     ).build();
-    expect(narrationOf(checkIn)).toEqual(translatable("system.speech.check_in", literal("3")));
+    expect(narrationOf(checkIn)).toEqual({ text: translatable("system.speech.check_in", literal("3")) });
     expect(narrationOf(CardBuilder.of("system.help.list").build())).toBeUndefined();
   });
 

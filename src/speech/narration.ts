@@ -1,4 +1,4 @@
-import type { CardView } from "../agent/card/card-builder.js";
+import type { CardView, SpeechContent } from "../agent/card/card-builder.js";
 import { type Text, translatable } from "../agent/text.js";
 
 /**
@@ -13,8 +13,11 @@ const NARRATED: Readonly<Record<string, (args: readonly Text[]) => Text>> = {
 };
 
 /** What a card narrates: its own SpeechContent, else the narration of its kind; undefined for silent cards. */
-export const narrationOf = (view: CardView): Text | undefined =>
-  view.speech?.text ?? NARRATED[view.template]?.(view.arguments);
+export const narrationOf = (view: CardView): SpeechContent | undefined => {
+  if (view.speech !== undefined) return view.speech;
+  const text = NARRATED[view.template]?.(view.arguments);
+  return text === undefined ? undefined : { text };
+};
 
 /** A spoken summary is short: the first sentence, at most `limit` characters. */
 export const spokenSummary = (text: string, limit = 120): string => {

@@ -10,6 +10,7 @@ import { ModuleRouting } from "../../src/agent/module/module-routing.js";
 import { literal } from "../../src/agent/text.js";
 import { AssistantServer } from "../../src/assistant/assistant-server.js";
 import type { PlayerInfo } from "../../src/assistant/player-directory.js";
+import { systemClock } from "../../src/game/context-types.js";
 import { MemoryGameBridge } from "../../src/game/tools/memory-game-bridge.js";
 import { QUESTION_ACTION, type QuestionInput } from "../../src/module/builtin/question/question-input.js";
 import type { AnyServerModuleType, ServerModule } from "../../src/module/server-module.js";
@@ -153,6 +154,7 @@ export const startAssistant = async (
   for (const [id, entry] of Object.entries(entries)) writeEntry(folder, id, entry);
   const bridge = new MemoryGameBridge();
   const server = await AssistantServer.create({
+    clock: systemClock(),
     paths: { dataDir: folder, world: join(folder, "world"), packRoots: [join(folder, "datapacks")] },
     bridge,
     logger: silentLogger,

@@ -9,6 +9,7 @@ import { ActionType } from "../../src/agent/module/action-type.js";
 import { ModuleRouting } from "../../src/agent/module/module-routing.js";
 import { RoutingProfile } from "../../src/agent/module/routing-profile.js";
 import { AssistantServer } from "../../src/assistant/assistant-server.js";
+import { systemClock } from "../../src/game/context-types.js";
 import { MemoryGameBridge } from "../../src/game/tools/memory-game-bridge.js";
 import type { AnyServerModuleType, ServerModule } from "../../src/module/server-module.js";
 import { codec } from "../../src/util/codec.js";
@@ -21,6 +22,7 @@ let server: AssistantServer;
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), "system-samples-"));
   server = await AssistantServer.create({
+    clock: systemClock(),
     paths: { dataDir: folder, world: join(folder, "world"), packRoots: [] },
     bridge: new MemoryGameBridge(),
     logger: silentLogger,
@@ -99,6 +101,7 @@ describe("an extension copying a built-in sample", () => {
     writeEntry(folder, "test:bag", { type: "test:bag" });
     const logger = new MemoryLogger();
     const twins = await AssistantServer.create({
+      clock: systemClock(),
       paths: { dataDir: folder, world: join(folder, "world"), packRoots: [join(folder, "datapacks")] },
       bridge: new MemoryGameBridge(),
       logger,

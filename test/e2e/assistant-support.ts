@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Bot } from "mineflayer";
 import nbt from "prismarine-nbt";
 import type { AssistantServer } from "../../src/assistant/assistant-server.js";
+import { systemClock } from "../../src/game/context-types.js";
 import type { RunningHost } from "../../src/host/flying-squid/server.js";
 import { type SystemOptions, startSystem } from "../../src/host/flying-squid/start-system.js";
 import { silentLogger } from "../../src/util/logger.js";
@@ -31,6 +32,7 @@ export const startGame = async (
   if (!existsSync(configPath))
     writeFileSync(configPath, JSON.stringify({ generation: "superflat", ops: options.ops ?? [] }));
   const system = await startSystem({
+    clock: systemClock(),
     argv: ["--port", "0", "--data-dir", folder],
     environment: options.environment ?? {},
     logger: silentLogger,

@@ -19,6 +19,7 @@ import { FileAgentStore } from "../../src/data/store/file-agent-store.js";
 import { type GameClock, GameContextTypes } from "../../src/game/context-types.js";
 import { ItemCatalog } from "../../src/game/data/item-catalog.js";
 import { ItemSources } from "../../src/game/data/item-sources.js";
+import { GAME_EVENT_TYPES, GAME_EVENTS, type GameEvent } from "../../src/game/game-events.js";
 import { MemoryGameBridge } from "../../src/game/tools/memory-game-bridge.js";
 import { FeatureSwitches } from "../../src/module/feature-switches.js";
 import { ModuleManager } from "../../src/module/module-manager.js";
@@ -85,6 +86,8 @@ export class GameHarness {
     readonly bridge: MemoryGameBridge,
     readonly clock: TestClock,
     readonly cards: CardRegistry,
+    /** Game events the features reported (the shipped server matches them against advancement rules). */
+    readonly gameEvents: GameEvent[],
   ) {}
 
   static async create(options: HarnessOptions): Promise<GameHarness> {
@@ -95,6 +98,7 @@ export class GameHarness {
     const bridge = options.bridge ?? new MemoryGameBridge();
     const clock = options.clock ?? new TestClock(Date.UTC(2026, 11, 2, 4, 0, 0));
     const features = new Set<string>();
+    const reported: GameEvent[] = [];
     let harness: GameHarness | undefined;
     const events = new EventExecutor({
       engine,
@@ -117,6 +121,7 @@ export class GameHarness {
       .provide(GameContextTypes.CARDS, cards)
       .provide(GameContextTypes.LANGUAGES, Languages.load(RESOURCES))
       .provide(GameContextTypes.CLOCK, clock)
+      .provide(GAME_EVENTS, { emit: async (event: GameEvent) => void reported.push(event) })
       .provide(GameContextTypes.PERMISSION_LEVEL, (playerId: string) => options.opLevels?.[playerId] ?? 0)
       .provide(GameContextTypes.AVAILABILITY, options.availability ?? (() => true));
     const types = new Registry<AnyServerModuleType>("server_module_type");
@@ -129,6 +134,7 @@ export class GameHarness {
       switches: new FeatureSwitches(undefined, logger),
       tags: SystemModuleTags.empty(),
     });
+    for (const eventType of GAME_EVENT_TYPES) engine.registerEventType(eventType);
     manager.install(
       options.entries.map(
         (entry): SystemModuleEntry => ({
@@ -145,7 +151,7 @@ export class GameHarness {
     );
     for (const installed of manager.installed()) features.add(installed.module.id.toString());
     engine.start();
-    harness = new GameHarness(world, engine, journal, store, events, manager, bridge, clock, cards);
+    harness = new GameHarness(world, engine, journal, store, events, manager, bridge, clock, cards, reported);
     for (const line of logger.lines) harness.logger.lines.push(line);
     await events.start();
     return harness;

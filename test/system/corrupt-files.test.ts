@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { systemClock } from "../../src/game/context-types.js";
 import { startSystem } from "../../src/host/flying-squid/start-system.js";
 import { MemoryLogger } from "../../src/util/logger.js";
 
@@ -28,7 +29,13 @@ const place = async (path: string, bytes: string | Buffer): Promise<void> => {
 };
 
 const start = () =>
-  startSystem({ argv: ["--port", "0", "--data-dir", dir], environment: {}, logger, announce: () => {} });
+  startSystem({
+    clock: systemClock(),
+    argv: ["--port", "0", "--data-dir", dir],
+    environment: {},
+    logger,
+    announce: () => {},
+  });
 
 /** Starts the server and expects it to refuse; returns the error message. */
 const refusal = async (): Promise<string> => {

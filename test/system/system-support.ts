@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Bot } from "mineflayer";
+import { type GameClock, systemClock } from "../../src/game/context-types.js";
 import { type RunningSystem, startSystem } from "../../src/host/flying-squid/start-system.js";
 import { MemoryLogger } from "../../src/util/logger.js";
 import { type ChatMessage, command, recordChat } from "../e2e/assistant-support.js";
@@ -37,6 +38,8 @@ export const startShipped = async (
     readonly ops?: readonly string[];
     readonly files?: Readonly<Record<string, string>>;
     readonly folder?: string;
+    /** The server clock (a test moves it to cross days); the process clock by default. */
+    readonly clock?: GameClock;
   } = {},
 ): Promise<ShippedServer> => {
   const folder = options.folder ?? tempFolder("system-shipped-");
@@ -52,6 +55,7 @@ export const startShipped = async (
   }
   const logger = new MemoryLogger();
   const system = await startSystem({
+    clock: options.clock ?? systemClock(),
     argv: ["--port", "0", "--data-dir", folder],
     environment: options.environment ?? {},
     logger,

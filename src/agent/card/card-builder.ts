@@ -1,9 +1,22 @@
 import type { Text } from "../text.js";
 
-/** Spoken narration of a card; `voice` names a voice the client may know, else its default. */
+/**
+ * Spoken narration of a card. The text is rendered in the player's language when it is narrated; `voice` names a
+ * voice the client may know, else its default. `high` priority narration is shown large (a title in game) and
+ * `interrupt` lets it cut off narration already playing; by default it is normal and waits its turn.
+ */
 export interface SpeechContent {
   readonly text: Text;
   readonly voice?: string;
+  readonly priority?: "normal" | "high";
+  readonly interrupt?: boolean;
+}
+
+/** How a card's narration is delivered (see SpeechContent). */
+export interface SpeechOptions {
+  readonly voice?: string;
+  readonly priority?: "normal" | "high";
+  readonly interrupt?: boolean;
 }
 
 /** A clickable button: the label is a translation key; a click sends a CardActionRequest with `action` and `args`. */
@@ -75,8 +88,15 @@ export class CardBuilder {
   }
 
   /** Sets what a client with speech reads aloud. */
-  withSpeech(text: Text, voice?: string): this {
-    this.#speech = voice === undefined ? { text } : { text, voice };
+  withSpeech(text: Text, options: SpeechOptions = {}): this {
+    this.#speech = {
+      text,
+      ...(options.voice === undefined ? {} : { voice: options.voice }),
+      ...(options.priority === undefined || options.priority === "normal"
+        ? {}
+        : { priority: options.priority }),
+      ...(options.interrupt === true ? { interrupt: true } : {}),
+    };
     return this;
   }
 

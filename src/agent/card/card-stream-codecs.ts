@@ -1,5 +1,5 @@
 import { Identifier } from "../../util/identifier.js";
-import { F64, STRING, StreamCodec, StreamDecodeError, UUID, VARINT } from "../../util/stream-codec.js";
+import { BOOL, F64, STRING, StreamCodec, StreamDecodeError, UUID, VARINT } from "../../util/stream-codec.js";
 import type { Text, TextArgument } from "../text.js";
 import type { CardButton, CardView, SpeechContent } from "./card-builder.js";
 import type { CardRef } from "./card-ref.js";
@@ -83,9 +83,21 @@ const BUTTON: StreamCodec<CardButton> = StreamCodec.struct({
 const SPEECH: StreamCodec<SpeechContent> = StreamCodec.struct({
   text: TEXT_STREAM_CODEC,
   voice: KEY.optional(),
+  high: BOOL,
+  interrupt: BOOL,
 }).map(
-  ({ text, voice }) => (voice === undefined ? { text } : { text, voice }),
-  (speech) => ({ text: speech.text, voice: speech.voice }),
+  ({ text, voice, high, interrupt }) => ({
+    text,
+    ...(voice === undefined ? {} : { voice }),
+    ...(high ? { priority: "high" as const } : {}),
+    ...(interrupt ? { interrupt: true } : {}),
+  }),
+  (speech) => ({
+    text: speech.text,
+    voice: speech.voice,
+    high: speech.priority === "high",
+    interrupt: speech.interrupt === true,
+  }),
 );
 
 /** A full card view: template, arguments, buttons and optional speech. */

@@ -12,7 +12,12 @@ import type { BoundedPool } from "./bounded-pool.js";
 import type { EventRules } from "./event-rules.js";
 import { EXECUTION_POLICY_CODEC } from "./execution-policy.js";
 import type { Standing } from "./standing.js";
-import { redeliveryId, type UnconfirmedEvent, type UnconfirmedEvents } from "./unconfirmed-events.js";
+import {
+  type EventTaskSummary,
+  redeliveryId,
+  type UnconfirmedEvent,
+  type UnconfirmedEvents,
+} from "./unconfirmed-events.js";
 
 /** An event offered by the host: its stable id (dedupe key), its type, the action to run and the player. */
 export interface EventSubmission {
@@ -151,6 +156,19 @@ export class EventExecutor implements UnconfirmedEvents {
       playerId: task.playerId,
       input: task.input,
       createdAt: task.createdAt,
+      updatedAt: task.updatedAt,
+    }));
+  }
+
+  recent(limit: number, playerId?: string): EventTaskSummary[] {
+    return this.#options.journal.recentEvents(limit, playerId).map((task) => ({
+      id: task.id,
+      type: task.type,
+      playerId: task.playerId,
+      ...(task.eventType === undefined ? {} : { eventType: task.eventType }),
+      ...(task.rule === undefined ? {} : { rule: task.rule }),
+      state: task.state,
+      attempts: task.attempts,
       updatedAt: task.updatedAt,
     }));
   }

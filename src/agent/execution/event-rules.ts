@@ -29,10 +29,12 @@ export class EventRules {
     return rules;
   }
 
-  /** An admin rule: it lets `module` run events of `eventType`, and tasks it started name it. */
+  /**
+   * An admin rule: it lets `module` run events of `eventType` for tasks that name this rule, and only those (a task
+   * without a rule is authorised by `allow` alone, so a rule never opens the rule-less path).
+   */
   allowRule(rule: string, eventType: string, module: string): void {
     this.#named.set(rule, { eventType, module });
-    this.allow(eventType, module);
   }
 
   allow(eventType: string, module: string): void {

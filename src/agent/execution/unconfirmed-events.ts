@@ -13,6 +13,22 @@ export interface UnconfirmedEvent {
   readonly updatedAt: number;
 }
 
+/** One event task as an admin reads it in `/system events`: what ran it, for whom, and where it stands. */
+export interface EventTaskSummary {
+  readonly id: string;
+  /** The workflow (action type id). */
+  readonly type: string;
+  readonly playerId: string;
+  /** The event type that started it, when recorded. */
+  readonly eventType?: string;
+  /** The advancement rule that started it (absent for a feature's own deliveries). */
+  readonly rule?: string;
+  /** QUEUED, RUNNING, WAITING, SUCCEEDED, FAILED, UNCONFIRMED… */
+  readonly state: string;
+  readonly attempts: number;
+  readonly updatedAt: number;
+}
+
 /**
  * Event tasks whose effect could not be confirmed, and how an admin resolves them after checking the player.
  * The EventExecutor implements it. Both resolutions throw NOT_FOUND (AgentException) unless the id names an
@@ -21,6 +37,8 @@ export interface UnconfirmedEvent {
 export interface UnconfirmedEvents {
   /** UNCONFIRMED tasks, oldest first. */
   unconfirmed(): UnconfirmedEvent[];
+  /** The most recently changed event tasks, newest first, at most `limit`, optionally of one player. */
+  recent(limit: number, playerId?: string): EventTaskSummary[];
   /**
    * Runs the task's workflow again as a new durable task (`<id>/redeliver`, new step keys, so its write steps
    * run anew) and marks the original FAILED. Resolves with the new task id once both are durable.

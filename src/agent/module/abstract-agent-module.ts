@@ -18,6 +18,8 @@ export interface AgentModuleOptions<I> {
   readonly interactive?: boolean;
   readonly event?: boolean;
   readonly eventTypes?: readonly string[];
+  /** A rule-started task receives the game event as `event` in its input. */
+  readonly eventInput?: boolean;
   readonly owner?: Identifier;
   /** Entry points; subclasses may override `routing()` instead. */
   readonly routing?: ModuleRouting<I>;
@@ -34,6 +36,7 @@ export abstract class AbstractAgentModule<I> implements AgentModule<I> {
   readonly interactive: boolean;
   readonly event: boolean;
   readonly eventTypes: readonly string[];
+  readonly eventInput: boolean;
   readonly owner: Identifier | undefined;
   readonly #routing: ModuleRouting<I>;
 
@@ -47,6 +50,7 @@ export abstract class AbstractAgentModule<I> implements AgentModule<I> {
     this.interactive = options.interactive ?? true;
     this.event = options.event ?? false;
     this.eventTypes = options.eventTypes ?? [];
+    this.eventInput = options.eventInput ?? false;
     this.owner = options.owner;
     this.#routing = options.routing ?? ModuleRouting.defaults<I>();
   }

@@ -25,6 +25,8 @@ export interface AgentModule<I> {
   readonly event: boolean;
   /** Event types this module handles (validated at engine start). */
   readonly eventTypes: readonly string[];
+  /** A rule-started task receives the game event (`{type, …data}`) as `event` in its input. */
+  readonly eventInput?: boolean;
   /** The owning feature (ServerModule) id; undefined for infrastructure workflows. */
   readonly owner: Identifier | undefined;
   /** True when the workflow cannot answer without a model (a model loop): unavailable to players who may not call one. */

@@ -42,7 +42,7 @@ const itemCard = CardBuilder.of(
     action: "system:item_query",
     args: [],
   })
-  .withSpeech(literal("A diamond."), "narrator")
+  .withSpeech(literal("A diamond."), { voice: "narrator", priority: "high", interrupt: true })
   .build();
 
 describe("AgentResponse.STREAM_CODEC", () => {

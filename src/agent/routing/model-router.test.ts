@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { routingModules, SHOP } from "../../../test/support/routing-modules.js";
 import { AssistantServer } from "../../assistant/assistant-server.js";
+import { systemClock } from "../../game/context-types.js";
 import { MemoryGameBridge } from "../../game/tools/memory-game-bridge.js";
 import { silentLogger } from "../../util/logger.js";
 import { offlineUuid } from "../../util/offline-uuid.js";
@@ -183,6 +184,7 @@ describe("the built-in catalog", () => {
     folder = await mkdtemp(join(tmpdir(), "system-model-router-"));
     const bridge = new MemoryGameBridge();
     server = await AssistantServer.create({
+      clock: systemClock(),
       paths: { dataDir: folder, world: join(folder, "world"), packRoots: [] },
       bridge,
       logger: silentLogger,

@@ -95,6 +95,8 @@ export interface AgentJournal {
   unfinishedEvents(): EventTask[];
   /** UNCONFIRMED tasks in insertion order: effects an admin must check (never resumed, never evicted). */
   unconfirmedEvents(): EventTask[];
+  /** The most recently changed tasks (any state), newest first, at most `limit`, optionally of one player. */
+  recentEvents(limit: number, playerId?: string): EventTask[];
   /** Entries kept but never run because their state was not a known state. */
   unreadable(): readonly UnreadableEntry[];
 

@@ -222,6 +222,16 @@ export class FileAgentJournal implements AgentJournal {
     return tasks;
   }
 
+  recentEvents(limit: number, playerId?: string): EventTask[] {
+    const tasks: EventTask[] = [];
+    for (const [, task] of this.#tables.events.entries())
+      if (playerId === undefined || task.playerId === playerId) tasks.push(task);
+    return tasks
+      .sort((left, right) => right.updatedAt - left.updatedAt)
+      .slice(0, Math.max(0, limit))
+      .map(clone);
+  }
+
   unreadable(): readonly UnreadableEntry[] {
     return this.#tables.unreadableEntries();
   }

@@ -59,8 +59,12 @@ export class AssistantHostHandler implements HostHandler {
   /** Narration in game: Minecraft cannot speak, so a card's speech shows in the action bar (speech on only). */
   async #narrate(player: HostPlayer, card: PresentedCard): Promise<void> {
     try {
-      const text = await this.assistant.narration(player.uuid, normalizeLocale(player.locale()), card);
-      if (text !== undefined) player.sendActionBar({ text, color: "gold" });
+      const speech = await this.assistant.narration(player.uuid, normalizeLocale(player.locale()), card);
+      if (speech === undefined) return;
+      // Minecraft cannot speak: urgent narration is a title (its text as the subtitle), the rest the action bar
+      if (speech.priority === "high")
+        player.sendTitle({ text: "✦", color: "gold" }, { text: speech.text, color: "gold" });
+      else player.sendActionBar({ text: speech.text, color: "gold" });
     } catch {
       // narration is a courtesy: the card itself was shown
     }
@@ -92,6 +96,16 @@ export class AssistantHostHandler implements HostHandler {
 
   onKill(player: HostPlayer, entity: string, entityId: string): void {
     this.players.reportKill({ playerId: player.uuid, entity, entityId });
+    // never throws: a rule that cannot be queued is logged by the rules
+    void this.assistant.killed(player.uuid, entity, entityId);
+  }
+
+  async onDeath(player: HostPlayer): Promise<void> {
+    await this.assistant.died(player.uuid);
+  }
+
+  async onDimensionChange(player: HostPlayer, dimension: string): Promise<void> {
+    await this.assistant.changedDimension(player.uuid, dimension);
   }
 
   async onLeave(player: HostPlayer): Promise<void> {

@@ -8,11 +8,19 @@ export interface ChatDialect {
   readonly systemChatPacket: boolean;
   /** 1.8–1.15: `hoverEvent.value` instead of `contents`. */
   readonly legacyHover: boolean;
+  /** 1.17+: titles go through `set_title_*` packets; before, through `title` with an action. */
+  readonly titlePackets: boolean;
 }
 
 /** A packet ready for `client.write(name, params)`. */
 export interface ChatPacket {
-  readonly name: "system_chat" | "chat";
+  readonly name:
+    | "system_chat"
+    | "chat"
+    | "set_title_text"
+    | "set_title_subtitle"
+    | "set_title_time"
+    | "title";
   readonly params: Record<string, unknown>;
 }
 
@@ -27,6 +35,8 @@ export const chatDialect = (
   systemChatPacket: supportFeature("signedChat"),
   // 735 is 1.16: the first protocol that reads hoverEvent.contents
   legacyHover: protocolVersion < 735,
+  // 755 is 1.17: the first protocol with separate title packets
+  titlePackets: protocolVersion >= 755,
 });
 
 /**
@@ -53,4 +63,31 @@ export const actionBarPacket = (dialect: ChatDialect, component: ChatComponent):
   if (dialect.systemChatPacket)
     return { name: "system_chat", params: { content: json, type: 2, isActionBar: true } };
   return { name: "chat", params: { message: json, position: 2, sender: ZERO_UUID } };
+};
+
+/**
+ * The packets that show a title and subtitle (times first: fade in 0.5 s, stay 3 s, fade out 1 s): `set_title_*`
+ * on 1.17+ (NBT on 1.20.3+), the `title` packet with actions before. The subtitle shows with its title.
+ */
+export const titlePackets = (
+  dialect: ChatDialect,
+  title: ChatComponent,
+  subtitle: ChatComponent,
+): ChatPacket[] => {
+  const times = { fadeIn: 10, stay: 60, fadeOut: 20 };
+  const text = (component: ChatComponent): unknown =>
+    dialect.nbtComponents
+      ? componentToNbt(component)
+      : JSON.stringify(componentToJson(component, { legacyHover: dialect.legacyHover }));
+  if (dialect.titlePackets)
+    return [
+      { name: "set_title_time", params: times },
+      { name: "set_title_subtitle", params: { text: text(subtitle) } },
+      { name: "set_title_text", params: { text: text(title) } },
+    ];
+  return [
+    { name: "title", params: { action: 3, ...times } },
+    { name: "title", params: { action: 1, text: text(subtitle) } },
+    { name: "title", params: { action: 0, text: text(title) } },
+  ];
 };

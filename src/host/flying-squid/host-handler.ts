@@ -20,6 +20,8 @@ export interface HostPlayer {
   sendText(text: string): void;
   /** Shows a short line above the hotbar (progress); it fades by itself. */
   sendActionBar(component: ChatComponent): void;
+  /** A title with its subtitle in the middle of the screen (a few seconds). */
+  sendTitle(title: ChatComponent, subtitle: ChatComponent): void;
   inventory(): InventorySnapshot;
   stats(): PlayerStatsSnapshot;
   /** One stack: true once given and saved; false (nothing given) when the item is unknown or there is no room. */
@@ -54,4 +56,8 @@ export interface HostHandler {
   onLeave(player: HostPlayer): Promise<void> | void;
   /** The player killed an entity (`minecraft:zombie`) whose own id is `entityId`. */
   onKill?(player: HostPlayer, entity: string, entityId: string): void;
+  /** The player died (their health reached 0). */
+  onDeath?(player: HostPlayer): Promise<void> | void;
+  /** The player entered another dimension (`minecraft:the_nether`). */
+  onDimensionChange?(player: HostPlayer, dimension: string): Promise<void> | void;
 }

@@ -1,7 +1,7 @@
 import { grantExperience } from "../../game/data/experience.js";
 import type { ExperienceGrant, GiveOutcome, GiveStack, TakeOutcome } from "../../game/game-bridge.js";
 import type { ChatComponent } from "./chat-component.js";
-import { actionBarPacket, type ChatDialect, chatDialect, chatPacket } from "./chat-packets.js";
+import { actionBarPacket, type ChatDialect, chatDialect, chatPacket, titlePackets } from "./chat-packets.js";
 import { itemConstructor, type SquidItem, type SquidPlayer, type SquidServer } from "./flying-squid-types.js";
 import type { HostPlayer } from "./host-handler.js";
 import { savePlayerData } from "./player-data-file.js";
@@ -22,6 +22,10 @@ const FILL_ORDER: readonly number[] = [
 const stripNamespace = (name: string): string => (name.startsWith("minecraft:") ? name.slice(10) : name);
 
 /** One planned change of a give: add `add` items of `type` to a protocol slot. */
+/** The dimension a player is in, as the game names it. */
+export const dimensionOf = (serv: SquidServer, player: SquidPlayer): string =>
+  player.world === serv.netherworld ? "minecraft:the_nether" : "minecraft:overworld";
+
 interface SlotChange {
   readonly slot: number;
   readonly type: number;
@@ -86,6 +90,12 @@ export class SquidHostPlayer implements HostPlayer {
     this.player._client.write(packet.name, packet.params);
   }
 
+  sendTitle(title: ChatComponent, subtitle: ChatComponent): void {
+    if (!this.isOnline()) return;
+    for (const packet of titlePackets(this.#dialect, title, subtitle))
+      this.player._client.write(packet.name, packet.params);
+  }
+
   sendText(text: string): void {
     this.sendCard({ text });
   }
@@ -104,7 +114,7 @@ export class SquidHostPlayer implements HostPlayer {
       xpLevel: this.player.level ?? 0,
       xpTotal: this.player.xp,
       position: { x, y, z },
-      dimension: this.player.world === this.serv.netherworld ? "minecraft:the_nether" : "minecraft:overworld",
+      dimension: dimensionOf(this.serv, this.player),
       gameMode: gameModeName(this.player.gameMode),
       inventory: {
         usedSlots: stacks.length,

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { AssistantServer } from "../../assistant/assistant-server.js";
 import { loadExtensions } from "../../assistant/extension-loader.js";
+import type { GameClock } from "../../game/context-types.js";
 import type { AnyServerModuleType } from "../../module/server-module.js";
 import type { Logger } from "../../util/logger.js";
 import { AdminVerification, verificationRequired } from "./admin-verification.js";
@@ -13,6 +14,9 @@ import { loadServerConfig, worldFolderOf } from "./server-config.js";
 /** Aliases also registered as top-level game commands (`/reason …`), when their feature is installed. */
 export const SHORTCUTS: readonly string[] = ["reason", "question", "search"];
 
+/** How often online players' playtime is read from the clock. */
+const PLAYTIME_TICK_MILLIS = 15_000;
+
 /** What `npm start` and `system serve` start; system tests start exactly this. */
 export interface SystemOptions {
   /** `--port N`, `--data-dir DIR` (default `run`). */
@@ -20,6 +24,8 @@ export interface SystemOptions {
   /** Where `SYSTEM_MODEL_*` settings are read (the process environment for `npm start`). */
   readonly environment: Readonly<Record<string, string | undefined>>;
   readonly logger: Logger;
+  /** The server clock (`systemClock()` for `npm start`; tests move it to cross days). */
+  readonly clock: GameClock;
   /** Receives the `listening on HOST:PORT` line; stdout by default. */
   readonly announce?: (line: string) => void;
   /** Feature types of extensions embedded in this process, besides the built-in ones. */
@@ -62,6 +68,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     paths: { dataDir, world, packRoots: [...extensions.packRoots, join(dataDir, "datapacks")] },
     bridge: players,
     logger: options.logger,
+    clock: options.clock,
     environment: options.environment,
     extraTypes: [...(options.extraTypes ?? []), ...extensions.types],
     services: extensions.services,
@@ -88,6 +95,11 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     await assistant.close();
     throw error;
   }
+  // playtime events: the minutes online are read from the clock every 15 s (one event per whole minute)
+  const playtime = setInterval(() => {
+    assistant.tickPlaytime().catch(() => {});
+  }, PLAYTIME_TICK_MILLIS);
+  playtime.unref();
   let closing: Promise<void> | undefined;
   return {
     dataDir,
@@ -95,6 +107,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     assistant,
     close: () => {
       closing ??= (async () => {
+        clearInterval(playtime);
         await host.close();
         await assistant.close();
       })();

@@ -4,7 +4,7 @@ import type { Logger } from "../../util/logger.js";
 import type { ChatComponent } from "./chat-component.js";
 import type { SquidClient, SquidPlayer, SquidPlugin, SquidServer } from "./flying-squid-types.js";
 import type { HostHandler } from "./host-handler.js";
-import { SquidHostPlayer } from "./host-player.js";
+import { dimensionOf, SquidHostPlayer } from "./host-player.js";
 import { legacyComponent } from "./legacy-text.js";
 import { emptyCommandsPacket, withPlainCommands } from "./plain-commands.js";
 import { installTabComplete } from "./tab-complete.js";
@@ -44,6 +44,8 @@ interface AttackedEntity {
 
 /** flying-squid's own save entry point, which its login and logout call; the plugin replaces it. */
 type SavingPlayer = SquidPlayer & { save: () => Promise<void> };
+/** flying-squid's health plugin sets `updateHealth` on every player; every damage goes through it. */
+type DyingPlayer = SquidPlayer & { updateHealth?: (health: number) => void };
 
 /**
  * Fixes what the embedded server does wrong for players: its own messages are shown in colour (not raw `&c`);
@@ -228,6 +230,25 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
         if (cancelled || target === undefined || target.type === "player" || !(target.health <= 0)) return;
         if (typeof target.name !== "string") return;
         handler.onKill?.(hostPlayer, `minecraft:${target.name}`, String(target.uuid ?? target.id));
+      });
+      // flying-squid emits nothing on a player's death: its health reaching 0 (a /kill, a fall) is one
+      player.once("spawned", () => {
+        const dying = player as DyingPlayer;
+        const updateHealth = dying.updateHealth;
+        if (typeof updateHealth !== "function") return;
+        dying.updateHealth = (health: number) => {
+          const alive = player.health > 0;
+          updateHealth.call(player, health);
+          if (alive && health <= 0)
+            Promise.resolve()
+              .then(() => handler.onDeath?.(hostPlayer))
+              .catch(failed(`death handler failed for ${hostPlayer.name}`));
+        };
+      });
+      player.on("change_world", () => {
+        Promise.resolve()
+          .then(() => handler.onDimensionChange?.(hostPlayer, dimensionOf(serv, player)))
+          .catch(failed(`dimension handler failed for ${hostPlayer.name}`));
       });
       player.once("disconnected", () => {
         hostPlayers.delete(player);

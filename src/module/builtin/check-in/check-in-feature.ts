@@ -3,6 +3,7 @@ import { registerCardType } from "../../../agent/card/card-text.js";
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
 import { GameContextTypes } from "../../../game/context-types.js";
 import type { ItemCatalog } from "../../../game/data/item-catalog.js";
+import { GAME_EVENTS } from "../../../game/game-events.js";
 import { giveItemsTool } from "../../../game/tools/give-items-tool.js";
 import { Identifier } from "../../../util/identifier.js";
 import { silentLogger } from "../../../util/logger.js";
@@ -68,6 +69,7 @@ export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
             config,
             store,
             events,
+            gameEvents: services.get(GAME_EVENTS),
             clock,
             storage,
             itemName,

@@ -16,6 +16,7 @@ import type { ModuleStorage } from "../../../agent/storage/module-storage.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
 import { isTerminal } from "../../../agent/storage/state.js";
 import type { EventSink, GameClock } from "../../../game/context-types.js";
+import { type GameEventSink, GameEventTypes } from "../../../game/game-events.js";
 import type { ItemStack } from "../../../game/tools/give-items-tool.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
@@ -50,6 +51,8 @@ export interface CheckInModuleOptions {
   readonly config: CheckInConfig;
   readonly store: AgentStore;
   readonly events: EventSink;
+  /** Where the check-in is reported as a game event (`system:check_in_streak`) for advancement rules. */
+  readonly gameEvents: GameEventSink;
   readonly clock: GameClock;
   readonly storage: ModuleStorage<CheckInData, CheckInStorage>;
   readonly itemName: (item: string, locale: string) => string;
@@ -128,6 +131,8 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
       const delivery = outcome.delivery;
       if (delivery?.state === "PENDING")
         await this.#retry(context.playerId, day, delivery.items, delivery.attempt);
+      // reported again too (a crash may have come before the first report); the event id dedupes it
+      if (!claimed) await this.#reportStreak(context.playerId, day, outcome.streak);
       return AgentResult.error(AgentFailure.ALREADY_DONE).withPresentation(
         present(CHECK_IN_CARD.card(card("already", delivery?.items ?? [], true))),
       );
@@ -139,11 +144,22 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
       this.options.logger.error(`check-in ledger of ${context.playerId} for ${day} not written`, error);
     }
     const queued = await this.#deliver(context.playerId, day, outcome.items, 0);
+    await this.#reportStreak(context.playerId, day, outcome.streak);
     const result = AgentResult.success(
       undefined,
       present(CHECK_IN_CARD.card(card("checked_in", outcome.items, queued))),
     );
     return queued ? result : result.partial(AgentFailure.STORAGE_FULL);
+  }
+
+  /** The day's check-in as a game event: rules on the streak (a 7-day bonus) match it; one id per player and day. */
+  #reportStreak(playerId: string, day: string, streak: number): Promise<void> {
+    return this.options.gameEvents.emit({
+      type: GameEventTypes.CHECK_IN_STREAK,
+      playerId,
+      id: `check_in/${playerId}/${day}`,
+      data: { streak },
+    });
   }
 
   /** Offers the day's delivery event; true when it is queued now or already known. */

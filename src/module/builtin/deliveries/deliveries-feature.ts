@@ -6,9 +6,11 @@ import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../
 import { CORE_SERVICES } from "../core/core-services.js";
 import { DeliveriesModule } from "./deliveries-module.js";
 import { DELIVERIES } from "./deliveries-service.js";
+import { EventsModule } from "./events-module.js";
 
 /**
- * `system:deliveries` feature type: the admin command `/system deliveries` over unconfirmed deliveries. Needs
+ * `system:deliveries` feature type: the admin commands `/system deliveries` over unconfirmed deliveries and
+ * `/system events [player]` over recent event tasks. Needs
  * DELIVERIES (the EventExecutor), CORE_SERVICES (player names), ITEM_CATALOG and CLOCK. Infrastructure like the
  * core commands: its workflow has no owner, so no grant can take it from an admin.
  */
@@ -29,6 +31,13 @@ export const DELIVERIES_FEATURE: ServerModuleType<Record<string, never>> = {
           deliveries: services.get(DELIVERIES),
           playerName: (playerId) => core.resolvePlayer(playerId)?.name ?? playerId,
           catalog: services.get(GameContextTypes.ITEM_CATALOG),
+          clock: services.get(GameContextTypes.CLOCK),
+        }),
+      );
+      context.engine.registerModule(
+        new EventsModule({
+          tasks: services.get(DELIVERIES),
+          resolvePlayer: (nameOrUuid) => core.resolvePlayer(nameOrUuid),
           clock: services.get(GameContextTypes.CLOCK),
         }),
       );

@@ -4,7 +4,11 @@ import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import type { AgentResult } from "../../../agent/agent-result.js";
 import { AgentEngine } from "../../../agent/execution/agent-engine.js";
-import type { UnconfirmedEvent, UnconfirmedEvents } from "../../../agent/execution/unconfirmed-events.js";
+import type {
+  EventTaskSummary,
+  UnconfirmedEvent,
+  UnconfirmedEvents,
+} from "../../../agent/execution/unconfirmed-events.js";
 import { ServiceContext } from "../../../agent/module/context-type.js";
 import { literal } from "../../../agent/text.js";
 import { formatText } from "../../../agent/text-format.js";
@@ -49,6 +53,9 @@ class FakeDeliveries implements UnconfirmedEvents {
   ];
   unconfirmed(): UnconfirmedEvent[] {
     return structuredClone(this.tasks);
+  }
+  recent(): EventTaskSummary[] {
+    return [];
   }
   async redeliver(id: string): Promise<string> {
     this.#resolve(id, "redeliver");

@@ -36,7 +36,8 @@ export const reasonText = (reason: string): Text => {
   const colon = reason.indexOf(":");
   const kind = colon < 0 ? reason : reason.slice(0, colon);
   const detail = colon < 0 ? "" : reason.slice(colon + 1);
-  if (kind === "check_in" || kind === "carried") return translatable(`system.points.reason.${kind}`);
+  if (kind === "check_in" || kind === "carried" || kind === "bonus")
+    return translatable(`system.points.reason.${kind}`);
   if (kind === "admin" || kind === "quest")
     return translatable(`system.points.reason.${kind}`, literal(detail));
   return literal(reason);

@@ -6,6 +6,7 @@ import { Identifier } from "../../../util/identifier.js";
 import { defineFeature } from "../../define-feature.js";
 import { CORE_SERVICES } from "../core/core-services.js";
 import { pointsLedgerStorage } from "../storage/points-ledger.js";
+import { POINTS_BONUS_CARD, PointsBonusModule } from "./points-bonus.js";
 import { POINTS_ADMIN_CARD, POINTS_BALANCE_CARD } from "./points-cards.js";
 import { PointsAdminModule, PointsBalanceModule } from "./points-modules.js";
 
@@ -19,7 +20,7 @@ type PointsConfig = Record<string, never>;
 export const POINTS_FEATURE = defineFeature<PointsConfig>({
   id: Identifier.parse("system:points"),
   config: codec(z.object({}).strict() as z.ZodType<PointsConfig>),
-  create: () => ({
+  create: ({ id }) => ({
     install(context) {
       const services = context.services;
       const store = services.get(GameContextTypes.AGENT_STORE);
@@ -28,10 +29,12 @@ export const POINTS_FEATURE = defineFeature<PointsConfig>({
       const cards = services.find(GameContextTypes.CARDS);
       registerCardType(cards, POINTS_BALANCE_CARD);
       registerCardType(cards, POINTS_ADMIN_CARD);
+      registerCardType(cards, POINTS_BONUS_CARD);
       context.engine.registerModule(new PointsBalanceModule({ store, clock }));
       context.engine.registerModule(
         new PointsAdminModule({ store, clock, resolvePlayer: (name) => core.resolvePlayer(name) }),
       );
+      context.engine.registerModule(new PointsBonusModule(id, { store, clock }));
     },
     storages: [pointsLedgerStorage],
   }),

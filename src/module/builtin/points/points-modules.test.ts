@@ -14,6 +14,7 @@ import { translatable } from "../../../agent/text.js";
 import { formatText } from "../../../agent/text-format.js";
 import { FileAgentStore } from "../../../data/store/file-agent-store.js";
 import { GameContextTypes } from "../../../game/context-types.js";
+import { GAME_EVENT_TYPES, GAME_EVENTS } from "../../../game/game-events.js";
 import { Identifier } from "../../../util/identifier.js";
 import { Languages } from "../../../util/language.js";
 import { MemoryLogger } from "../../../util/logger.js";
@@ -48,6 +49,7 @@ const assemble = async () => {
     await rm(world, { recursive: true, force: true });
   };
   const engine = new AgentEngine({});
+  for (const eventType of GAME_EVENT_TYPES) engine.registerEventType(eventType);
   const cards = new CardRegistry();
   const core: Partial<CoreServices> = {
     resolvePlayer: (name) => {
@@ -61,6 +63,7 @@ const assemble = async () => {
     .provide(GameContextTypes.AGENT_STORE, store)
     .provide(GameContextTypes.CARDS, cards)
     .provide(GameContextTypes.CLOCK, { now: () => NOON, timeZone: "Asia/Shanghai" })
+    .provide(GAME_EVENTS, { emit: async () => {} })
     .provide(CORE_SERVICES, core as CoreServices);
   const types = new Registry<AnyServerModuleType>("server_module_type");
   types.register(POINTS_FEATURE.id, POINTS_FEATURE);

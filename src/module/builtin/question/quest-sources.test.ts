@@ -80,6 +80,7 @@ const start = async (options: { readonly model?: boolean } = {}): Promise<Setup>
     catalog: ItemCatalog.forVersion("1.21.4"),
     languages: LANGUAGES,
     now: () => 0,
+    gameEvents: { emit: async () => {} },
   });
   const model = options.model === true ? await ScriptedModelServer.start() : undefined;
   const engine = new AgentEngine(model === undefined ? {} : { model: testGateway(model) });

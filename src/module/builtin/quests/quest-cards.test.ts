@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { joinLines } from "../../../agent/card/card-text.js";
 import { literal, translatable } from "../../../agent/text.js";
 import { QUEST_DETAIL_CARD, QUEST_LIST_CARD } from "./quest-cards.js";
 
@@ -17,9 +18,12 @@ const detail = {
 };
 
 describe("quest cards", () => {
-  it("narrate a completion (SpeechContent) and offer the claim button while rewards are unclaimed", () => {
+  it("list a completion without narrating it (the quest_narration rule does) and offer the claim button while rewards are unclaimed", () => {
     const card = QUEST_DETAIL_CARD.build({ ...detail, claim: "ready", completed: ["Timber!"] });
-    expect(card.speech?.text).toEqual(translatable("system.quests.completed.speech", literal("Timber!")));
+    expect(card.speech).toBeUndefined();
+    expect(card.arguments).toContainEqual(
+      joinLines([translatable("system.quests.completed", literal("Timber!"))]),
+    );
     expect(card.buttons.map((button) => button.action)).toEqual(["system:quest_claim"]);
     const quiet = QUEST_DETAIL_CARD.build({ ...detail, claim: "claimed", completed: [] });
     expect(quiet.speech).toBeUndefined();

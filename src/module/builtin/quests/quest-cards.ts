@@ -19,12 +19,6 @@ const completedLines = (titles: readonly string[]): Text =>
     ? literal("")
     : joinLines(titles.map((title) => translatable("system.quests.completed", literal(title))));
 
-/** Quest completion is narrated (SpeechContent): the panel speaks it, the game shows it as a title. */
-const announce = (builder: CardBuilder, titles: readonly string[]): void => {
-  if (titles.length > 0)
-    builder.withSpeech(translatable("system.quests.completed.speech", literal(titles.join(", "))));
-};
-
 const listSchema = z.object({
   /** `available`: what the player can do now; `candidates`: several quests match `query`. */
   kind: z.enum(["available", "candidates"]),
@@ -57,7 +51,6 @@ export const QUEST_LIST_CARD = CardType.of<QuestListData>("system:quest_list", c
     literal(data.query ?? ""),
     completedLines(data.completed),
   );
-  announce(builder, data.completed);
   for (const quest of data.quests.slice(0, BUTTONS))
     builder.labelledButton({
       labelKey: "system.quests.button.open",
@@ -143,7 +136,6 @@ export const QUEST_DETAIL_CARD = CardType.of<QuestDetailData>(
       data.claim === "claimed" ? translatable("system.quests.claimed") : literal(""),
       completedLines(data.completed),
     );
-    announce(builder, data.completed);
     if (data.claim === "ready")
       builder.labelledButton({
         labelKey: "system.quests.button.claim",

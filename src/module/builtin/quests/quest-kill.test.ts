@@ -24,6 +24,7 @@ const setUp = () => {
     bridge,
     catalog: undefined,
     now: () => 1,
+    gameEvents: { emit: async () => {} },
   });
   return { bridge, service };
 };

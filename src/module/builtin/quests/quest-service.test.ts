@@ -25,6 +25,7 @@ const serviceOver = (pack: string) => {
     catalog: ItemCatalog.forVersion("1.21.4"),
     languages: Languages.load(BUILTIN_PACK_ROOT),
     now: () => 0,
+    gameEvents: { emit: async () => {} },
   });
 };
 

@@ -5,6 +5,7 @@ import { ModuleData } from "../../../agent/storage/player-data.js";
 import type { Quest, QuestBook, QuestItem, QuestTask } from "../../../data/quests/quest-book.js";
 import type { ItemCatalog } from "../../../game/data/item-catalog.js";
 import type { GameBridge } from "../../../game/game-bridge.js";
+import { type GameEventSink, GameEventTypes } from "../../../game/game-events.js";
 import type { Languages } from "../../../util/language.js";
 import type { TeamProgressImport } from "./quest-import.js";
 import type { QuestProgress, QuestProgressData } from "./quest-progress.js";
@@ -73,6 +74,8 @@ export class QuestService {
       /** FTB team progress from the world folder, imported into a player's record the first time it is read. */
       readonly teamProgress?: TeamProgressImport | undefined;
       readonly now: () => number;
+      /** Where completed quests and chapters are reported (`system:quest_completed`, `system:chapter_completed`). */
+      readonly gameEvents: GameEventSink;
     },
   ) {
     this.#search = new Map(
@@ -121,11 +124,42 @@ export class QuestService {
     );
     if (met.length === 0 && complete.length === 0) return { tasks: 0, completed: [] };
     const at = this.options.now();
-    return this.options.store.transaction(playerId, (data) => {
+    const recorded = await this.options.store.transaction(playerId, (data) => {
       const progress = ModuleData.get(data, this.options.storage);
       const tasks = met.filter((id) => progress.complete(id, at)).length;
       return { tasks, completed: complete.filter((quest) => progress.announce(quest.id, at)) };
     });
+    await this.#report(playerId, state, recorded.completed);
+    return recorded;
+  }
+
+  /**
+   * Reports quests announced now, and the chapters they completed (every visible quest of the chapter complete),
+   * as game events for advancement rules; one id per player and quest or chapter.
+   */
+  async #report(playerId: string, state: QuestState, completed: readonly Quest[]): Promise<void> {
+    const events = this.options.gameEvents;
+    const chapters = new Set<string>();
+    for (const quest of completed) {
+      await events.emit({
+        type: GameEventTypes.QUEST_COMPLETED,
+        playerId,
+        id: `quest_completed/${playerId}/${quest.id}`,
+        data: { quest: quest.id },
+      });
+      chapters.add(quest.chapterId);
+    }
+    for (const chapterId of chapters) {
+      const chapter = this.options.book.chapters.get(chapterId);
+      const members = chapter?.quests.filter((quest) => state.visible(quest)) ?? [];
+      if (members.length === 0 || !members.every((quest) => state.complete(quest))) continue;
+      await events.emit({
+        type: GameEventTypes.CHAPTER_COMPLETED,
+        playerId,
+        id: `chapter_completed/${playerId}/${chapterId}`,
+        data: { chapter: chapterId },
+      });
+    }
   }
 
   /**

@@ -4,6 +4,7 @@ import { registerCardType } from "../../../agent/card/card-text.js";
 import { findQuestFolder, loadQuestBook } from "../../../data/quests/quest-loader.js";
 import { readTeamProgress } from "../../../data/quests/team-progress.js";
 import { GameContextTypes } from "../../../game/context-types.js";
+import { GAME_EVENTS } from "../../../game/game-events.js";
 import { giveItemsTool } from "../../../game/tools/give-items-tool.js";
 import { takeItemsTool } from "../../../game/tools/player-write-tools.js";
 import { codec } from "../../../util/codec.js";
@@ -12,6 +13,7 @@ import { defineFeature } from "../../define-feature.js";
 import { FeatureUnavailableError } from "../../server-module.js";
 import { SERVER_PATHS } from "../../server-paths.js";
 import { CORE_SERVICES } from "../core/core-services.js";
+import { QUEST_ANNOUNCE_CARD, QuestAnnounceModule } from "./quest-announce.js";
 import { QUEST_DETAIL_CARD, QUEST_LIST_CARD } from "./quest-cards.js";
 import { QUEST_REWARD_EVENT, QuestClaimModule, QuestDeliveryModule } from "./quest-claim.js";
 import { QUEST_CLAIM_CARD } from "./quest-claim-card.js";
@@ -98,11 +100,14 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
           languages: services.find(GameContextTypes.LANGUAGES),
           teamProgress: teams.players.size === 0 ? undefined : new TeamProgressImport(loaded.book, teams),
           now: () => clock.now(),
+          gameEvents: services.get(GAME_EVENTS),
         });
         const cards = services.get(GameContextTypes.CARDS);
         registerCardType(cards, QUEST_LIST_CARD);
         registerCardType(cards, QUEST_DETAIL_CARD);
         registerCardType(cards, QUEST_CLAIM_CARD);
+        registerCardType(cards, QUEST_ANNOUNCE_CARD);
+        context.engine.registerModule(new QuestAnnounceModule(id, service));
         const tools = questTools(service);
         context.engine.registerModule(new QuestListModule(service, tools));
         context.engine.registerModule(new QuestDetailModule(service, tools));

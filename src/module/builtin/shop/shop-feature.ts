@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { registerCardType } from "../../../agent/card/card-text.js";
 import { GameContextTypes } from "../../../game/context-types.js";
+import { GAME_EVENTS } from "../../../game/game-events.js";
 import { giveItemsTool } from "../../../game/tools/give-items-tool.js";
 import { Identifier } from "../../../util/identifier.js";
 import { defineFeature } from "../../define-feature.js";
@@ -77,7 +78,13 @@ export const SHOP_FEATURE = defineFeature<ShopConfig>({
           SHOP_ADMIN_CARD,
         ])
           registerCardType(cards, card as never);
-        const options = { owner: id, commerce, events, itemName: itemNamer(items) };
+        const options = {
+          owner: id,
+          commerce,
+          events,
+          itemName: itemNamer(items),
+          gameEvents: services.get(GAME_EVENTS),
+        };
         context.engine.registerModule(new ShopQuoteModule(options));
         context.engine.registerModule(new ShopConfirmModule(options));
         context.engine.registerModule(new ShopCancelModule(options));

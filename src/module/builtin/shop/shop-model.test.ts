@@ -18,6 +18,7 @@ import { FileAgentJournal } from "../../../data/store/file-agent-journal.js";
 import { FileAgentStore } from "../../../data/store/file-agent-store.js";
 import { GameContextTypes } from "../../../game/context-types.js";
 import type { GameBridge, GiveOutcome, GiveStack } from "../../../game/game-bridge.js";
+import { GAME_EVENTS } from "../../../game/game-events.js";
 import { MemoryGameBridge } from "../../../game/tools/memory-game-bridge.js";
 import { Identifier } from "../../../util/identifier.js";
 import { MemoryLogger } from "../../../util/logger.js";
@@ -175,6 +176,7 @@ class Process {
       .provide(GameContextTypes.EVENTS, events)
       .provide(GameContextTypes.CARDS, new CardRegistry())
       .provide(GameContextTypes.CLOCK, CLOCK)
+      .provide(GAME_EVENTS, { emit: async () => {} })
       .provide(GameContextTypes.LOGGER, logger)
       .provide(SERVER_PATHS, { dataDir: world, world });
     const types = new Registry<AnyServerModuleType>("server_module_type");

@@ -11,6 +11,7 @@ import { hadNoEffect } from "../../../agent/storage/no-effect.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
 import type { Tool } from "../../../agent/tool/tool.js";
 import type { EventSink } from "../../../game/context-types.js";
+import { type GameEventSink, GameEventTypes } from "../../../game/game-events.js";
 import { GameFailures } from "../../../game/tools/game-failures.js";
 import { GIVE_ITEMS, type GiveInput, type ItemStack } from "../../../game/tools/give-items-tool.js";
 import { codec } from "../../../util/codec.js";
@@ -76,6 +77,8 @@ export class ShopPurchaseModule extends AbstractAgentModule<PurchaseInput> {
       readonly commerce: ShopCommerce;
       readonly events: EventSink;
       readonly itemName: (item: string, locale: string) => string;
+      /** Where a delivered order is reported (`system:order_delivered`) for advancement rules. */
+      readonly gameEvents: GameEventSink;
     },
     giveItems: Tool<GiveInput, { given: ItemStack[] }>,
   ) {
@@ -140,6 +143,7 @@ export class ShopPurchaseModule extends AbstractAgentModule<PurchaseInput> {
       const reason = ShopCommerce.reasonOf(order.reason) ?? AgentFailure.MODULE_FAILED;
       return AgentResult.error(reason).withPresentation(await card("REJECTED", reason));
     }
+    if (order.state === "DELIVERED") await this.#reportDelivered(playerId, input);
     if (order.state === "DELIVERED" || order.state === "REFUNDED")
       return AgentResult.success(undefined, await card(order.state));
     try {
@@ -168,7 +172,18 @@ export class ShopPurchaseModule extends AbstractAgentModule<PurchaseInput> {
       ModuleData.get(data, commerce.options.orders).settle(orderId, "DELIVERED"),
     );
     await stock.settle(orderId);
+    await this.#reportDelivered(playerId, input);
     return AgentResult.success(undefined, await card("DELIVERED"));
+  }
+
+  /** The delivered order as a game event; reported again when a resumed task finds it delivered (the id dedupes). */
+  #reportDelivered(playerId: string, input: PurchaseInput): Promise<void> {
+    return this.options.gameEvents.emit({
+      type: GameEventTypes.ORDER_DELIVERED,
+      playerId,
+      id: `order_delivered/${input.order}`,
+      data: { entry: input.entry.id, order: input.order, quantity: input.count },
+    });
   }
 
   /** The admin found the items given: the order is DELIVERED and its stock stays sold. */
@@ -179,6 +194,7 @@ export class ShopPurchaseModule extends AbstractAgentModule<PurchaseInput> {
       ModuleData.get(data, orders).settle(input.order, "DELIVERED"),
     );
     await this.options.commerce.options.stock.settle(input.order);
+    await this.#reportDelivered(playerId, input);
   }
 
   /** The player left before the give: a new attempt (its own event and step ids) waits for them. */

@@ -12,6 +12,7 @@ import { hadNoEffect } from "../../../agent/storage/no-effect.js";
 import { literal, translatable } from "../../../agent/text.js";
 import type { Tool } from "../../../agent/tool/tool.js";
 import { GameContextTypes } from "../../../game/context-types.js";
+import { GameEventTypes } from "../../../game/game-events.js";
 import {
   GIVE_ITEMS,
   type GiveInput,
@@ -23,10 +24,6 @@ import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import { defineFeature } from "../../define-feature.js";
 import { itemNamer } from "../check-in/check-in-feature.js";
-
-/** The game events the welcome workflow may be started by (an advancement rule must name it). */
-export const FIRST_JOIN_EVENT = "system:first_join";
-export const JOIN_EVENT = "system:join";
 
 interface WelcomeInput {
   readonly items: readonly ItemStack[];
@@ -79,7 +76,7 @@ class WelcomeModule extends AbstractAgentModule<WelcomeInput> {
       tools: [giveItems],
       interactive: false,
       event: true,
-      eventTypes: [FIRST_JOIN_EVENT, JOIN_EVENT],
+      eventTypes: [GameEventTypes.FIRST_JOIN, GameEventTypes.JOIN],
       policy: { ...SIMPLE_POLICY, modelCalls: 0, toolCalls: 2, steps: 4, writeSteps: 1 },
     });
   }
@@ -112,8 +109,6 @@ export const WELCOME_FEATURE = defineFeature<Record<string, never>>({
       const services = context.services;
       const bridge = services.get(GameContextTypes.GAME_BRIDGE);
       registerCardType(services.get(GameContextTypes.CARDS), WELCOME_CARD);
-      context.engine.registerEventType(FIRST_JOIN_EVENT);
-      context.engine.registerEventType(JOIN_EVENT);
       context.engine.registerModule(
         new WelcomeModule(
           itemNamer(services.find(GameContextTypes.ITEM_CATALOG)),
