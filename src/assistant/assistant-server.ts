@@ -124,13 +124,14 @@ export class AssistantServer {
 
   async join(player: PlayerInfo): Promise<void> {
     const { infrastructure, permissions, events, advancements, clock } = this.parts;
-    const first = await infrastructure.players.join(player);
+    const first = infrastructure.players.join(player);
     await permissions.setOpLevel(player.uuid, player.opLevel);
     await infrastructure.store.load(player.uuid);
     await events.playerJoined(player.uuid);
     // game events: the advancement rules decide what runs (a welcome and starter kit on the first join)
     const now = clock.now();
     this.#sessions.set(player.uuid, { since: now, minutes: 0 });
+    // the first-join event is durable before the player is remembered: a crash in between repeats it (deduped)
     if (first)
       await advancements.emit({
         type: GameEventTypes.FIRST_JOIN,
@@ -138,6 +139,7 @@ export class AssistantServer {
         id: `first_join/${player.uuid}`,
         data: {},
       });
+    await infrastructure.players.remember(player);
     await advancements.emit({
       type: GameEventTypes.JOIN,
       playerId: player.uuid,

@@ -23,7 +23,8 @@ describe("PlayerDirectory", () => {
     await writeFile(path, garbage);
     const directory = new PlayerDirectory(path, new MemoryLogger());
     await expect(directory.load()).rejects.toThrow(`${path} is not valid JSON`);
-    await expect(directory.join(STEVE)).rejects.toThrow();
+    expect(directory.join(STEVE)).toBe(true);
+    await expect(directory.remember(STEVE)).rejects.toThrow();
     expect(await readFile(path)).toEqual(garbage);
   });
 
@@ -39,9 +40,12 @@ describe("PlayerDirectory", () => {
   it("remembers names across restarts", async () => {
     const directory = new PlayerDirectory(path, new MemoryLogger());
     await directory.load();
-    await directory.join(STEVE);
+    expect(directory.join(STEVE)).toBe(true);
+    await directory.remember(STEVE);
+    expect(directory.join(STEVE)).toBe(false);
     const restarted = new PlayerDirectory(path, new MemoryLogger());
     await restarted.load();
     expect(restarted.resolve("steve")).toEqual({ uuid: "uuid-steve", name: "Steve" });
+    expect(restarted.join(STEVE)).toBe(false);
   });
 });

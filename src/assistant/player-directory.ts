@@ -38,13 +38,20 @@ export class PlayerDirectory {
     await this.#known.reload();
   }
 
-  /** Records the player online (and their name); true when this server has never seen them before. */
-  async join(player: PlayerInfo): Promise<boolean> {
+  /**
+   * Records the player online; true when this server has never seen them before. Their name is written by
+   * `remember`, after whatever a first join must make durable first (a crash in between makes the next join a
+   * first join again, and its event id dedupes what was already queued).
+   */
+  join(player: PlayerInfo): boolean {
     this.#online.set(player.uuid, player);
-    const first = this.#known.get()[player.uuid] === undefined;
+    return this.#known.get()[player.uuid] === undefined;
+  }
+
+  /** Writes the player's name to the known players (atomic; a refused file is never written over). */
+  async remember(player: PlayerInfo): Promise<void> {
     if (this.#known.get()[player.uuid] !== player.name)
       await this.#known.set({ ...this.#known.get(), [player.uuid]: player.name });
-    return first;
   }
 
   update(player: PlayerInfo): void {

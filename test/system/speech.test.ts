@@ -42,7 +42,7 @@ describe("speech (shipped server)", () => {
       speak(ling, "zh_cn");
       await new Promise((resolve) => setTimeout(resolve, 200));
       const on = await ling.say("/system settings speech on", (m) => /语音/.test(m.text));
-      expect(on.text).toBe("语音播报已开启：播报显示在快捷栏上方。");
+      expect(on.text).toBe("语音播报已开启：播报显示在快捷栏上方，重要消息以标题显示。");
       await ling.say("/system 签到", (m) => /签到/.test(m.text));
       await waitFor(() => (lingBar.includes("签到成功，连续第 1 天。") ? true : undefined));
       await waitFor(() => (lingBar.includes("签到奖励已送达。") ? true : undefined));

@@ -65,3 +65,57 @@ describe("the System plugin's kill reports", () => {
     ]);
   });
 });
+
+describe("the System plugin's death and dimension reports", () => {
+  it("reports a death when the player's health reaches 0 (once per death), and each change of world with its dimension", async () => {
+    const reports: string[] = [];
+    const handler: HostHandler = {
+      onCommand: async () => {},
+      completions: async () => [],
+      commandTree: () => undefined,
+      onJoin: () => {},
+      onLeave: () => {},
+      onDeath: (player: HostPlayer) => void reports.push(`death ${player.name}`),
+      onDimensionChange: (player: HostPlayer, dimension: string) =>
+        void reports.push(`${player.name} in ${dimension}`),
+    };
+    const plugin = systemPlugin({
+      handler,
+      shortcuts: [],
+      ops: [],
+      logger: new MemoryLogger(),
+      languages: Languages.load(),
+    });
+    const nether = { name: "nether" };
+    const overworld = { name: "overworld" };
+    const serv = Object.assign(fakeServer(), { netherworld: nether, overworld });
+    // flying-squid's health plugin: every damage goes through updateHealth
+    const player = Object.assign(fakePlayer(), {
+      health: 20,
+      world: overworld,
+      updateHealth(this: { health: number }, health: number) {
+        this.health = health;
+      },
+    });
+    plugin.player?.(player, serv);
+    player.emit("spawned");
+    const damage = (player as unknown as { updateHealth(health: number): void }).updateHealth.bind(player);
+    damage(12);
+    damage(0);
+    damage(-3);
+    damage(20);
+    damage(0);
+    Object.assign(player, { world: nether });
+    player.emit("change_world");
+    Object.assign(player, { world: overworld });
+    player.emit("change_world");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(reports).toEqual([
+      "death Hunter",
+      "death Hunter",
+      "Hunter in minecraft:the_nether",
+      "Hunter in minecraft:overworld",
+    ]);
+    expect(player.health).toBe(0);
+  });
+});

@@ -246,8 +246,9 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
         };
       });
       player.on("change_world", () => {
+        const dimension = dimensionOf(serv, player);
         Promise.resolve()
-          .then(() => handler.onDimensionChange?.(hostPlayer, dimensionOf(serv, player)))
+          .then(() => handler.onDimensionChange?.(hostPlayer, dimension))
           .catch(failed(`dimension handler failed for ${hostPlayer.name}`));
       });
       player.once("disconnected", () => {

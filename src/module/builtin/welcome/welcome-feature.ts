@@ -24,6 +24,7 @@ import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import { defineFeature } from "../../define-feature.js";
 import { itemNamer } from "../check-in/check-in-feature.js";
+import { ANNOUNCE_CARD, AnnounceModule } from "./announce-module.js";
 
 interface WelcomeInput {
   readonly items: readonly ItemStack[];
@@ -109,6 +110,8 @@ export const WELCOME_FEATURE = defineFeature<Record<string, never>>({
       const services = context.services;
       const bridge = services.get(GameContextTypes.GAME_BRIDGE);
       registerCardType(services.get(GameContextTypes.CARDS), WELCOME_CARD);
+      registerCardType(services.get(GameContextTypes.CARDS), ANNOUNCE_CARD);
+      context.engine.registerModule(new AnnounceModule(id));
       context.engine.registerModule(
         new WelcomeModule(
           itemNamer(services.find(GameContextTypes.ITEM_CATALOG)),

@@ -1,0 +1,206 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_ADVANCEMENTS } from "../../src/assistant/advancement-rules.js";
+import type { GameClock } from "../../src/game/context-types.js";
+import {
+  joinPlayer,
+  type Player,
+  questFolderFiles,
+  type ShippedServer,
+  startShipped,
+  uuidOf,
+} from "./system-support.js";
+
+const FIXTURE = join(import.meta.dirname, "../fixtures/ftbquests/system-tasks");
+const DAY = 86_400_000;
+const TASKS_QUESTS = ["2100000000000001", "2100000000000002", "2100000000000003", "2100000000000004"];
+
+const rule = (
+  id: string,
+  event: string,
+  conditions: Record<string, unknown>,
+  workflow: string,
+  input: unknown,
+  repeat = "always",
+) => ({ id, trigger: { event, conditions }, action: { workflow, input }, repeat, enabled: true });
+
+/** The text of title packets a bot received (1.21 writes them as NBT: the strings are what the player reads). */
+const titles = (player: Player): string[] => {
+  const seen: string[] = [];
+  const record = (packet: unknown): void => void seen.push(JSON.stringify(packet));
+  player.bot._client.on("set_title_text", record);
+  player.bot._client.on("set_title_subtitle", record);
+  return seen;
+};
+
+/**
+ * The typed game events on the shipped server, with the default rules (welcome kit, 7-day streak bonus, quest
+ * and chapter narration) and the admin's own: the server clock is injected, so seven check-ins cross seven days;
+ * quest and chapter completion are narrated as a title to a player who turned speech on; a death (`/kill`), a
+ * leave, playtime minutes, kills and dimension changes reach the rules whose typed conditions match, each once per
+ * event; `/system events` lists the tasks with their rule and state.
+ */
+describe("typed game events and the default rules (shipped server)", () => {
+  let server: ShippedServer;
+  let offset = 0;
+  const clock: GameClock = { now: () => Date.now() + offset, timeZone: "UTC" };
+
+  beforeAll(async () => {
+    server = await startShipped({
+      clock,
+      ops: ["Admin"],
+      files: {
+        ...questFolderFiles(FIXTURE),
+        "config/system/advancements.json": JSON.stringify({
+          rules: [
+            ...DEFAULT_ADVANCEMENTS.rules,
+            rule("death_note", "system:death", {}, "system:announce", {
+              message: { en_us: "You died. Your items wait where you fell.", zh_cn: "你死了。" },
+            }),
+            rule("back_again", "system:leave", {}, "system:announce", {
+              message: { en_us: "Good to see you back." },
+            }),
+            rule(
+              "five_minutes",
+              "system:playtime",
+              { minutes: 5 },
+              "system:points_bonus",
+              { points: 5 },
+              "once",
+            ),
+            rule("zombie_bounty", "system:kill", { entity: "minecraft:zombie" }, "system:points_bonus", {
+              points: 3,
+            }),
+            rule(
+              "nether_warning",
+              "system:dimension_change",
+              { dimension: "minecraft:the_nether" },
+              "system:announce",
+              {
+                message: { en_us: "Careful: the Nether burns." },
+                narrate: true,
+              },
+            ),
+            rule("typo", "system:check_in_streak", { streak: "seven" }, "system:points_bonus", { points: 1 }),
+            rule("colour", "system:death", { colour: "red" }, "system:announce", { message: { en_us: "x" } }),
+          ],
+        }),
+      },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("refuses a rule whose typed conditions do not fit its event, naming the field; the others apply", () => {
+    const lines = server.logger.lines.join("\n");
+    expect(lines).toMatch(/advancement rule typo: trigger\.conditions\.streak: .*; refused/);
+    expect(lines).toMatch(/advancement rule colour: trigger\.conditions\.colour: .*; refused/);
+    expect(lines).not.toMatch(/advancement rule (welcome|streak_bonus|death_note|five_minutes)\b/);
+  });
+
+  it("pays the default streak bonus once, on the seventh consecutive day of the injected clock", async () => {
+    const streaker = await joinPlayer(server.port, "Streaker");
+    try {
+      await streaker.next((m) => m.text.startsWith("Welcome to the server, Streaker!"));
+      for (let day = 1; day <= 8; day++) {
+        const reply = await streaker.say("/system checkin", (m) => m.text.startsWith("Checked in!"));
+        expect(reply.text).toContain(`Streak: ${day} day(s)`);
+        if (day === 7) {
+          const bonus = await streaker.next((m) => m.text.startsWith("+50 points for your check-in streak!"));
+          expect(bonus.text).toMatch(/Balance: \d+/);
+        }
+        offset += DAY;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(streaker.chat.filter((m) => m.text.startsWith("+50 points")).length).toBe(1);
+      const balance = await streaker.say("/system balance", (m) => m.text.startsWith("Your points"));
+      expect(balance.text).toContain("+50 · bonus");
+    } finally {
+      streaker.quit();
+    }
+  });
+
+  it("narrates quest and chapter completion as a title to a player who turned speech on", async () => {
+    const quester = await joinPlayer(server.port, "Quester");
+    const admin = await joinPlayer(server.port, "Admin");
+    try {
+      const shown = titles(quester);
+      await quester.say("/system settings speech on", (m) => m.text.startsWith("Speech is on"));
+      for (const quest of TASKS_QUESTS)
+        await admin.say(`/system complete Quester ${quest}`, (m) => m.text.startsWith("Completed"));
+      await quester.say("/system quests", (m) => /^(No quest is open|Quests you can)/.test(m.text));
+      await quester.next((m) => m.text === "★ Quest completed: Welcome Kit");
+      await quester.next((m) => m.text === "★ Quest completed: Zombie Hunter");
+      await quester.next((m) => m.text === "★ Chapter completed: Tasks");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(shown.some((packet) => packet.includes("Chapter completed: Tasks!"))).toBe(true);
+      expect(shown.some((packet) => packet.includes("Quest completed: Welcome Kit!"))).toBe(true);
+      // reading the quests again announces nothing new
+      await quester.say("/system 任务", () => true);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(quester.chat.filter((m) => m.text === "★ Chapter completed: Tasks").length).toBe(1);
+    } finally {
+      quester.quit();
+      admin.quit();
+    }
+  });
+
+  it("reports a death, a leave, playtime, kills and dimension changes to the rules whose conditions match", async () => {
+    const doomed = await joinPlayer(server.port, "Doomed");
+    let victim = await joinPlayer(server.port, "Victim");
+    const admin = await joinPlayer(server.port, "Admin");
+    try {
+      await admin.say("/kill Doomed", () => true).catch(() => undefined);
+      await doomed.next((m) => m.text === "You died. Your items wait where you fell.");
+      doomed.quit();
+      const uuid = uuidOf(server.system, "Victim");
+      // the host reports kills and dimension changes through the assistant's facade, as flying-squid's hooks do
+      await server.system.assistant.killed(uuid, "minecraft:zombie", "zombie-1");
+      await server.system.assistant.killed(uuid, "minecraft:zombie", "zombie-1");
+      await server.system.assistant.killed(uuid, "minecraft:skeleton", "skeleton-1");
+      await victim.next((m) => m.text.startsWith("+3 bonus points!"));
+      await server.system.assistant.changedDimension(uuid, "minecraft:overworld");
+      await server.system.assistant.changedDimension(uuid, "minecraft:the_nether");
+      await victim.next((m) => m.text === "Careful: the Nether burns.");
+      offset += 6 * 60_000;
+      await server.system.assistant.tickPlaytime();
+      await victim.next((m) => m.text.startsWith("+5 points for your time on the server!"));
+      await server.system.assistant.tickPlaytime();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(victim.chat.filter((m) => m.text.startsWith("+3 bonus points!")).length).toBe(1);
+      expect(victim.chat.filter((m) => m.text.startsWith("+5 points")).length).toBe(1);
+      expect(victim.chat.filter((m) => m.text.startsWith("Careful")).length).toBe(1);
+      // a leave event runs when the player is back (the task waits for them)
+      victim.quit();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      victim = await joinPlayer(server.port, "Victim");
+      await victim.next((m) => m.text === "Good to see you back.");
+
+      const listed = await admin.say("/system events Victim", (m) => m.text.startsWith("Recent event tasks"));
+      expect(listed.text).toContain("zombie_bounty → system:points_bonus · system:kill · Victim");
+      expect(listed.text).not.toContain("system:death");
+      const doomedTasks = await admin.say("/system events Doomed", (m) =>
+        m.text.startsWith("Recent event tasks"),
+      );
+      expect(doomedTasks.text).toContain("death_note → system:announce · system:death · Doomed");
+      expect(listed.text).toMatch(/done · back_again → system:announce · system:leave · Victim/);
+      const all = await admin.say("/system events", (m) => m.text.startsWith("Recent event tasks (15)"));
+      expect(all.text).toContain("back_again → system:announce · system:leave · Victim");
+      const streaker = await admin.say("/system events Streaker", (m) =>
+        m.text.startsWith("Recent event tasks"),
+      );
+      expect(streaker.text).toContain(
+        "streak_bonus → system:points_bonus · system:check_in_streak · Streaker",
+      );
+      expect(streaker.text).toContain("welcome → system:welcome · system:first_join · Streaker");
+      const refused = await victim.say("/system events", () => true);
+      expect(refused.text).not.toContain("Recent event tasks");
+    } finally {
+      doomed.quit();
+      victim.quit();
+      admin.quit();
+    }
+  }, 120_000);
+});
