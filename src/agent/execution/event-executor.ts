@@ -181,6 +181,10 @@ export class EventExecutor implements UnconfirmedEvents {
       type: task.type,
       input: task.input,
       playerId: task.playerId,
+      // the same workflow variant, authorised again by the same event type and rule as the original
+      ...(task.owner === undefined ? {} : { owner: task.owner }),
+      ...(task.eventType === undefined ? {} : { eventType: task.eventType }),
+      ...(task.rule === undefined ? {} : { rule: task.rule }),
       policy: task.policy,
       state: State.QUEUED,
       attempts: 0,

@@ -1,0 +1,184 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { enter, givesBegun, held, kill, nextMessage, running, sleep, startServer } from "./crash-support.js";
+import { type Player, tempFolder } from "./system-support.js";
+
+/**
+ * A game event's delivery under a loop of SIGKILLs: the real server (as `npm start` runs it) with one advancement
+ * rule, the welcome kit (5 bread) on a player's first join. Each round a new player joins and the server is killed
+ * once the kit arrived, the moment its give step has begun, or at a random moment after the join; it starts again
+ * on the same data directory. Every player then joins again: a kit still owed arrives, an unconfirmed give is
+ * listed by `/system deliveries` and resolved there by the admin. Every player ends with the kit exactly once,
+ * also after a final restart.
+ */
+
+const KILLS = Number(process.env.WELCOME_CRASH_KILLS ?? 6);
+const KIT = 5;
+const WELCOME = /^Welcome to the server, /;
+
+describe("the welcome kit (a game event) across SIGKILLs", () => {
+  afterEach(() => {
+    for (const child of running) child.kill("SIGKILL");
+  });
+
+  it(`gives every new player the kit exactly once over ${KILLS} kills`, async () => {
+    const dataDir = tempFolder("system-welcome-crash-");
+    mkdirSync(join(dataDir, "config", "system"), { recursive: true });
+    writeFileSync(
+      join(dataDir, "config", "system", "server.json"),
+      JSON.stringify({ generation: "superflat", viewDistance: 2, ops: ["Admin"] }),
+    );
+    writeFileSync(
+      join(dataDir, "config", "system", "advancements.json"),
+      JSON.stringify({
+        rules: [
+          {
+            id: "welcome",
+            trigger: { event: "system:first_join" },
+            action: {
+              workflow: "system:welcome",
+              input: { items: [{ item: "minecraft:bread", count: KIT }] },
+            },
+            repeat: "once",
+          },
+        ],
+      }),
+    );
+    const journal = join(dataDir, "world", "system", "journal");
+    const seed = Number(process.env.WELCOME_CRASH_SEED ?? Date.now() % 100_000);
+    let state = seed;
+    const random = (): number => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state / 2_147_483_648;
+    };
+    const figures = { joins: 0, beforeKill: 0, afterRestart: 0, unconfirmed: 0, redelivered: 0, done: 0 };
+    const problems: string[] = [];
+    const trace: string[] = [];
+    const unsettled: string[] = [];
+    const settled: string[] = [];
+    let kitMillis = 300;
+
+    /** Joins again, lets a kit still owed arrive, resolves an unconfirmed give as an admin would. */
+    const settle = async (port: number, name: string, admin: () => Promise<Player>): Promise<void> => {
+      const player = await enter(port, name);
+      try {
+        const arrived = await nextMessage(player.chat, 0, (m) => WELCOME.test(m.text), 3_000);
+        if (arrived !== undefined) figures.afterRestart++;
+        await sleep(300);
+        const bread = held(player, "bread");
+        const list = await (await admin()).say(`/system deliveries ${name}`, (m) =>
+          /Unconfirmed deliveries|No unconfirmed/.test(m.text),
+        );
+        const line = list.text.split("\n").find((text) => text.includes(` ${name} · `));
+        const ref = line === undefined ? undefined : /^\[([0-9a-f]{8})\]/.exec(line)?.[1];
+        let resolution = "-";
+        if (ref !== undefined) {
+          figures.unconfirmed++;
+          if (bread === 0) {
+            figures.redelivered++;
+            resolution = `redeliver ${ref}`;
+            const before = player.chat.length;
+            await (await admin()).say(`/system deliveries redeliver ${ref}`, (m) =>
+              /given again/.test(m.text),
+            );
+            await nextMessage(player.chat, before, (m) => WELCOME.test(m.text), 20_000);
+            await sleep(300);
+          } else {
+            figures.done++;
+            resolution = `done ${ref}`;
+            await (await admin()).say(`/system deliveries done ${ref}`, (m) => /marked done/.test(m.text));
+          }
+        }
+        const final = held(player, "bread");
+        trace.push(
+          `${name}: bread ${bread} → ${final}, ${arrived === undefined ? "" : "welcomed, "}${resolution}`,
+        );
+        if (final !== KIT) {
+          problems.push(`${name}: holds ${final} bread after settling (kit ${KIT})`);
+          const events = await (await admin()).say(`/system events ${name}`, (m) =>
+            /event tasks/.test(m.text),
+          );
+          trace.push(events.text, player.chat.map((m) => m.text).join(" | "));
+        }
+        settled.push(name);
+      } finally {
+        player.quit();
+      }
+    };
+
+    for (let round = 0; round < KILLS; round++) {
+      const server = await startServer(dataDir);
+      let adminPlayer: Player | undefined;
+      const admin = async (): Promise<Player> => {
+        adminPlayer ??= await enter(server.port, "Admin");
+        return adminPlayer;
+      };
+      const bots: Player[] = [];
+      try {
+        for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
+        const mode = (["done", "give", "random"] as const)[round % 3] ?? "random";
+        const name = `New${seed}r${round}`.slice(0, 16);
+        const begun = givesBegun(journal);
+        const sent = Date.now();
+        const player = await enter(server.port, name);
+        bots.push(player);
+        figures.joins++;
+        unsettled.push(name);
+        if (mode === "done") {
+          const welcome = await nextMessage(player.chat, 0, (m) => WELCOME.test(m.text), 20_000);
+          if (welcome !== undefined) figures.beforeKill++;
+          kitMillis = Math.max(20, Date.now() - sent);
+        } else if (mode === "give") {
+          // Kill the moment the give step's RUNNING receipt is durable: the bread may or may not be saved yet.
+          const deadline = Date.now() + 10_000;
+          while (givesBegun(journal) === begun && Date.now() < deadline)
+            await new Promise((resolve) => setImmediate(resolve));
+        } else await sleep(random() * kitMillis * 1.5);
+        await kill(server);
+      } finally {
+        for (const bot of bots) bot.quit();
+        adminPlayer?.quit();
+        if (server.child.exitCode === null && server.child.signalCode === null) await kill(server);
+      }
+    }
+
+    // Settle the last round's player, then restart once more: every kit must be on disk, once.
+    let server = await startServer(dataDir);
+    let adminPlayer: Player | undefined;
+    const admin = async (): Promise<Player> => {
+      adminPlayer ??= await enter(server.port, "Admin");
+      return adminPlayer;
+    };
+    for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
+    const leftover = await (await admin()).say("/system deliveries", (m) => /nconfirmed/.test(m.text));
+    expect(leftover.text, `${trace.join("\n")}\n${server.output()}`).toBe("No unconfirmed deliveries.");
+    adminPlayer?.quit();
+    await kill(server);
+
+    server = await startServer(dataDir);
+    try {
+      for (const name of settled) {
+        const player = await enter(server.port, name);
+        try {
+          await sleep(300);
+          const bread = held(player, "bread");
+          if (bread !== KIT) problems.push(`${name} after the final restart: ${bread} bread`);
+          if (player.chat.some((m) => WELCOME.test(m.text))) problems.push(`${name}: welcomed again`);
+        } finally {
+          player.quit();
+        }
+      }
+    } finally {
+      await kill(server);
+    }
+    console.log(
+      `welcome crash loop (seed ${seed}): ${KILLS} kills, ${figures.joins} first joins, ` +
+        `${figures.beforeKill} kits before the kill, ${figures.afterRestart} after the restart, ` +
+        `${figures.unconfirmed} effect unknown (${figures.redelivered} redelivered, ${figures.done} marked done), ` +
+        `${settled.length - problems.length} given once, ${problems.length} problems`,
+    );
+    console.log(trace.join("\n"));
+    expect(problems, trace.join("\n")).toEqual([]);
+  }, 600_000);
+});
