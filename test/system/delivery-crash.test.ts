@@ -22,7 +22,7 @@ import { type Player, tempFolder } from "./system-support.js";
  * or be listed by `/system deliveries` (effect unknown) and resolved there by an admin; never lost, never twice.
  */
 
-const KILLS = Number(process.env.DELIVERY_CRASH_KILLS ?? 22);
+const KILLS = Number(process.env.DELIVERY_CRASH_KILLS ?? 14);
 /** The shipped check-in reward of a first day (no streak bonus). */
 const REWARD = { bread: 3, experience_bottle: 2 } as const;
 const ARRIVED = /Your check-in reward has arrived/;

@@ -26,7 +26,7 @@ import { type ChatMessage, type Player, tempFolder } from "./system-support.js";
  * final restart.
  */
 
-const KILLS = Number(process.env.SHOP_CRASH_KILLS ?? 20);
+const KILLS = Number(process.env.SHOP_CRASH_KILLS ?? 14);
 const GRANT = 100;
 const BREAD = 10;
 const PRICE = 2;
