@@ -7,6 +7,15 @@ export {
 } from "./context-types.js";
 export type { ItemCatalog, ItemInfo } from "./data/item-catalog.js";
 export type { GameBridge, GiveOutcome, GiveRefusal, GiveStack } from "./game-bridge.js";
+export {
+  GAME_EVENT_TYPES,
+  GAME_EVENTS,
+  type GameEvent,
+  type GameEventData,
+  type GameEventSink,
+  type GameEventType,
+  GameEventTypes,
+} from "./game-events.js";
 export { GameFailures } from "./tools/game-failures.js";
 export {
   GIVE_ITEMS,

@@ -17,6 +17,12 @@ describe("narration", () => {
     ).build();
     expect(narrationOf(checkIn)).toEqual({ text: translatable("system.speech.check_in", literal("3")) });
     expect(narrationOf(CardBuilder.of("system.help.list").build())).toBeUndefined();
+    const answer = CardBuilder.of(
+      "system.question.card.knowledge",
+      literal("Deep. Near lava."),
+      literal("1. Ores"),
+    ).build();
+    expect(narrationOf(answer)).toEqual({ text: literal("Deep. Near lava.") });
   });
 
   it("keeps a spoken summary to its first sentence", () => {
@@ -25,5 +31,9 @@ describe("narration", () => {
     );
     expect(spokenSummary("钻石在地下深处。用铁镐挖。")).toBe("钻石在地下深处。");
     expect(spokenSummary("x".repeat(300), 10)).toBe(`${"x".repeat(9)}…`);
+    expect(spokenSummary("Diamonds\nDiamonds are deep. Mine at y -58.\nFrom the knowledge base")).toBe(
+      "Diamonds are deep.",
+    );
+    expect(spokenSummary("Checked in")).toBe("Checked in");
   });
 });

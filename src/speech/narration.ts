@@ -12,15 +12,30 @@ const NARRATED: Readonly<Record<string, (args: readonly Text[]) => Text>> = {
   "system.check_in.card.delivered": () => translatable("system.speech.check_in_reward"),
 };
 
-/** What a card narrates: its own SpeechContent, else the narration of its kind; undefined for silent cards. */
+/** Answer cards (`/question`, `/search`, `/reason`): their answer text, which narration cuts to a short summary. */
+const ANSWER = /^system\.(question\.card\.[a-z_]+|reasoning\.card\.answer)$/u;
+
+/**
+ * What a card narrates: its own SpeechContent, else the narration of its kind (check-in, its reward; an answer's
+ * text, of which `spokenSummary` keeps the first sentence); undefined for silent cards.
+ */
 export const narrationOf = (view: CardView): SpeechContent | undefined => {
   if (view.speech !== undefined) return view.speech;
-  const text = NARRATED[view.template]?.(view.arguments);
+  const text = ANSWER.test(view.template) ? view.arguments[0] : NARRATED[view.template]?.(view.arguments);
   return text === undefined ? undefined : { text };
 };
 
-/** A spoken summary is short: the first sentence, at most `limit` characters. */
+/**
+ * A spoken summary is short: the first sentence, at most `limit` characters. A first line without any sentence
+ * ending (a heading such as a knowledge entry's title) is skipped when text follows it.
+ */
 export const spokenSummary = (text: string, limit = 120): string => {
-  const first = /^[^\n。！？.!?]*[。！？.!?]?/u.exec(text.trim())?.[0]?.trim() ?? "";
+  const lines = text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+  const heading = lines.length > 1 && !/[。！？.!?:：]/u.test(lines[0] ?? "");
+  const body = (heading ? lines.slice(1) : lines).join("\n");
+  const first = /^[^\n。！？.!?]*[。！？.!?]?/u.exec(body)?.[0]?.trim() ?? "";
   return first.length <= limit ? first : `${first.slice(0, limit - 1)}…`;
 };

@@ -14,8 +14,8 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** The journal record of a give step that has begun (its receipt is RUNNING until the items are saved). */
 export const GIVE_BEGUN = '"tool":"system:game.give_items","state":"RUNNING"';
 
-/** Whether the journal holds an unfinished (QUEUED, RUNNING, WAITING) event task of a player: its notice is due. */
-export const hasUnfinishedEvent = (journal: string, playerId: string): boolean => {
+/** The latest state of each event task of a player in the journal (its snapshot and log files). */
+export const eventStates = (journal: string, playerId: string): Map<string, string> => {
   const states = new Map<string, string>();
   const files = existsSync(journal) ? readdirSync(journal) : [];
   const ordered = [
@@ -28,8 +28,14 @@ export const hasUnfinishedEvent = (journal: string, playerId: string): boolean =
       if (record.t === "event" && record.playerId === playerId)
         states.set(String(record.id), String(record.state));
     }
-  return [...states.values()].some((state) => ["QUEUED", "RUNNING", "WAITING"].includes(state));
+  return states;
 };
+
+/** Whether the journal holds an unfinished (QUEUED, RUNNING, WAITING) event task of a player: its notice is due. */
+export const hasUnfinishedEvent = (journal: string, playerId: string): boolean =>
+  [...eventStates(journal, playerId).values()].some((state) =>
+    ["QUEUED", "RUNNING", "WAITING"].includes(state),
+  );
 
 /** How many give steps the journal has seen begin (its log files, read as text: records are JSON frames). */
 export const givesBegun = (journal: string): number => {

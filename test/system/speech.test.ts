@@ -26,7 +26,7 @@ describe("speech (shipped server)", () => {
   let server: ShippedServer;
 
   beforeAll(async () => {
-    server = await startShipped();
+    server = await startShipped({ ops: ["Admin"] });
   }, 120_000);
 
   afterAll(async () => {
@@ -50,6 +50,28 @@ describe("speech (shipped server)", () => {
       await quiet.next((m) => /reward has arrived/.test(m.text));
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(quietBar.filter((line) => /Checked in|arrived/.test(line))).toEqual([]);
+      // an answer is narrated as a short spoken summary: its first sentence
+      const admin = await joinPlayer(server.port, "Admin");
+      try {
+        await admin.say(
+          "/system knowledge add Diamonds | Diamonds are found deep underground. Mine at y -58 with an iron pickaxe.",
+          (m) => /added/.test(m.text),
+        );
+      } finally {
+        admin.quit();
+      }
+      speak(ling, "en_us");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await ling.say("/question where are diamonds", (m) => /Diamonds are found/.test(m.text));
+      await waitFor(() =>
+        lingBar.includes("Diamonds are found deep underground.") ? true : undefined,
+      ).catch((error: unknown) => {
+        throw new Error(
+          `${String(error)}; action bar: ${JSON.stringify(lingBar)}; chat: ${JSON.stringify(ling.chat.map((m) => m.text))}`,
+        );
+      });
+      speak(ling, "zh_cn");
+      await new Promise((resolve) => setTimeout(resolve, 200));
       const off = await ling.say("/system settings speech off", (m) => /语音/.test(m.text));
       expect(off.text).toBe("语音播报已关闭。");
     } finally {

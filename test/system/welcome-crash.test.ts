@@ -1,7 +1,18 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { enter, givesBegun, held, kill, nextMessage, running, sleep, startServer } from "./crash-support.js";
+import { offlineUuid } from "../../src/util/offline-uuid.js";
+import {
+  enter,
+  eventStates,
+  givesBegun,
+  held,
+  kill,
+  nextMessage,
+  running,
+  sleep,
+  startServer,
+} from "./crash-support.js";
 import { type Player, tempFolder } from "./system-support.js";
 
 /**
@@ -61,10 +72,21 @@ describe("the welcome kit (a game event) across SIGKILLs", () => {
 
     /** Joins again, lets a kit still owed arrive, resolves an unconfirmed give as an admin would. */
     const settle = async (port: number, name: string, admin: () => Promise<Player>): Promise<void> => {
+      // Read before the player joins: a kit is still due unless the task ended (given, or unconfirmed).
+      const ended = [...eventStates(journal, offlineUuid(name)).values()].some((state) =>
+        ["SUCCEEDED", "UNCONFIRMED", "FAILED"].includes(state),
+      );
       const player = await enter(port, name);
       try {
-        const arrived = await nextMessage(player.chat, 0, (m) => WELCOME.test(m.text), 3_000);
-        if (arrived !== undefined) figures.afterRestart++;
+        // a task due runs now: it gives the kit, or finds its give interrupted and holds it unconfirmed
+        const unconfirmed = (): boolean =>
+          [...eventStates(journal, offlineUuid(name)).values()].includes("UNCONFIRMED");
+        const arrived = ended
+          ? undefined
+          : await nextMessage(player.chat, 0, (m) => WELCOME.test(m.text) || unconfirmed(), 20_000);
+        if (!ended && arrived === undefined)
+          problems.push(`${name}: a kit was due, none arrived within 20 s`);
+        if (arrived !== undefined && WELCOME.test(arrived.text)) figures.afterRestart++;
         await sleep(300);
         const bread = held(player, "bread");
         const list = await (await admin()).say(`/system deliveries ${name}`, (m) =>
@@ -106,6 +128,21 @@ describe("the welcome kit (a game event) across SIGKILLs", () => {
         player.quit();
       }
     };
+
+    // The admin is a new player too: their own kit arrives before any kill, so only the rounds' players are counted.
+    {
+      const server = await startServer(dataDir);
+      try {
+        const admin = await enter(server.port, "Admin");
+        const welcome = await nextMessage(admin.chat, 0, (m) => WELCOME.test(m.text), 20_000);
+        await sleep(300);
+        admin.quit();
+        if (welcome === undefined || held(admin, "bread") !== KIT)
+          throw new Error("the admin got no welcome kit");
+      } finally {
+        await kill(server);
+      }
+    }
 
     for (let round = 0; round < KILLS; round++) {
       const server = await startServer(dataDir);
