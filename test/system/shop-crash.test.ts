@@ -247,6 +247,13 @@ describe("shop purchases across SIGKILLs", () => {
           }
         }
         const last = ref === undefined ? first : await look(player, true);
+        if (ref !== undefined && last.orders.states[0] === "unconfirmed") {
+          // diagnostics for the trace: the player's event tasks as the admin sees them
+          const events = await (await admin()).say(`/system events ${name}`, (m) =>
+            /event tasks/.test(m.text),
+          );
+          trace.push(events.text);
+        }
         const finalBread = held(player, "bread");
         trace.push(
           `${name}: owed ${owed}, order ${first.orders.states.join(",") || "none"} → ` +
