@@ -6,6 +6,7 @@ import type {
   CoreServices,
   FeatureSwitchResult,
   KnownPlayer,
+  PlayerMode,
   RevokeOutcome,
   UsageLine,
 } from "../module/builtin/core/core-services.js";
@@ -142,6 +143,31 @@ export class AssistantCoreServices implements CoreServices {
     const permissions = this.#permissions;
     if (player === undefined) await permissions.setDefaultMode(mode);
     else await permissions.update(player.uuid, (current) => ({ ...current, mode }));
+  }
+
+  modeOf(playerId: string): PlayerMode {
+    const settings = this.infrastructure.access.get();
+    const access = this.infrastructure.access.player(playerId);
+    const mode = this.#permissions.snapshot(playerId).mode;
+    const source =
+      access.mode !== undefined
+        ? "admin"
+        : access.chosenMode !== undefined && settings.allowedModes.includes(access.chosenMode)
+          ? "player"
+          : "default";
+    return { mode, source, allowed: settings.allowedModes };
+  }
+
+  async chooseMode(playerId: string, mode: ExecutionMode): Promise<void> {
+    await this.#permissions.update(playerId, (current) => ({ ...current, chosenMode: mode }));
+  }
+
+  async allowModes(modes: readonly ExecutionMode[]): Promise<void> {
+    await this.#permissions.setAllowedModes(modes);
+  }
+
+  hasWorkflow(id: string): boolean {
+    return this.infrastructure.engine.modules().get(id) !== undefined;
   }
 
   async setPreference(

@@ -36,8 +36,8 @@ describe("admin commands explain themselves", () => {
     expect(usageOf(await server.handle(ADMIN, "/system settings history maybe"))).toBe(
       "/system settings external|history|speech on|off",
     );
-    expect(usageOf(await server.handle(ADMIN, "/system mode"))).toBe(
-      "/system mode ask|full|routing|simple [player]",
+    expect(usageOf(await server.handle(ADMIN, "/system mode default"))).toBe(
+      "/system mode; /system mode allow <modes>; /system mode ask|full|routing|simple [player]; /system mode default ask|full|routing|simple",
     );
     expect(usageOf(await server.handle(ADMIN, "/system deliveries redeliver"))).toBe(
       "/system deliveries [player]; /system deliveries done|redeliver|已处理|补发 <ref>",

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { explainDecision } from "../../src/agent/routing/route-explanation.js";
 import { CORE_ADMIN_ACTIONS } from "../../src/module/builtin/core/core-module.js";
+import { MODE_ACTION } from "../../src/module/builtin/core/mode-module.js";
 import { ScriptedModelServer } from "../support/scripted-model-server.js";
 import { ADMIN, ALEX, replyText, STEVE, startAssistant, type TestAssistant } from "./assistant-support.js";
 
@@ -102,12 +103,12 @@ describe("AssistantServer over the in-memory game", () => {
 
   it("mode simple never asks the model; a per-player mode leaves other players on routing", async () => {
     const { server } = await open();
-    expect((await server.handle(ADMIN, "mode simple")).result.isSuccess()).toBe(true);
+    expect((await server.handle(ADMIN, "mode default simple")).result.isSuccess()).toBe(true);
     const before = model.requests.length;
     const reply = await server.handle(STEVE, UNMATCHED);
     expect(reply.result.isFailure()).toBe(false);
     expect(model.requests.length).toBe(before);
-    expect((await server.handle(ADMIN, "mode routing")).result.isSuccess()).toBe(true);
+    expect((await server.handle(ADMIN, "mode default routing")).result.isSuccess()).toBe(true);
     expect((await server.handle(ADMIN, "mode simple Steve")).result.isSuccess()).toBe(true);
     await server.handle(STEVE, UNMATCHED);
     expect(model.requests.length).toBe(before);
@@ -190,7 +191,16 @@ describe("AssistantServer over the in-memory game", () => {
   it("refuses admin commands to a non-op, as a command and invoked structurally", async () => {
     const { server } = await open();
     // the host sends `/system <known alias> …` as an explicit command (leading slash)
-    for (const line of ["/grant Alex", "/revoke Alex", "/reset Alex", "/usage", "/reload", "/mode simple"]) {
+    for (const line of [
+      "/grant Alex",
+      "/revoke Alex",
+      "/reset Alex",
+      "/usage",
+      "/reload",
+      "/mode default simple",
+      "/mode simple Alex",
+      "/mode allow simple",
+    ]) {
       const reply = await server.handle(STEVE, line);
       expect(reply.result.isSuccess(), line).toBe(false);
     }
@@ -199,7 +209,9 @@ describe("AssistantServer over the in-memory game", () => {
     for (const [type, input] of [
       [CORE_ADMIN_ACTIONS.ACCESS, { grant: true, player: "Steve" }],
       [CORE_ADMIN_ACTIONS.RESET, { player: "Alex" }],
-      [CORE_ADMIN_ACTIONS.MODE, { mode: "simple" }],
+      [MODE_ACTION, { op: "default", mode: "simple" }],
+      [MODE_ACTION, { op: "player", mode: "simple", player: "Alex" }],
+      [MODE_ACTION, { op: "allow", modes: "simple" }],
       [CORE_ADMIN_ACTIONS.RELOAD, {}],
     ] as const) {
       const result = await server.infrastructure.engine.execute(

@@ -44,7 +44,7 @@ describe("system language files", () => {
       "admin_reset",
       "admin_usage",
       "admin_reload",
-      "admin_mode",
+      "mode",
     ];
     for (const module of modules) {
       const key = `system.help.module.system.${module}`;

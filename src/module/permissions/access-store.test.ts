@@ -74,6 +74,11 @@ describe("AccessStore", () => {
   it("starts from the defaults when access.json does not exist yet", async () => {
     const store = new AccessStore(path, new MemoryLogger());
     expect(await store.reload()).toBe(true);
-    expect(store.get()).toEqual({ aiByDefault: true, defaultMode: "routing", players: {} });
+    expect(store.get()).toEqual({
+      aiByDefault: true,
+      defaultMode: "routing",
+      allowedModes: ["simple", "routing", "ask", "full"],
+      players: {},
+    });
   });
 });

@@ -12,7 +12,10 @@ export interface PlayerAccess {
   readonly ai?: boolean;
   /** Feature id → granted (true) or denied (false); absent features follow their default. */
   readonly features?: Readonly<Record<string, boolean>>;
+  /** The mode an admin set for this player: it wins over the player's own choice and the default. */
   readonly mode?: ExecutionMode;
+  /** The mode the player chose (`/system mode <mode>`); in force while the server allows it. */
+  readonly chosenMode?: ExecutionMode;
 }
 
 /** `config/system/access.json`: who may use AI and which features, set by admins in game. */
@@ -20,6 +23,8 @@ export interface AccessSettings {
   /** Whether players have AI access without a grant. */
   readonly aiByDefault: boolean;
   readonly defaultMode: ExecutionMode;
+  /** The modes players may choose for themselves (`/system mode allow …`). */
+  readonly allowedModes: readonly ExecutionMode[];
   readonly players: Readonly<Record<string, PlayerAccess>>;
 }
 
@@ -29,6 +34,11 @@ export const ACCESS_CODEC = codec<AccessSettings>(
   z.object({
     aiByDefault: z.boolean().default(true),
     defaultMode: MODE.default("routing"),
+    allowedModes: z
+      .array(MODE)
+      .min(1)
+      .max(4)
+      .default([...EXECUTION_MODES]),
     players: z
       .record(
         z.string().max(64),
@@ -36,13 +46,19 @@ export const ACCESS_CODEC = codec<AccessSettings>(
           ai: z.boolean().optional(),
           features: z.record(z.string(), z.boolean()).optional(),
           mode: MODE.optional(),
+          chosenMode: MODE.optional(),
         }),
       )
       .default({}),
   }) as z.ZodType<AccessSettings>,
 );
 
-export const DEFAULT_ACCESS: AccessSettings = { aiByDefault: true, defaultMode: "routing", players: {} };
+export const DEFAULT_ACCESS: AccessSettings = {
+  aiByDefault: true,
+  defaultMode: "routing",
+  allowedModes: [...EXECUTION_MODES],
+  players: {},
+};
 
 /** A change refused because access.json on disk is invalid (the admin sees the file to fix). */
 export const accessFileInvalid = (path: string): Failure =>

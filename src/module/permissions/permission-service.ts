@@ -58,7 +58,12 @@ export class PermissionService {
     const snapshot: PermissionSnapshot = {
       playerId,
       ai: access.ai ?? settings.aiByDefault,
-      mode: access.mode ?? settings.defaultMode,
+      // an admin's choice for the player, else the player's own while the server allows it, else the default
+      mode:
+        access.mode ??
+        (access.chosenMode !== undefined && settings.allowedModes.includes(access.chosenMode)
+          ? access.chosenMode
+          : settings.defaultMode),
       features,
       opLevel: this.#opLevels.get(playerId) ?? 0,
       version: this.#version,
@@ -81,10 +86,13 @@ export class PermissionService {
 
   async setDefaultMode(mode: ExecutionMode): Promise<void> {
     await this.options.access.set({ ...this.options.access.get(), defaultMode: mode });
-    const players = [...this.#cache.keys()];
-    this.#cache.clear();
-    this.#version++;
-    for (const playerId of players) await this.options.lifecycles.permissionChange(playerId);
+    await this.invalidateAll();
+  }
+
+  /** The modes players may choose for themselves; a player's choice outside them no longer applies. */
+  async setAllowedModes(modes: readonly ExecutionMode[]): Promise<void> {
+    await this.options.access.set({ ...this.options.access.get(), allowedModes: [...modes] });
+    await this.invalidateAll();
   }
 
   /** Drops cached snapshots after a reload of the access file or a feature switched on or off. */

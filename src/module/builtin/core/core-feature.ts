@@ -3,9 +3,10 @@ import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
-import { AccessModule, ModeModule, ReloadModule, ResetModule, UsageModule } from "./core-module.js";
+import { AccessModule, ReloadModule, ResetModule, UsageModule } from "./core-module.js";
 import { CORE_SERVICES } from "./core-services.js";
 import { FeatureModule } from "./feature-commands.js";
+import { ModeModule } from "./mode-module.js";
 import { CancelModule, ClearModule, SettingsModule } from "./player-commands.js";
 
 /** Greetings, thanks and small talk: a reject class, so they never route directly anywhere. */

@@ -12,7 +12,6 @@ import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { type Text, translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
-import { EXECUTION_MODES, type ExecutionMode } from "../../permissions/execution-mode.js";
 import { ADMIN_LEVEL, type CoreServices, type KnownPlayer } from "./core-services.js";
 
 /** NOT_FOUND for a player name System has never seen join. */
@@ -232,44 +231,6 @@ class ReloadModule extends CoreCommandModule<Record<string, never>> {
   }
 }
 
-const MODE = ActionType.of(
-  "system:admin_mode",
-  codec(z.object({ mode: z.enum(EXECUTION_MODES), player: z.string().max(32).optional() })),
-);
-type ModeInput = { mode: ExecutionMode; player?: string | undefined };
-
-class ModeModule extends CoreCommandModule<ModeInput> {
-  constructor(services: CoreServices) {
-    const command = AgentCommand.custom<ModeInput>(["mode"], (name) => {
-      const node = adminNode(name);
-      for (const mode of EXECUTION_MODES)
-        node.then(
-          literal<CommandSource>(mode)
-            .executes(async (context) => {
-              context.getSource().action({ mode });
-              return 1;
-            })
-            .then(
-              argument<CommandSource, string>("player", word()).executes(async (context) => {
-                context.getSource().action({ mode, player: String(context.getArgument("player")) });
-                return 1;
-              }),
-            ),
-        );
-      return node;
-    });
-    super(MODE, "Set the execution mode of the server or of one player (admin).", command, services, true);
-  }
-
-  protected async apply(input: ModeInput): Promise<Text> {
-    const player = input.player === undefined ? undefined : this.player(input.player);
-    await this.services.setMode(input.mode, player);
-    return player === undefined
-      ? translatable("system.admin.mode_server", input.mode)
-      : translatable("system.admin.mode_player", input.mode, player.name);
-  }
-}
-
-export { AccessModule, ModeModule, ReloadModule, ResetModule, UsageModule };
-export const CORE_ADMIN_ACTIONS = { ACCESS, REVOKE_ACCESS, RESET, USAGE, RELOAD, MODE };
+export { AccessModule, ReloadModule, ResetModule, UsageModule };
+export const CORE_ADMIN_ACTIONS = { ACCESS, REVOKE_ACCESS, RESET, USAGE, RELOAD };
 export { CoreCommandModule };

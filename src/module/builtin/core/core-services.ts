@@ -25,6 +25,14 @@ export interface UsageLine {
   readonly outputTokens: number;
 }
 
+/** A player's execution mode and where it comes from. */
+export interface PlayerMode {
+  readonly mode: ExecutionMode;
+  /** admin: set for this player by an admin; player: their own choice; default: the server's default. */
+  readonly source: "admin" | "player" | "default";
+  readonly allowed: readonly ExecutionMode[];
+}
+
 /**
  * What the core commands do, implemented by the AssistantServer. Every method is an admin or player action the
  * command already authorised (the command nodes `requires` the op level; the module checks again).
@@ -47,7 +55,16 @@ export interface CoreServices {
   usage(player: KnownPlayer | undefined): UsageLine[];
   /** Re-reads config files, prompts and data packs; returns what was reloaded (for the card). */
   reload(): Promise<Text>;
+  /** An admin sets the server's default mode (no player) or one player's mode, over the player's own choice. */
   setMode(mode: ExecutionMode, player: KnownPlayer | undefined): Promise<void>;
+  /** A player's mode now, who decided it, and the modes players may choose. */
+  modeOf(playerId: string): PlayerMode;
+  /** Records the mode a player chose for themselves (the module checked it is allowed). */
+  chooseMode(playerId: string, mode: ExecutionMode): Promise<void>;
+  /** An admin sets the modes players may choose. */
+  allowModes(modes: readonly ExecutionMode[]): Promise<void>;
+  /** Whether a workflow is installed (`system:free_chat` decides whether `full` can be chosen). */
+  hasWorkflow(id: string): boolean;
   setPreference(playerId: string, key: "history" | "external" | "speech", value: boolean): Promise<void>;
   clearHistory(playerId: string): Promise<void>;
   /** Whether the player has a request running (or still stopping). */
