@@ -20,7 +20,11 @@ import type { PlayerStandings } from "./player-standing.js";
 import type { ModeTargets } from "./request-pipeline.js";
 
 /** The workflows plain text goes to in the `ask` and `full` execution modes (docs/execution-modes.md). */
-export const MODE_WORKFLOWS = { ask: "system:question", full: "system:free_chat" } as const;
+export const MODE_WORKFLOWS = {
+  ask: "system:question",
+  full: "system:free_chat",
+  chat: "system:chat",
+} as const;
 
 /** The game version whose item data System uses (the embedded server's version). */
 export { GAME_DATA_VERSION };
@@ -80,13 +84,18 @@ export const featureServices = (parts: FeatureServiceParts): ServiceContext<Agen
  */
 export const modeTargets = (engine: AgentEngine): ModeTargets => {
   const target =
-    (id: string) =>
+    (id: string, input: (text: string) => unknown) =>
     (text: string): AgentAction | undefined => {
       const module = engine.modules().get(id);
       if (module === undefined) return undefined;
-      // Plain text never opens the web: workflows that take `allowWeb` get false.
-      const input = module.action.codec.decode({ text, allowWeb: false });
-      return input.success ? module.action.action(input.value) : undefined;
+      const decoded = module.action.codec.decode(input(text));
+      return decoded.success ? module.action.action(decoded.value) : undefined;
     };
-  return { ask: target(MODE_WORKFLOWS.ask), full: target(MODE_WORKFLOWS.full) };
+  // Plain text never opens the web: workflows that take `allowWeb` get false.
+  const question = (text: string) => ({ text, allowWeb: false });
+  return {
+    ask: target(MODE_WORKFLOWS.ask, question),
+    full: target(MODE_WORKFLOWS.full, question),
+    chat: target(MODE_WORKFLOWS.chat, (text) => ({ text })),
+  };
 };

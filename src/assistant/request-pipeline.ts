@@ -26,6 +26,8 @@ export interface ModeTargets {
   readonly ask?: (text: string) => AgentAction | undefined;
   /** `full`: plain text → the free-chat workflow. */
   readonly full?: (text: string) => AgentAction | undefined;
+  /** `routing`: plain text the model router found no workflow for → one plain chat reply (extension chat). */
+  readonly chat?: (text: string) => AgentAction | undefined;
 }
 
 /** What the assembly parsed before admission: typed text with its command outcome, or a resolved card button. */
@@ -218,11 +220,32 @@ export class RequestPipeline {
   ): Promise<AgentResult> {
     if (decision.failure !== undefined) return AgentResult.error(this.#explain(decision, request));
     if (decision.action !== undefined) return this.execute(decision.action, request, history);
+    const chat = this.#chatAction(decision, request);
+    if (chat !== undefined) {
+      // a chat reply that fails (the model down, its quota used up) leaves the candidates card
+      const reply = await this.execute(chat, request, history);
+      if (!reply.isFailure() || decision.selection === undefined) return reply;
+    }
     if (decision.selection !== undefined)
       return AgentResult.success().withPresentation(
         this.options.cards.encode(SELECTION_CARD.card(decision.selection)),
       );
     return AgentResult.error(AgentFailure.UNKNOWN_COMMAND.with(request.text.slice(0, 64)));
+  }
+
+  /**
+   * Extension chat: in `routing` mode, plain text for which the model router found no workflow (it asked to
+   * clarify) gets one plain model reply instead of the candidates card, when the chat workflow is installed and
+   * the player may use it (AI on, a model configured).
+   */
+  #chatAction(decision: RouteDecision, request: PipelineRequest): AgentAction | undefined {
+    if (decision.source !== "CLARIFY" || request.snapshot.mode !== "routing") return undefined;
+    if (request.payload.kind !== "text" || request.payload.command.kind !== "none") return undefined;
+    const action = this.options.modes.chat?.(request.text);
+    if (action === undefined) return undefined;
+    const module = this.options.engine.modules().forAction(action.type);
+    const player = this.routingPlayer(request.snapshot, request.locale, request.generation);
+    return module !== undefined && this.options.router.available(player, module) ? action : undefined;
   }
 
   /** A workflow refused only because the player may not call a model says so (AI off, no model), not "disabled". */

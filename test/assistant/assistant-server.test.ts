@@ -30,23 +30,27 @@ describe("AssistantServer over the in-memory game", () => {
 
   it("sends unmatched plain text to the model router and lists usage per day with /system usage", async () => {
     const { server } = await open();
-    model.script({ text: CLARIFY, usage: { promptTokens: 120, completionTokens: 7 } });
+    // the router finds no workflow (clarify); extension chat then answers with one plain reply
+    model.script(
+      { text: CLARIFY, usage: { promptTokens: 120, completionTokens: 7 } },
+      { text: "A story? I only know Minecraft.", usage: { promptTokens: 30, completionTokens: 5 } },
+    );
     const before = model.requests.length;
     const reply = await server.handle(STEVE, UNMATCHED);
-    expect(model.requests.length).toBe(before + 1);
+    expect(model.requests.length).toBe(before + 2);
     expect(reply.result.isFailure()).toBe(false);
     const all = await server.handle(ADMIN, "usage");
     expect(all.result.isSuccess()).toBe(true);
-    expect(replyText(all)).toMatch(/Steve · 1 calls · 120\/7 tokens/);
+    expect(replyText(all)).toMatch(/Steve · 2 calls · 150\/12 tokens/);
     const one = await server.handle(ADMIN, "usage Steve");
-    expect(replyText(one)).toMatch(/Steve · 1 calls/);
+    expect(replyText(one)).toMatch(/Steve · 2 calls/);
     const none = await server.handle(ADMIN, "usage Alex");
     expect(replyText(none)).toMatch(/No model usage/);
   });
 
   it("/system reset deletes the player's files and caches but keeps model-usage.json", async () => {
     const { server, folder } = await open();
-    model.script({ text: CLARIFY, usage: { promptTokens: 10, completionTokens: 2 } });
+    model.script({ text: CLARIFY, usage: { promptTokens: 10, completionTokens: 2 } }, { text: "Hello!" });
     await server.handle(STEVE, UNMATCHED);
     expect((await server.handle(STEVE, "settings history on")).result.isSuccess()).toBe(true);
     await server.infrastructure.store.flush();
@@ -65,7 +69,7 @@ describe("AssistantServer over the in-memory game", () => {
     expect(owned()).toEqual([]);
     const usageFile = readFileSync(join(system, "model-usage.json"), "utf8");
     expect(usageFile).toContain(STEVE.uuid);
-    expect(replyText(await server.handle(ADMIN, "usage Steve"))).toMatch(/Steve · 1 calls/);
+    expect(replyText(await server.handle(ADMIN, "usage Steve"))).toMatch(/Steve · 2 calls/);
   });
 
   it("/system reload re-reads the router prompt from a server data pack", async () => {
@@ -112,9 +116,9 @@ describe("AssistantServer over the in-memory game", () => {
     expect((await server.handle(ADMIN, "mode simple Steve")).result.isSuccess()).toBe(true);
     await server.handle(STEVE, UNMATCHED);
     expect(model.requests.length).toBe(before);
-    model.script({ text: CLARIFY });
+    model.script({ text: CLARIFY }, { text: "Hello!" });
     await server.handle(ALEX, UNMATCHED);
-    expect(model.requests.length).toBe(before + 1);
+    expect(model.requests.length).toBe(before + 2);
     expect(server.permissions.snapshot(STEVE.uuid).mode).toBe("simple");
     expect(server.permissions.snapshot(ALEX.uuid).mode).toBe("routing");
   });

@@ -24,9 +24,20 @@ export const ownedModule = (module: AnyAgentModule, owner: Identifier): AnyAgent
     interactive: module.interactive,
     event: module.event,
     eventTypes: module.eventTypes,
+    ...(module.eventInput === undefined ? {} : { eventInput: module.eventInput }),
     owner,
     ...(module.requiresModel === undefined ? {} : { requiresModel: module.requiresModel }),
     run: (input, context) => module.run(input, context),
+    ...(module.effectConfirmed === undefined
+      ? {}
+      : {
+          effectConfirmed: (input: unknown, playerId: string) =>
+            (module.effectConfirmed as (input: unknown, playerId: string) => Promise<void>).call(
+              module,
+              input,
+              playerId,
+            ),
+        }),
     ...(routing === undefined ? {} : { routing: () => routing.call(module) }),
   };
 };

@@ -17,6 +17,7 @@ import { KNOWLEDGE_DATABASE } from "../knowledge/knowledge-module.js";
 import { WEB_ACCESS } from "../search/web-access.js";
 import { WEB_SEARCH } from "../search/web-tools.js";
 import { ANSWER_CARD } from "./answer-card.js";
+import { CHAT_CARD, ChatModule } from "./chat-module.js";
 import { PLAYER_SWITCHES } from "./player-switches.js";
 import { QuestionModule } from "./question-module.js";
 import { PROMPT_SOURCE } from "./question-services.js";
@@ -50,6 +51,9 @@ export class QuestionSystemModule implements ServerModule {
   install(context: ServerModuleContext): void {
     const { engine, services } = context;
     registerCardType(services.get(GameContextTypes.CARDS), ANSWER_CARD);
+    registerCardType(services.get(GameContextTypes.CARDS), CHAT_CARD);
+    // extension chat: the routing mode's one plain reply when no workflow fits
+    engine.registerModule(new ChatModule(context.id, services.get(PROMPT_SOURCE)));
     const registered = engine.tools.get(DATABASE_QUERY.id);
     const database = services.find(KNOWLEDGE_DATABASE);
     const databaseQuery =
