@@ -49,9 +49,10 @@ describe("players choose their mode (shipped server)", () => {
       expect((await mia.say("/system 模式 routing", (m) => MODE_REPLY.test(m.text))).text).toBe(
         "Your mode is now routing.",
       );
-      model.script({ text: CLARIFY });
-      await mia.say(`/system ${UNMATCHED}!`, () => true);
-      expect(model.requests.length).toBe(quiet + 1);
+      // routing: the model router is asked (and, finding no workflow, extension chat answers once)
+      model.script({ text: CLARIFY }, { text: "I only know Minecraft stories." });
+      await mia.say(`/system ${UNMATCHED}!`, (m) => m.text.startsWith("💬"));
+      expect(model.requests.length).toBe(quiet + 2);
 
       // the admin narrows the modes players may choose
       const allowed = await admin.say("/system mode allow simple routing", (m) =>
