@@ -81,6 +81,9 @@ describe("typed game events and the default rules (shipped server)", () => {
                 narrate: true,
               },
             ),
+            rule("bread_cashback", "system:order_delivered", { entry: "bread" }, "system:points_bonus", {
+              points: 1,
+            }),
             rule("typo", "system:check_in_streak", { streak: "seven" }, "system:points_bonus", { points: 1 }),
             rule("colour", "system:death", { colour: "red" }, "system:announce", { message: { en_us: "x" } }),
           ],
@@ -117,6 +120,16 @@ describe("typed game events and the default rules (shipped server)", () => {
       expect(streaker.chat.filter((m) => m.text.startsWith("+50 points")).length).toBe(1);
       const balance = await streaker.say("/system balance", (m) => m.text.startsWith("Your points"));
       expect(balance.text).toContain("+50 · bonus");
+      // a delivered shop order is an event too: the cashback rule on bread pays once per order
+      const quote = await streaker.say("/system buy bread 2", (m) => m.text.startsWith("Quote"));
+      const [confirm] = quote.clicks;
+      expect(confirm).toBeDefined();
+      await streaker.say(confirm as string, (m) => /Order/.test(m.text));
+      await streaker.next((m) => /delivered: Bread × 2/.test(m.text));
+      await streaker.next((m) => m.text.startsWith("+1 bonus points!"));
+      await streaker.say(confirm as string, (m) => /Order/.test(m.text));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(streaker.chat.filter((m) => m.text.startsWith("+1 bonus points!")).length).toBe(1);
     } finally {
       streaker.quit();
     }
