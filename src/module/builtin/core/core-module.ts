@@ -12,7 +12,7 @@ import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { type Text, translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
-import { ADMIN_LEVEL, type CoreServices, type KnownPlayer } from "./core-services.js";
+import { ADMIN_LEVEL, type CoreServices, isAdmin, type KnownPlayer } from "./core-services.js";
 
 /** NOT_FOUND for a player name System has never seen join. */
 export const unknownPlayer = (name: string): Failure => ({
@@ -20,8 +20,6 @@ export const unknownPlayer = (name: string): Failure => ({
   key: "system.admin.unknown_player",
   args: [name],
 });
-
-const isAdmin = (source: CommandSource): boolean => source.permissionLevel >= ADMIN_LEVEL;
 
 /** A structured-only core command: reachable by its command or a button, never by semantic or model routing. */
 abstract class CoreCommandModule<I> extends AbstractAgentModule<I> {

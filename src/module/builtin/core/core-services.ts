@@ -98,3 +98,7 @@ export const CORE_SERVICES = ContextType.of<CoreServices>("system:core_services"
 
 /** Operator level needed for admin commands. */
 export const ADMIN_LEVEL = 2;
+
+/** The `requires` of an admin command node: the source has the operator level. */
+export const isAdmin = (source: { readonly permissionLevel: number }): boolean =>
+  source.permissionLevel >= ADMIN_LEVEL;

@@ -8,7 +8,7 @@ import { ActionType } from "../../../agent/module/action-type.js";
 import { type Text, translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
 import { CoreCommandModule } from "./core-module.js";
-import { ADMIN_LEVEL, type CoreServices } from "./core-services.js";
+import { type CoreServices, isAdmin } from "./core-services.js";
 
 const FEATURE = ActionType.of(
   "system:admin_feature",
@@ -23,7 +23,7 @@ type FeatureInput = z.infer<typeof FEATURE.codec.schema>;
 
 const featureCommand = AgentCommand.custom<FeatureInput>(["feature", "features"], (name) => {
   const node = literal<CommandSource>(name)
-    .requires((source) => source.permissionLevel >= ADMIN_LEVEL)
+    .requires(isAdmin)
     .executes(async (context) => {
       context.getSource().action({ op: "list" });
       return 1;

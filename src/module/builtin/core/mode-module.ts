@@ -14,7 +14,7 @@ import { type Text, translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
 import { EXECUTION_MODES, type ExecutionMode, isExecutionMode } from "../../permissions/execution-mode.js";
 import { unknownPlayer } from "./core-module.js";
-import { ADMIN_LEVEL, type CoreServices } from "./core-services.js";
+import { ADMIN_LEVEL, type CoreServices, isAdmin } from "./core-services.js";
 
 /** The workflow `full` sends plain text to; without it `full` cannot be chosen. */
 export const FREE_CHAT_WORKFLOW = "system:free_chat";
@@ -43,8 +43,6 @@ export const MODE_ACTION = ActionType.of(
     ]) as z.ZodType<ModeInput>,
   ),
 );
-
-const isAdmin = (source: CommandSource): boolean => source.permissionLevel >= ADMIN_LEVEL;
 
 const command = AgentCommand.custom<ModeInput>(["mode", "模式"], (name) => {
   const node = literal<CommandSource>(name).executes(async (context) => {

@@ -15,7 +15,7 @@ import { literal as literalText, type Text, translatable } from "../../../agent/
 import type { GameClock } from "../../../game/context-types.js";
 import type { ItemCatalog } from "../../../game/data/item-catalog.js";
 import { codec } from "../../../util/codec.js";
-import { ADMIN_LEVEL } from "../core/core-services.js";
+import { ADMIN_LEVEL, isAdmin } from "../core/core-services.js";
 import { deliveryItems, deliveryRef, localTime } from "./delivery-lines.js";
 
 /** `deliveries [player]` lists; `redeliver <ref>` gives again; `done <ref>` resolves without giving. */
@@ -33,8 +33,6 @@ export const DELIVERIES_ACTION = ActionType.of(
     ]) as z.ZodType<DeliveriesInput>,
   ),
 );
-
-const isAdmin = (source: CommandSource): boolean => source.permissionLevel >= ADMIN_LEVEL;
 
 const resolution = (op: "redeliver" | "done", alias: string) =>
   literal<CommandSource>(alias).then(

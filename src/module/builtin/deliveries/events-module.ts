@@ -14,7 +14,7 @@ import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { literal as literalText, type Text, translatable } from "../../../agent/text.js";
 import type { GameClock } from "../../../game/context-types.js";
 import { codec } from "../../../util/codec.js";
-import { ADMIN_LEVEL, type KnownPlayer } from "../core/core-services.js";
+import { ADMIN_LEVEL, isAdmin, type KnownPlayer } from "../core/core-services.js";
 import { localTime } from "./delivery-lines.js";
 
 /** How many tasks `/system events` lists. */
@@ -28,8 +28,6 @@ export const EVENTS_ACTION = ActionType.of(
   "system:events",
   codec<EventsInput>(z.object({ player: z.string().min(1).max(64).optional() }) as z.ZodType<EventsInput>),
 );
-
-const isAdmin = (source: CommandSource): boolean => source.permissionLevel >= ADMIN_LEVEL;
 
 const command = AgentCommand.custom<EventsInput>(["events", "事件"], (name) =>
   literal<CommandSource>(name)

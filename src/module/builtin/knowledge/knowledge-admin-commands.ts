@@ -13,7 +13,7 @@ import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { literal as literalText, translatable } from "../../../agent/text.js";
 import type { KnowledgeAdmin } from "../../../data/knowledge/knowledge-admin.js";
 import { codec } from "../../../util/codec.js";
-import { ADMIN_LEVEL } from "../core/core-services.js";
+import { ADMIN_LEVEL, isAdmin } from "../core/core-services.js";
 
 /** `add <title> | <body>` or `remove <id>`: one action, so the one `knowledge` command node carries both. */
 export type KnowledgeAdminInput = { op: "add"; title: string; body: string } | { op: "remove"; id: number };
@@ -31,8 +31,6 @@ export const KNOWLEDGE_ADMIN_ACTION = ActionType.of(
     ]) as z.ZodType<KnowledgeAdminInput>,
   ),
 );
-
-const isAdmin = (source: CommandSource): boolean => source.permissionLevel >= ADMIN_LEVEL;
 
 /** Splits `title | body`; undefined without a separator (the command then reports its usage). */
 const parseEntry = (text: string): KnowledgeAdminInput | undefined => {

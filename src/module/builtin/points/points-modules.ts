@@ -19,7 +19,7 @@ import type { GameClock } from "../../../game/context-types.js";
 import { codec } from "../../../util/codec.js";
 import { localDay } from "../check-in/local-day.js";
 import { unknownPlayer } from "../core/core-module.js";
-import { ADMIN_LEVEL, type KnownPlayer } from "../core/core-services.js";
+import { ADMIN_LEVEL, isAdmin, type KnownPlayer } from "../core/core-services.js";
 import { pointsLedgerStorage } from "../storage/points-ledger.js";
 import { POINTS_ADMIN_CARD, POINTS_BALANCE_CARD, RECENT_ENTRIES } from "./points-cards.js";
 
@@ -124,7 +124,7 @@ export class PointsAdminModule extends AbstractAgentModule<PointsAdminInput> {
       routing: ModuleRouting.structuredOnly<PointsAdminInput>().command(
         AgentCommand.custom<PointsAdminInput>(["points"], (name) =>
           literal<CommandSource>(name)
-            .requires((source) => source.permissionLevel >= ADMIN_LEVEL)
+            .requires(isAdmin)
             .then(operationNode("give"))
             .then(operationNode("take")),
         ),

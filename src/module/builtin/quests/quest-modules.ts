@@ -16,7 +16,7 @@ import type { Quest } from "../../../data/quests/quest-book.js";
 import { GIFT_LIST } from "../../../game/tools/gift-list-tool.js";
 import { codec } from "../../../util/codec.js";
 import { unknownPlayer } from "../core/core-module.js";
-import { ADMIN_LEVEL, type CoreServices } from "../core/core-services.js";
+import { ADMIN_LEVEL, type CoreServices, isAdmin } from "../core/core-services.js";
 import { QUEST_CHECK_ACTION_ID, QUEST_DETAIL_ACTION_ID, QUEST_LIST_CARD } from "./quest-cards.js";
 import { completedTitles, detailCard } from "./quest-detail-card.js";
 import type { QuestService } from "./quest-service.js";
@@ -222,7 +222,7 @@ export class QuestCompleteModule extends AbstractAgentModule<CompleteInput> {
       routing: ModuleRouting.structuredOnly<CompleteInput>().command(
         AgentCommand.custom<CompleteInput>(["complete"], (name) =>
           literal<CommandSource>(name)
-            .requires((source) => source.permissionLevel >= ADMIN_LEVEL)
+            .requires(isAdmin)
             .then(
               argument<CommandSource, string>("player", word()).then(
                 argument<CommandSource, string>("id", word()).executes(async (context) => {

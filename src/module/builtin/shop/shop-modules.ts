@@ -16,7 +16,7 @@ import { ModuleData } from "../../../agent/storage/player-data.js";
 import type { EventSink } from "../../../game/context-types.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
-import { ADMIN_LEVEL } from "../core/core-services.js";
+import { ADMIN_LEVEL, isAdmin } from "../core/core-services.js";
 import { pointsLedgerStorage } from "../storage/points-ledger.js";
 import {
   SHOP_ADMIN_CARD,
@@ -314,7 +314,6 @@ const SHOP_ACTION = ActionType.of<ShopInput>(
  */
 export class ShopModule extends AbstractAgentModule<ShopInput> {
   constructor(private readonly options: ShopModuleOptions) {
-    const admin = (source: CommandSource): boolean => source.permissionLevel >= ADMIN_LEVEL;
     super({
       action: SHOP_ACTION,
       description: "The server shop: items, prices in points, the balance.",
@@ -334,7 +333,7 @@ export class ShopModule extends AbstractAgentModule<ShopInput> {
               })
               .then(
                 literal<CommandSource>("add")
-                  .requires(admin)
+                  .requires(isAdmin)
                   .then(
                     argument<CommandSource, string>("entry", word()).then(
                       // `<item> <count> <price>`: an item id has a colon, which a Brigadier word cannot hold
@@ -356,7 +355,7 @@ export class ShopModule extends AbstractAgentModule<ShopInput> {
               )
               .then(
                 literal<CommandSource>("remove")
-                  .requires(admin)
+                  .requires(isAdmin)
                   .then(
                     argument<CommandSource, string>("entry", word()).executes(async (context) => {
                       context
@@ -368,7 +367,7 @@ export class ShopModule extends AbstractAgentModule<ShopInput> {
               )
               .then(
                 literal<CommandSource>("price")
-                  .requires(admin)
+                  .requires(isAdmin)
                   .then(
                     argument<CommandSource, string>("entry", word()).then(
                       argument<CommandSource, number>("price", integer(0, 1_000_000)).executes(
