@@ -22,21 +22,26 @@ const fakePlayer = (): SquidPlayer =>
     handleCommand: async () => {},
   }) as unknown as SquidPlayer;
 
+/** A handler that records nothing but what a test adds (`onKill`, `onDeath`, …). */
+const handlerWith = (hooks: Partial<HostHandler>): HostHandler => ({
+  onCommand: async () => {},
+  completions: async () => [],
+  commandTree: () => undefined,
+  onJoin: () => {},
+  onLeave: () => {},
+  ...hooks,
+});
+
 const fakeServer = (): SquidServer =>
   Object.assign(new EventEmitter(), { supportFeature: () => true, players: [] }) as unknown as SquidServer;
 
 describe("the System plugin's kill reports", () => {
   it("reports a mob that an attack brought to 0 health, once per attack that killed; never a player or a cancelled attack", () => {
     const kills: { player: string; entity: string; entityId: string }[] = [];
-    const handler: HostHandler = {
-      onCommand: async () => {},
-      completions: async () => [],
-      commandTree: () => undefined,
-      onJoin: () => {},
-      onLeave: () => {},
+    const handler = handlerWith({
       onKill: (player: HostPlayer, entity: string, entityId: string) =>
-        kills.push({ player: player.name, entity, entityId }),
-    };
+        void kills.push({ player: player.name, entity, entityId }),
+    });
     const plugin = systemPlugin({
       handler,
       shortcuts: [],
@@ -69,16 +74,11 @@ describe("the System plugin's kill reports", () => {
 describe("the System plugin's death and dimension reports", () => {
   it("reports a death when the player's health reaches 0 (once per death), and each change of world with its dimension", async () => {
     const reports: string[] = [];
-    const handler: HostHandler = {
-      onCommand: async () => {},
-      completions: async () => [],
-      commandTree: () => undefined,
-      onJoin: () => {},
-      onLeave: () => {},
+    const handler = handlerWith({
       onDeath: (player: HostPlayer) => void reports.push(`death ${player.name}`),
       onDimensionChange: (player: HostPlayer, dimension: string) =>
         void reports.push(`${player.name} in ${dimension}`),
-    };
+    });
     const plugin = systemPlugin({
       handler,
       shortcuts: [],

@@ -88,7 +88,7 @@ export class QuestAnnounceModule extends AbstractAgentModule<AnnounceInput> {
         present(
           QUEST_ANNOUNCE_CARD.card({
             kind: "chapter",
-            title: book.text(chapter.title, context.locale) || chapter.filename,
+            title: this.service.chapterName(chapter, context.locale),
           }),
         ),
       );

@@ -2,7 +2,13 @@ import { z } from "zod";
 import type { AgentStore } from "../../../agent/storage/agent-store.js";
 import type { ModuleStorage } from "../../../agent/storage/module-storage.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
-import type { Quest, QuestBook, QuestItem, QuestTask } from "../../../data/quests/quest-book.js";
+import type {
+  Quest,
+  QuestBook,
+  QuestChapter,
+  QuestItem,
+  QuestTask,
+} from "../../../data/quests/quest-book.js";
 import type { ItemCatalog } from "../../../game/data/item-catalog.js";
 import type { GameBridge } from "../../../game/game-bridge.js";
 import { type GameEventSink, GameEventTypes } from "../../../game/game-events.js";
@@ -267,7 +273,11 @@ export class QuestService {
 
   chapterTitle(quest: Quest, locale: string): string {
     const chapter = this.options.book.chapters.get(quest.chapterId);
-    if (chapter === undefined) return "";
+    return chapter === undefined ? "" : this.chapterName(chapter, locale);
+  }
+
+  /** A chapter's title in the player's language, else its file name. */
+  chapterName(chapter: QuestChapter, locale: string): string {
     return this.options.book.text(chapter.title, locale) || chapter.filename;
   }
 
