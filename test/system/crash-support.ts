@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
 import { decodeFrames } from "../../src/data/store/record-frame.js";
 import { type ChatMessage, joinPlayer, type Player, waitFor } from "./system-support.js";
 
@@ -116,4 +117,63 @@ export const nextMessage = async (
     await sleep(25);
   }
   return undefined;
+};
+
+/** A seeded generator, so the random kill moments of a loop repeat with its seed. */
+export const seededRandom = (seed: number): (() => number) => {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+};
+
+/** Waits (at most 10 s) until a give step begins after the `begun` ones: the moment to kill mid-give. */
+export const untilGiveBegins = async (journal: string, begun: number): Promise<void> => {
+  const deadline = Date.now() + 10_000;
+  while (givesBegun(journal) === begun && Date.now() < deadline)
+    await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** The admin's bot of one server run, joined the first time it is needed. */
+export interface AdminBot {
+  readonly get: () => Promise<Player>;
+  quit(): void;
+}
+
+export const adminBot = (port: number): AdminBot => {
+  let admin: Promise<Player> | undefined;
+  let joined: Player | undefined;
+  return {
+    get: () => {
+      admin ??= enter(port, "Admin").then((player) => {
+        joined = player;
+        return player;
+      });
+      return admin;
+    },
+    quit: () => joined?.quit(),
+  };
+};
+
+/**
+ * After the last kill: a server on the same data, every player still unsettled settled (their delivery arrives or
+ * the admin resolves it), and no delivery left unconfirmed. Stops that server.
+ */
+export const settleLast = async (
+  dataDir: string,
+  names: string[],
+  settle: (port: number, name: string, admin: () => Promise<Player>) => Promise<void>,
+  trace: readonly string[],
+): Promise<void> => {
+  const server = await startServer(dataDir);
+  const admin = adminBot(server.port);
+  try {
+    for (const name of names.splice(0)) await settle(server.port, name, admin.get);
+    const leftover = await (await admin.get()).say("/system deliveries", (m) => /nconfirmed/.test(m.text));
+    expect(leftover.text, `${trace.join("\n")}\n${server.output()}`).toBe("No unconfirmed deliveries.");
+  } finally {
+    admin.quit();
+    await kill(server);
+  }
 };

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { offlineUuid } from "../../src/util/offline-uuid.js";
 import {
+  adminBot,
   enter,
   givesBegun,
   hasUnfinishedEvent,
@@ -10,8 +11,11 @@ import {
   kill,
   nextMessage,
   running,
+  seededRandom,
+  settleLast,
   sleep,
   startServer,
+  untilGiveBegins,
 } from "./crash-support.js";
 import { type Player, tempFolder } from "./system-support.js";
 
@@ -82,11 +86,7 @@ describe("check-in rewards across SIGKILLs", () => {
     /** Observed time from `/system checkin` to the reward notice, to aim random kills at the delivery. */
     let deliveryMillis = 150;
     const seed = Date.now() % 100_000;
-    let state = seed;
-    const random = (): number => {
-      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return state / 2_147_483_648;
-    };
+    const random = seededRandom(seed);
 
     /**
      * The reference of a player's unconfirmed delivery as the admin lists it. Listed per player: the same line
@@ -167,11 +167,8 @@ describe("check-in rewards across SIGKILLs", () => {
 
     for (let round = 0; round < KILLS; round++) {
       const server = await startServer(dataDir);
-      let adminPlayer: Player | undefined;
-      const admin = async (): Promise<Player> => {
-        adminPlayer ??= await enter(server.port, "Admin");
-        return adminPlayer;
-      };
+      const adminOfRound = adminBot(server.port);
+      const admin = adminOfRound.get;
       const bots: Player[] = [];
       try {
         const modes = ["done", "give", "random", "resume"] as const;
@@ -207,34 +204,22 @@ describe("check-in rewards across SIGKILLs", () => {
           deliveryMillis = Math.max(20, Date.now() - sent);
         } else if (mode === "give") {
           // Kill the moment the give step's RUNNING receipt is durable: the items may or may not be saved yet.
-          const deadline = Date.now() + 10_000;
-          while (givesBegun(journal) === begun && Date.now() < deadline)
-            await new Promise((resolve) => setImmediate(resolve));
+          await untilGiveBegins(journal, begun);
         } else {
           await sleep(random() * deliveryMillis * 1.5);
         }
         await kill(server);
       } finally {
         for (const bot of bots) bot.quit();
-        adminPlayer?.quit();
+        adminOfRound.quit();
         if (server.child.exitCode === null && server.child.signalCode === null) await kill(server);
       }
     }
 
     // Settle the last rounds' players, then restart once more: every reward must be on disk exactly once.
-    let server = await startServer(dataDir);
-    let adminPlayer: Player | undefined;
-    const admin = async (): Promise<Player> => {
-      adminPlayer ??= await enter(server.port, "Admin");
-      return adminPlayer;
-    };
-    for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
-    const leftover = await (await admin()).say("/system deliveries", (m) => /nconfirmed/.test(m.text));
-    expect(leftover.text, `${trace.join("\n")}\n${server.output()}`).toBe("No unconfirmed deliveries.");
-    adminPlayer?.quit();
-    await kill(server);
+    await settleLast(dataDir, unsettled, settle, trace);
 
-    server = await startServer(dataDir);
+    const server = await startServer(dataDir);
     const holdings: string[] = [];
     for (let index = 0; index < everyone.length; index += 6) {
       const batch = await Promise.all(

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { offlineUuid } from "../../src/util/offline-uuid.js";
 import {
+  adminBot,
   enter,
   givesBegun,
   hasUnfinishedEvent,
@@ -10,8 +11,11 @@ import {
   kill,
   nextMessage,
   running,
+  seededRandom,
+  settleLast,
   sleep,
   startServer,
+  untilGiveBegins,
 } from "./crash-support.js";
 import { type Player, tempFolder } from "./system-support.js";
 
@@ -103,11 +107,7 @@ describe("quest rewards across SIGKILLs", () => {
     const everyone: string[] = [];
     let deliveryMillis = 150;
     const seed = Date.now() % 100_000;
-    let state = seed;
-    const random = (): number => {
-      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return state / 2_147_483_648;
-    };
+    const random = seededRandom(seed);
 
     /** The quest card; its claim button when the quest is not claimed yet. */
     const questCard = async (player: Player): Promise<string | undefined> => {
@@ -174,11 +174,8 @@ describe("quest rewards across SIGKILLs", () => {
 
     for (let round = 0; round < KILLS; round++) {
       const server = await startServer(dataDir);
-      let adminPlayer: Player | undefined;
-      const admin = async (): Promise<Player> => {
-        adminPlayer ??= await enter(server.port, "Admin");
-        return adminPlayer;
-      };
+      const adminOfRound = adminBot(server.port);
+      const admin = adminOfRound.get;
       const bots: Player[] = [];
       try {
         for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
@@ -199,29 +196,17 @@ describe("quest rewards across SIGKILLs", () => {
           await nextMessage(player.chat, from, (m) => DELIVERED.test(m.text), 20_000);
           deliveryMillis = Math.max(20, Date.now() - sent);
         } else if (mode === "give") {
-          const deadline = Date.now() + 10_000;
-          while (givesBegun(journal) === begun && Date.now() < deadline)
-            await new Promise((resolve) => setImmediate(resolve));
+          await untilGiveBegins(journal, begun);
         } else await sleep(random() * deliveryMillis * 1.5);
         await kill(server);
       } finally {
         for (const bot of bots) bot.quit();
-        adminPlayer?.quit();
+        adminOfRound.quit();
         if (server.child.exitCode === null && server.child.signalCode === null) await kill(server);
       }
     }
 
-    const server = await startServer(dataDir);
-    let adminPlayer: Player | undefined;
-    const admin = async (): Promise<Player> => {
-      adminPlayer ??= await enter(server.port, "Admin");
-      return adminPlayer;
-    };
-    for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
-    const leftover = await (await admin()).say("/system deliveries", (m) => /nconfirmed/.test(m.text));
-    expect(leftover.text, `${trace.join("\n")}\n${server.output()}`).toBe("No unconfirmed deliveries.");
-    adminPlayer?.quit();
-    await kill(server);
+    await settleLast(dataDir, unsettled, settle, trace);
     rmSync(dataDir, { recursive: true, force: true });
 
     console.log(

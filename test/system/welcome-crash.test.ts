@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { offlineUuid } from "../../src/util/offline-uuid.js";
 import {
+  adminBot,
   enter,
   eventStates,
   givesBegun,
@@ -10,8 +11,11 @@ import {
   kill,
   nextMessage,
   running,
+  seededRandom,
+  settleLast,
   sleep,
   startServer,
+  untilGiveBegins,
 } from "./crash-support.js";
 import { type Player, tempFolder } from "./system-support.js";
 
@@ -58,11 +62,7 @@ describe("the welcome kit (a game event) across SIGKILLs", () => {
     );
     const journal = join(dataDir, "world", "system", "journal");
     const seed = Number(process.env.WELCOME_CRASH_SEED ?? Date.now() % 100_000);
-    let state = seed;
-    const random = (): number => {
-      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return state / 2_147_483_648;
-    };
+    const random = seededRandom(seed);
     const figures = { joins: 0, beforeKill: 0, afterRestart: 0, unconfirmed: 0, redelivered: 0, done: 0 };
     const problems: string[] = [];
     const trace: string[] = [];
@@ -146,11 +146,8 @@ describe("the welcome kit (a game event) across SIGKILLs", () => {
 
     for (let round = 0; round < KILLS; round++) {
       const server = await startServer(dataDir);
-      let adminPlayer: Player | undefined;
-      const admin = async (): Promise<Player> => {
-        adminPlayer ??= await enter(server.port, "Admin");
-        return adminPlayer;
-      };
+      const adminOfRound = adminBot(server.port);
+      const admin = adminOfRound.get;
       const bots: Player[] = [];
       try {
         for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
@@ -168,32 +165,20 @@ describe("the welcome kit (a game event) across SIGKILLs", () => {
           kitMillis = Math.max(20, Date.now() - sent);
         } else if (mode === "give") {
           // Kill the moment the give step's RUNNING receipt is durable: the bread may or may not be saved yet.
-          const deadline = Date.now() + 10_000;
-          while (givesBegun(journal) === begun && Date.now() < deadline)
-            await new Promise((resolve) => setImmediate(resolve));
+          await untilGiveBegins(journal, begun);
         } else await sleep(random() * kitMillis * 1.5);
         await kill(server);
       } finally {
         for (const bot of bots) bot.quit();
-        adminPlayer?.quit();
+        adminOfRound.quit();
         if (server.child.exitCode === null && server.child.signalCode === null) await kill(server);
       }
     }
 
     // Settle the last round's player, then restart once more: every kit must be on disk, once.
-    let server = await startServer(dataDir);
-    let adminPlayer: Player | undefined;
-    const admin = async (): Promise<Player> => {
-      adminPlayer ??= await enter(server.port, "Admin");
-      return adminPlayer;
-    };
-    for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
-    const leftover = await (await admin()).say("/system deliveries", (m) => /nconfirmed/.test(m.text));
-    expect(leftover.text, `${trace.join("\n")}\n${server.output()}`).toBe("No unconfirmed deliveries.");
-    adminPlayer?.quit();
-    await kill(server);
+    await settleLast(dataDir, unsettled, settle, trace);
 
-    server = await startServer(dataDir);
+    const server = await startServer(dataDir);
     try {
       for (const name of settled) {
         const player = await enter(server.port, name);
