@@ -48,4 +48,17 @@ describe("PlayerDirectory", () => {
     expect(restarted.resolve("steve")).toEqual({ uuid: "uuid-steve", name: "Steve" });
     expect(restarted.join(STEVE)).toBe(false);
   });
+
+  it("keeps both names when two players join at once (no lost update)", async () => {
+    const directory = new PlayerDirectory(path, new MemoryLogger());
+    await directory.load();
+    const alex = { ...STEVE, uuid: "uuid-alex", name: "Alex" };
+    directory.join(STEVE);
+    directory.join(alex);
+    await Promise.all([directory.remember(STEVE), directory.remember(alex)]);
+    const restarted = new PlayerDirectory(path, new MemoryLogger());
+    await restarted.load();
+    expect(restarted.resolve("steve")?.uuid).toBe("uuid-steve");
+    expect(restarted.resolve("alex")?.uuid).toBe("uuid-alex");
+  });
 });

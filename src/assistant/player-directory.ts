@@ -51,7 +51,7 @@ export class PlayerDirectory {
   /** Writes the player's name to the known players (atomic; a refused file is never written over). */
   async remember(player: PlayerInfo): Promise<void> {
     if (this.#known.get()[player.uuid] !== player.name)
-      await this.#known.set({ ...this.#known.get(), [player.uuid]: player.name });
+      await this.#known.modify((known) => ({ ...known, [player.uuid]: player.name }));
   }
 
   update(player: PlayerInfo): void {

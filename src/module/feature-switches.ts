@@ -37,6 +37,6 @@ export class FeatureSwitches extends ConfigInstance<FeatureSwitchSettings> {
   }
 
   async switch(id: string, enabled: boolean): Promise<void> {
-    await this.set({ enabled: { ...this.get().enabled, [id]: enabled } });
+    await this.modify((switches) => ({ enabled: { ...switches.enabled, [id]: enabled } }));
   }
 }

@@ -64,6 +64,17 @@ export class ConfigInstance<T> {
   }
 
   /**
+   * Persists `change(current)`, where current is the value when this write's turn comes: a read-modify-write in
+   * one step, so two concurrent changes never lose one another (as `set({...get(), …})` would).
+   */
+  modify(change: (current: T) => T): Promise<void> {
+    return this.#serial(async () => {
+      this.#checkWritable();
+      await this.#write(change(this.#value));
+    });
+  }
+
+  /**
    * Re-reads the file; returns false (keeping the previous value) when it is invalid. With
    * `onInvalid: "refuse"`, an invalid file at the first load throws a CorruptFileError naming file and field.
    */

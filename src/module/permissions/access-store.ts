@@ -81,14 +81,12 @@ export class AccessStore extends ConfigInstance<AccessSettings> {
     });
   }
 
-  override async set(next: AccessSettings): Promise<void> {
-    try {
-      await super.set(next);
-    } catch (error) {
-      if (error instanceof CorruptFileError)
-        throw new AgentException(accessFileInvalid(error.path), { cause: error });
-      throw error;
-    }
+  override set(next: AccessSettings): Promise<void> {
+    return translated(super.set(next));
+  }
+
+  override modify(change: (current: AccessSettings) => AccessSettings): Promise<void> {
+    return translated(super.modify(change));
   }
 
   player(playerId: string): PlayerAccess {
@@ -97,11 +95,23 @@ export class AccessStore extends ConfigInstance<AccessSettings> {
 
   /** Replaces one player's entry (undefined removes it). */
   async update(playerId: string, change: (current: PlayerAccess) => PlayerAccess | undefined): Promise<void> {
-    const settings = this.get();
-    const next = change(settings.players[playerId] ?? {});
-    const players = { ...settings.players };
-    if (next === undefined) delete players[playerId];
-    else players[playerId] = next;
-    await this.set({ ...settings, players });
+    await this.modify((settings) => {
+      const next = change(settings.players[playerId] ?? {});
+      const players = { ...settings.players };
+      if (next === undefined) delete players[playerId];
+      else players[playerId] = next;
+      return { ...settings, players };
+    });
+  }
+}
+
+/** A refused write of the access file, as a translated failure the player or admin can read. */
+async function translated(write: Promise<void>): Promise<void> {
+  try {
+    await write;
+  } catch (error) {
+    if (error instanceof CorruptFileError)
+      throw new AgentException(accessFileInvalid(error.path), { cause: error });
+    throw error;
   }
 }

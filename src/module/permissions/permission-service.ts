@@ -85,13 +85,13 @@ export class PermissionService {
   }
 
   async setDefaultMode(mode: ExecutionMode): Promise<void> {
-    await this.options.access.set({ ...this.options.access.get(), defaultMode: mode });
+    await this.options.access.modify((settings) => ({ ...settings, defaultMode: mode }));
     await this.invalidateAll();
   }
 
   /** The modes players may choose for themselves; a player's choice outside them no longer applies. */
   async setAllowedModes(modes: readonly ExecutionMode[]): Promise<void> {
-    await this.options.access.set({ ...this.options.access.get(), allowedModes: [...modes] });
+    await this.options.access.modify((settings) => ({ ...settings, allowedModes: [...modes] }));
     await this.invalidateAll();
   }
 

@@ -124,24 +124,22 @@ export class ShopCatalog {
 
   /** Adds or replaces an entry in shop.json (rejects while the file is invalid). */
   async put(entry: ShopEntry): Promise<void> {
-    const file = this.#file.get();
     const { id, ...fields } = entry;
-    await this.#file.set({
+    await this.#file.modify((file) => ({
       entries: { ...file.entries, [id]: fields },
       removed: file.removed.filter((removed) => removed !== id),
-    });
+    }));
   }
 
   /** Removes an entry (the admin's, and hides the data pack's); false when there is none. */
   async remove(id: string): Promise<boolean> {
     if (this.entry(id) === undefined) return false;
-    const file = this.#file.get();
-    const entries = { ...file.entries };
-    delete entries[id];
-    const removed = this.options.pack.some((entry) => entry.id === id)
-      ? [...new Set([...file.removed, id])]
-      : file.removed;
-    await this.#file.set({ entries, removed });
+    const packed = this.options.pack.some((entry) => entry.id === id);
+    await this.#file.modify((file) => {
+      const entries = { ...file.entries };
+      delete entries[id];
+      return { entries, removed: packed ? [...new Set([...file.removed, id])] : file.removed };
+    });
     return true;
   }
 
