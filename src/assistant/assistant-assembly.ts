@@ -231,6 +231,7 @@ export const assembleAssistant = async (
     permissions,
     standings,
     availability,
+    notices: notify,
     extra: options.services ?? [],
   });
   // game events are the host's and the features' reports; any event workflow may declare them

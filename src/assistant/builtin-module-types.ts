@@ -1,6 +1,7 @@
 import { CHECK_IN_FEATURE } from "../module/builtin/check-in/check-in-feature.js";
 import { CORE_FEATURE_TYPE } from "../module/builtin/core/core-feature.js";
 import { DELIVERIES_FEATURE } from "../module/builtin/deliveries/deliveries-feature.js";
+import { FREE_CHAT_FEATURE } from "../module/builtin/free-chat/free-chat-feature.js";
 import { HELP_FEATURE } from "../module/builtin/help/help-feature.js";
 import { ITEM_QUERY_FEATURE } from "../module/builtin/item-query/item-query-feature.js";
 import { KNOWLEDGE_MODULE_TYPE } from "../module/builtin/knowledge/knowledge-module.js";
@@ -28,6 +29,7 @@ export const builtinModuleTypes = (): AnyServerModuleType[] => [
   SEARCH_MODULE_TYPE,
   QUESTION_MODULE_TYPE,
   REASONING_MODULE_TYPE,
+  FREE_CHAT_FEATURE,
   QUESTS_FEATURE,
   SHOP_FEATURE,
   WELCOME_FEATURE,

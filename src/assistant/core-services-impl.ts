@@ -166,8 +166,8 @@ export class AssistantCoreServices implements CoreServices {
     await this.#permissions.setAllowedModes(modes);
   }
 
-  hasWorkflow(id: string): boolean {
-    return this.infrastructure.engine.modules().get(id) !== undefined;
+  canUseWorkflow(playerId: string, id: string): boolean {
+    return this.infrastructure.engine.modules().usable(id, this.#permissions.snapshot(playerId).features);
   }
 
   async setPreference(

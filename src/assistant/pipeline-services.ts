@@ -4,7 +4,7 @@ import type { AgentAction } from "../agent/module/action-type.js";
 import { type ContextType, ServiceContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
 import type { Availability } from "../agent/routing/routing-player.js";
-import { type GameClock, GameContextTypes } from "../game/context-types.js";
+import { type GameClock, GameContextTypes, type PlayerNotices } from "../game/context-types.js";
 import { gameData, ItemSources } from "../game/data/index.js";
 import type { GameBridge } from "../game/game-bridge.js";
 import { GAME_EVENTS, type GameEventSink } from "../game/game-events.js";
@@ -41,6 +41,8 @@ export interface FeatureServiceParts {
   readonly permissions: PermissionService;
   readonly standings: PlayerStandings;
   readonly availability: Availability;
+  /** Shows a card to an online player beside their request's reply. */
+  readonly notices: PlayerNotices;
   /** Extension services, by context type. */
   readonly extra: readonly [ContextType<unknown>, unknown][];
 }
@@ -73,7 +75,9 @@ export const featureServices = (parts: FeatureServiceParts): ServiceContext<Agen
     .provide(GAME_EVENTS, parts.gameEvents)
     .provide(GameContextTypes.LOGGER, infrastructure.logger)
     .provide(GameContextTypes.PERMISSION_LEVEL, (playerId: string) => permissions.snapshot(playerId).opLevel)
-    .provide(GameContextTypes.AVAILABILITY, parts.availability);
+    .provide(GameContextTypes.AVAILABILITY, parts.availability)
+    .provide(GameContextTypes.WORKFLOWS, engine)
+    .provide(GameContextTypes.PLAYER_NOTICES, parts.notices);
   for (const [type, service] of parts.extra) services.provide(type, service);
   return services;
 };

@@ -1,4 +1,6 @@
+import type { AgentResult } from "../agent/agent-result.js";
 import type { CardRegistry } from "../agent/card/card-registry.js";
+import type { NestedWorkflows } from "../agent/execution/agent-engine.js";
 import type { EventAdmission, EventSubmission } from "../agent/execution/event-executor.js";
 import { ContextType } from "../agent/module/context-type.js";
 import type { Availability } from "../agent/routing/routing-player.js";
@@ -54,4 +56,11 @@ export const GameContextTypes = {
   PERMISSION_LEVEL: ContextType.of<(playerId: string) => number>("system:permission_level"),
   /** The host's module filter (execution mode, admin AI rules) that routing also applies; help hides what it refuses. */
   AVAILABILITY: ContextType.of<Availability>("system:availability"),
+  /** Runs installed workflows nested in a running request (free chat's catalog), under its counters. */
+  WORKFLOWS: ContextType.of<NestedWorkflows>("system:workflows"),
+  /** Shows a result's card to its player now, beside the request's own reply (a nested workflow's real card). */
+  PLAYER_NOTICES: ContextType.of<PlayerNotices>("system:player_notices"),
 } as const;
+
+/** Where a card reaches its player outside the reply of their request; nothing when they are offline. */
+export type PlayerNotices = (playerId: string, result: AgentResult) => void;

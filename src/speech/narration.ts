@@ -12,8 +12,8 @@ const NARRATED: Readonly<Record<string, (args: readonly Text[]) => Text>> = {
   "system.check_in.card.delivered": () => translatable("system.speech.check_in_reward"),
 };
 
-/** Answer cards (`/question`, `/search`, `/reason`): their answer text, which narration cuts to a short summary. */
-const ANSWER = /^system\.(question\.card\.[a-z_]+|reasoning\.card\.answer)$/u;
+/** Answer cards (`/question`, `/search`, `/reason`, free chat): their answer text, cut to a short summary. */
+const ANSWER = /^system\.(question\.card\.[a-z_]+|reasoning\.card\.answer|free_chat\.card\.answer(_ran)?)$/u;
 
 /**
  * What a card narrates: its own SpeechContent, else the narration of its kind (check-in, its reward; an answer's

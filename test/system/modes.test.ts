@@ -9,8 +9,8 @@ const MODE_REPLY = /^(⚠ )?(Your mode|An admin set|full needs|Unknown mode|.* i
 /**
  * Players choosing their own execution mode on the shipped server with a model: `/system mode` shows the mode and
  * where it comes from; a player switches between the modes the server allows and sees the effect (simple asks the
- * model nothing, routing does); `full` is refused while free chat is not installed; an admin narrows the allowed
- * set, sets one player's mode over their choice, and sets the default.
+ * model nothing, routing does); `full` is refused while free chat is switched off and runs free chat once it is
+ * on; an admin narrows the allowed set, sets one player's mode over their choice, and sets the default.
  */
 describe("players choose their mode (shipped server)", () => {
   let model: ScriptedModelServer;
@@ -34,9 +34,24 @@ describe("players choose their mode (shipped server)", () => {
       expect(shown.text).toBe(
         "Your mode: routing (the server's default). Modes you may choose: simple, routing, ask, full.",
       );
+      // full needs free chat: refused while an admin has it switched off, then free chat answers plain text
+      await admin.say("/system feature disable system:free_chat", (m) => /free_chat/.test(m.text));
       const full = await mia.say("/system mode full", (m) => MODE_REPLY.test(m.text));
       expect(full.text).toBe(
-        "⚠ full needs free chat, which this server does not have installed; choose routing or ask.",
+        "⚠ full needs free chat, which is not installed or not enabled for you on this server; choose routing or ask.",
+      );
+      await admin.say("/system feature enable system:free_chat", (m) => /free_chat/.test(m.text));
+      expect((await mia.say("/system mode full", (m) => MODE_REPLY.test(m.text))).text).toBe(
+        "Your mode is now full.",
+      );
+      const asked = model.requests.length;
+      model.script({ text: JSON.stringify({ type: "answer", text: "Free chat here." }) });
+      expect((await mia.say(`/system ${UNMATCHED}`, (m) => m.text === "Free chat here.")).text).toBe(
+        "Free chat here.",
+      );
+      expect(model.requests.length).toBe(asked + 1);
+      expect(model.requests.at(-1)?.system).toContain(
+        "You are System, the assistant of a Minecraft server, in free chat",
       );
 
       expect((await mia.say("/system mode simple", (m) => MODE_REPLY.test(m.text))).text).toBe(

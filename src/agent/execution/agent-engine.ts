@@ -49,6 +49,24 @@ export interface ExecutionRequest {
   readonly onContext?: (context: ExecutionContext) => void;
 }
 
+/** Runs installed workflows nested in a running request (free chat's catalog); the engine provides it. */
+export interface NestedWorkflows {
+  /**
+   * Runs one interactive workflow inside `parent` under the same counters and deadline; never throws. Refused
+   * (TOOL_NOT_ALLOWED): structured-only workflows (they need a click), the parent's own workflow, and nesting
+   * deeper than one level.
+   */
+  runNested(
+    moduleId: string,
+    input: unknown,
+    parent: ExecutionContext,
+    stepPrefix: string,
+  ): Promise<AgentResult>;
+}
+
+/** How deep workflows may nest: a request's workflow may run others, which may not run any themselves. */
+export const MAX_NESTING = 1;
+
 export interface AgentEngineOptions {
   readonly config?: AgentConfig;
   readonly model?: ModelPort;
@@ -60,7 +78,7 @@ export interface AgentEngineOptions {
 }
 
 /** The engine: registration, start, and one entry point to run any workflow under its policy. */
-export class AgentEngine {
+export class AgentEngine implements NestedWorkflows {
   readonly tools = new ToolRegistry();
   readonly #modules: ModuleRegistry<RoutingTable>;
   readonly #eventTypes = new Set<string>();
@@ -220,6 +238,52 @@ export class AgentEngine {
       const failure = context?.ended ?? AgentException.failure(error);
       if (failure.code === AgentFailure.MODULE_FAILED.code && !(error instanceof AgentException))
         this.#logger.error(`${module.id} failed for ${request.playerId}`, error);
+      return AgentResult.error(failure);
+    } finally {
+      context?.close();
+    }
+  }
+
+  async runNested(
+    moduleId: string,
+    input: unknown,
+    parent: ExecutionContext,
+    stepPrefix: string,
+  ): Promise<AgentResult> {
+    if (!this.#started) return AgentResult.error(AgentFailure.MODULE_FAILED.with("engine not started"));
+    const features = parent.features;
+    const module = this.#modules.variant(moduleId, features);
+    if (module === undefined) return AgentResult.error(AgentFailure.MODULE_DISABLED.with(moduleId));
+    if (
+      !module.interactive ||
+      this.#modules.routing(module.id).selection === "structured_only" ||
+      module.id.toString() === parent.workflow ||
+      parent.depth >= MAX_NESTING
+    )
+      return AgentResult.error(AgentFailure.TOOL_NOT_ALLOWED.with(moduleId));
+    const decoded = module.action.codec.decode(input);
+    if (!decoded.success) return AgentResult.error(AgentFailure.INPUT_INVALID.with(decoded.error));
+    let context: ExecutionContext | undefined;
+    try {
+      context = parent.child({
+        workflow: module.id.toString(),
+        stepPrefix,
+        policy: this.#policyFor(module),
+        tools: this.declaredTools(module),
+        owner: module.owner?.toString(),
+      });
+      context.checkAlive();
+      const result = await module.run(decoded.value, context);
+      // the same last check before the output as a request's own workflow
+      if (!result.isFailure()) context.checkStanding();
+      return result;
+    } catch (error) {
+      const failure = AgentException.failure(error);
+      if (failure.code === AgentFailure.MODULE_FAILED.code && !(error instanceof AgentException))
+        this.#logger.error(
+          `${module.id} (nested in ${parent.workflow}) failed for ${parent.playerId}`,
+          error,
+        );
       return AgentResult.error(failure);
     } finally {
       context?.close();

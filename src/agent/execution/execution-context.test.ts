@@ -512,6 +512,36 @@ describe("ExecutionContext.child", () => {
     expect(child.deadline).toBeLessThanOrEqual(parent.deadline);
   });
 
+  it("spends its own budget from where the request stands, never past what the parent has left", async () => {
+    const tools = recorder();
+    const parent = makeContext({ required: [tools.find], policy: { toolCalls: 3 } });
+    await parent.tool(FIND, "a", { query: "x" });
+    await parent.tool(FIND, "b", { query: "x" });
+    // its own budget would allow 4 more; the parent has 1 left
+    const greedy = parent.child({ workflow: "w", stepPrefix: "g", policy: { toolCalls: 4 } });
+    expect(greedy.policy.toolCalls).toBe(3);
+    await greedy.tool(FIND, "c", { query: "x" });
+    expect(await refusal(greedy.tool(FIND, "d", { query: "x" }))).toEqual(
+      AgentFailure.budgetExhausted("toolCalls"),
+    );
+    expect(greedy.depth).toBe(1);
+    expect(greedy.child({ workflow: "w", stepPrefix: "h" }).depth).toBe(2);
+  });
+
+  it("limits a child to its own budget even when the parent has more", async () => {
+    const tools = recorder();
+    const parent = makeContext({ required: [tools.find], policy: { toolCalls: 10 } });
+    await parent.tool(FIND, "a", { query: "x" });
+    await parent.tool(FIND, "b", { query: "x" });
+    const child = parent.child({ workflow: "w", stepPrefix: "c", policy: { toolCalls: 1 } });
+    await child.tool(FIND, "c", { query: "x" });
+    expect(await refusal(child.tool(FIND, "d", { query: "x" }))).toEqual(
+      AgentFailure.budgetExhausted("toolCalls"),
+    );
+    await parent.tool(FIND, "e", { query: "x" });
+    expect(parent.counters.toolCalls).toBe(4);
+  });
+
   it("prefixes its step ids, nested prefixes included", async () => {
     const tools = recorder();
     const keys: string[] = [];

@@ -82,6 +82,7 @@ export class ExecutionContext {
   readonly #controller: AbortController;
   readonly #options: ExecutionContextOptions;
   readonly #stepPrefix: string;
+  readonly #depth: number;
   readonly #now: () => number;
   #loops = 0;
   #detach: (() => void) | undefined;
@@ -89,7 +90,7 @@ export class ExecutionContext {
 
   constructor(
     options: ExecutionContextOptions,
-    shared?: { counters: BudgetCounters; deadline: number; stepPrefix: string },
+    shared?: { counters: BudgetCounters; deadline: number; stepPrefix: string; depth?: number },
   ) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
@@ -97,6 +98,7 @@ export class ExecutionContext {
     const ownDeadline = this.#now() + options.policy.ttlMillis;
     this.deadline = shared === undefined ? ownDeadline : Math.min(shared.deadline, ownDeadline);
     this.#stepPrefix = shared?.stepPrefix ?? "";
+    this.#depth = shared?.depth ?? 0;
     this.#controller = new AbortController();
     const outer = options.signal;
     if (outer !== undefined) {
@@ -153,6 +155,10 @@ export class ExecutionContext {
   }
   get stepPrefix(): string {
     return this.#stepPrefix;
+  }
+  /** How deep this context is nested: 0 for a request's own workflow, 1 for a workflow it runs, and so on. */
+  get depth(): number {
+    return this.#depth;
   }
 
   cancel(): void {
@@ -326,8 +332,10 @@ export class ExecutionContext {
   }
 
   /**
-   * A context for a nested workflow: shares counters, deadline and cancellation; may only tighten the policy;
-   * prefixes its write step ids so they never collide with the parent's.
+   * A context for a nested workflow: shares counters, deadline and cancellation; prefixes its write step ids so
+   * they never collide with the parent's. `policy` is the child's own budget: it may spend that much more from
+   * where the request stands now, and never past the parent's limits (a child cannot spend what the parent no
+   * longer has). Per-call and per-loop limits (input bytes, model timeout, rounds) are the tighter of both.
    */
   child(options: {
     readonly workflow: string;
@@ -336,7 +344,19 @@ export class ExecutionContext {
     readonly tools?: DeclaredTools;
     readonly owner?: string | undefined;
   }): ExecutionContext {
-    const policy = tightenPolicy(this.policy, options.policy ?? {});
+    const counters = this.counters;
+    const spent: Partial<Record<keyof ExecutionPolicy, number>> = {
+      modelCalls: counters.modelCalls,
+      toolCalls: counters.toolCalls,
+      steps: counters.steps,
+      writeSteps: counters.writeSteps,
+      outputTokens: counters.outputTokens,
+      totalTokens: counters.totalTokens,
+    };
+    const own: Record<string, number> = {};
+    for (const [field, value] of Object.entries(options.policy ?? {}))
+      if (typeof value === "number") own[field] = value + (spent[field as keyof ExecutionPolicy] ?? 0);
+    const policy = tightenPolicy(this.policy, own);
     return new ExecutionContext(
       {
         ...this.#options,
@@ -347,9 +367,10 @@ export class ExecutionContext {
         signal: this.signal,
       },
       {
-        counters: this.counters,
+        counters,
         deadline: this.deadline,
         stepPrefix: `${this.#stepPrefix}${options.stepPrefix}/`,
+        depth: this.#depth + 1,
       },
     );
   }

@@ -17,6 +17,7 @@ export const PromptNames = {
   REACT: "system:react",
   WEB_SEARCH: "system:web_search",
   ROUTER: "system:router",
+  FREE_CHAT: "system:free_chat",
 } as const;
 
 /** `react` → `system:react`; an id with a namespace stays as it is. */

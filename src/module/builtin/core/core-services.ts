@@ -63,8 +63,11 @@ export interface CoreServices {
   chooseMode(playerId: string, mode: ExecutionMode): Promise<void>;
   /** An admin sets the modes players may choose. */
   allowModes(modes: readonly ExecutionMode[]): Promise<void>;
-  /** Whether a workflow is installed (`system:free_chat` decides whether `full` can be chosen). */
-  hasWorkflow(id: string): boolean;
+  /**
+   * Whether a workflow is installed and its feature enabled for this player (`system:free_chat` decides whether
+   * they can choose `full`).
+   */
+  canUseWorkflow(playerId: string, id: string): boolean;
   setPreference(playerId: string, key: "history" | "external" | "speech", value: boolean): Promise<void>;
   clearHistory(playerId: string): Promise<void>;
   /** Whether the player has a request running (or still stopping). */

@@ -92,7 +92,7 @@ const refused = (key: string, ...args: string[]): AgentException =>
 
 /**
  * `/system mode` (`模式`): a player shows and chooses their own execution mode among those the server allows
- * (`full` only when free chat is installed); an admin sets one player's mode (over their choice), the server's
+ * (`full` only when free chat is installed and enabled for them); an admin sets one player's mode (over their choice), the server's
  * default, and the allowed set. Structured only: a command or a button, never routed.
  */
 export class ModeModule extends AbstractAgentModule<ModeInput> {
@@ -124,7 +124,7 @@ export class ModeModule extends AbstractAgentModule<ModeInput> {
           throw refused("system.mode.admin_set", current.mode);
         if (!current.allowed.includes(input.mode))
           throw refused("system.mode.not_allowed", input.mode, current.allowed.join(", "));
-        this.#checkAvailable(input.mode);
+        this.#checkAvailable(input.mode, playerId);
         await services.chooseMode(playerId, input.mode);
         return translatable("system.mode.chosen", input.mode);
       }
@@ -149,9 +149,9 @@ export class ModeModule extends AbstractAgentModule<ModeInput> {
     }
   }
 
-  /** `full` sends plain text to free chat: without it installed the choice would silently mean `routing`. */
-  #checkAvailable(mode: ExecutionMode): void {
-    if (mode === "full" && !this.services.hasWorkflow(FREE_CHAT_WORKFLOW))
+  /** `full` sends plain text to free chat: without it the choice would silently mean `routing`. */
+  #checkAvailable(mode: ExecutionMode, playerId: string): void {
+    if (mode === "full" && !this.services.canUseWorkflow(playerId, FREE_CHAT_WORKFLOW))
       throw refused("system.mode.full_unavailable");
   }
 }
