@@ -52,6 +52,9 @@ export const FREE_CHAT_ACTION = ActionType.of<FreeChatInput>(
   ),
 );
 
+/** Output tokens asked for per round (the answer's 4 000 characters fit). */
+const MAX_OUTPUT_TOKENS = 1_024;
+
 const ANSWER = codec<{ text: string }>(z.object({ text: z.string().trim().min(1).max(4_000) }));
 
 /** Failures that, once a workflow has run, still earn one final answer within what is left. */
@@ -131,6 +134,8 @@ export class FreeChatModule extends AbstractAgentModule<FreeChatInput> {
     });
     const outcome = await ReActLoop.run(context, react, {
       recoverable: RECOVERABLE,
+      // a decision is a short JSON object; no one round may take the request's whole output budget
+      maxOutputTokens: MAX_OUTPUT_TOKENS,
       guard: () => (switches.aiEnabled(playerId) ? undefined : AgentFailure.AI_DISABLED),
     });
     if (outcome.kind !== "failed")
