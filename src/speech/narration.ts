@@ -13,7 +13,8 @@ const NARRATED: Readonly<Record<string, (args: readonly Text[]) => Text>> = {
 };
 
 /** Answer cards (`/question`, `/search`, `/reason`, free chat): their answer text, cut to a short summary. */
-const ANSWER = /^system\.(question\.card\.[a-z_]+|reasoning\.card\.answer|free_chat\.card\.answer(_ran)?)$/u;
+const ANSWER =
+  /^system\.(question\.card\.[a-z_]+|reasoning\.card\.answer|free_chat\.card\.answer(_ran|_ran_one)?)$/u;
 
 /**
  * What a card narrates: its own SpeechContent, else the narration of its kind (check-in, its reward; an answer's

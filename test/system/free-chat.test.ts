@@ -113,7 +113,9 @@ describe("free chat (shipped server)", () => {
       const answer = await gus.say("/system I want 10 bread, pay for it", (m) =>
         m.text.includes("free chat ran"),
       );
-      expect(answer.text).toContain("Click Confirm on it to pay.");
+      expect(answer.text).toBe(
+        "Here is the quote. Click Confirm on it to pay.\n(free chat ran 1 workflow; its card is above)",
+      );
       const quote = gus.chat.find((m) => m.text.startsWith("Quote"));
       expect(quote?.text).toContain("Quote: Bread × 10 at 2 each = 20 points.");
       const third = model.requests[before + 2]?.user as ReActUser;

@@ -82,6 +82,13 @@ describe("the shipped server without a model", () => {
     expect(card.text).toContain("The AI model is not available right now.");
     const help = await alex.say("/system help", (m) => /checkin|签到/i.test(m.text));
     expect(help.text).not.toMatch(/\/reason|reason </);
+    // free chat likewise: a player in `full` mode gets local routing for plain text, and `/system free` says why not
+    const free = await alex.say("/system free check me in", (m) => m.text.length > 0);
+    expect(free.text).toContain("The AI model is not available right now.");
+    await alex.say("/system mode full", (m) => /Your mode is now full/.test(m.text));
+    const local = await alex.say("/system what is a torch", (m) => m.text.length > 0);
+    expect(local.text).toMatch(/Torch/);
+    await alex.say("/system mode routing", (m) => /Your mode is now routing/.test(m.text));
   });
 
   it("says which files a reload kept at their previous settings because they are invalid", async () => {

@@ -29,8 +29,9 @@ export const FREE_CHAT_CARD = CardType.of<FreeChatCardData>(
   FREE_CHAT_CARD_CODEC,
   (data) => {
     if (data.incomplete) return CardBuilder.of("system.free_chat.card.incomplete", literal(String(data.ran)));
-    return data.ran === 0
-      ? CardBuilder.of("system.free_chat.card.answer", literal(data.text))
+    if (data.ran === 0) return CardBuilder.of("system.free_chat.card.answer", literal(data.text));
+    return data.ran === 1
+      ? CardBuilder.of("system.free_chat.card.answer_ran_one", literal(data.text))
       : CardBuilder.of("system.free_chat.card.answer_ran", literal(data.text), literal(String(data.ran)));
   },
 );
