@@ -2,7 +2,8 @@ import { argument, greedyString, literal, RootCommandNode } from "@jsprismarine/
 import type CommandNode from "@jsprismarine/brigadier/tree/CommandNode";
 import { AgentFailure } from "../agent/agent-failure.js";
 import { AgentResult } from "../agent/agent-result.js";
-import { parseCardRef } from "../agent/card/card-ref.js";
+import type { CardButton } from "../agent/card/card-builder.js";
+import { type CardRef, formatCardRef, parseCardRef } from "../agent/card/card-ref.js";
 import { ServerCards } from "../agent/card/server-cards.js";
 import type { CommandTreeNode } from "../agent/command/command-registry.js";
 import { type CommandSource, RecordingCommandSource } from "../agent/command/command-source.js";
@@ -17,6 +18,7 @@ import { CORE_PLAYER_ACTIONS } from "../module/builtin/core/player-commands.js";
 import type { ModuleManager } from "../module/module-manager.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
 import { narrationOf, spokenSummary } from "../speech/narration.js";
+import type { Validation } from "../util/validation.js";
 import {
   type AssistantParts,
   type AssistantServerOptions,
@@ -282,15 +284,37 @@ export class AssistantServer {
    * page, then run as a new structured request through the interactive executor (exclusive, queued, cancellable).
    */
   async click(player: PlayerInfo, refText: string, indexText: string): Promise<AssistantReply> {
-    const { infrastructure, permissions, interactive } = this.parts;
-    infrastructure.players.update(player);
-    // the game's operator level is read at every request: a player may type before their join has settled
-    await permissions.setOpLevel(player.uuid, player.opLevel);
     const ref = parseCardRef(refText);
     const button =
       ref === undefined || !/^\d{1,3}$/.test(indexText)
         ? undefined
         : this.#cards(player.uuid).button(ref, Number.parseInt(indexText, 10));
+    return this.#press(player, `card ${refText} ${indexText}`, button);
+  }
+
+  /**
+   * A click that names the button by its action and arguments (the web panel's CardActionRequest): honoured only
+   * when it is one of the buttons of this player's current page of that card, then run like a chat click.
+   */
+  clickAction(
+    player: PlayerInfo,
+    card: CardRef,
+    action: string,
+    args: readonly string[],
+  ): Promise<AssistantReply> {
+    const button = this.#cards(player.uuid).resolve({ card, action, args });
+    return this.#press(player, `card ${formatCardRef(card)} ${action}`, button);
+  }
+
+  async #press(
+    player: PlayerInfo,
+    text: string,
+    button: Validation<CardButton> | undefined,
+  ): Promise<AssistantReply> {
+    const { infrastructure, permissions, interactive } = this.parts;
+    infrastructure.players.update(player);
+    // the game's operator level is read at every request: a player may type before their join has settled
+    await permissions.setOpLevel(player.uuid, player.opLevel);
     let result: AgentResult;
     if (button === undefined) result = AgentResult.error(AgentFailure.INPUT_INVALID.with("card"));
     else if (!button.success) result = AgentResult.error(AgentFailure.INPUT_INVALID.with(button.error));
@@ -311,8 +335,8 @@ export class AssistantServer {
         requestId: newRequestId(),
         playerId: player.uuid,
         locale: player.locale,
-        text: `card ${refText} ${indexText}`,
-        fingerprint: `${snapshot.version}|${generation}|card ${refText} ${indexText}`,
+        text,
+        fingerprint: `${snapshot.version}|${generation}|${text}`,
         record: false,
         shareFinished: readOnly,
         ...(resolved === undefined ? {} : { replayKey: replayKeyOf(resolved) }),

@@ -5,6 +5,7 @@ import { FREE_CHAT_FEATURE } from "../module/builtin/free-chat/free-chat-feature
 import { HELP_FEATURE } from "../module/builtin/help/help-feature.js";
 import { ITEM_QUERY_FEATURE } from "../module/builtin/item-query/item-query-feature.js";
 import { KNOWLEDGE_MODULE_TYPE } from "../module/builtin/knowledge/knowledge-module.js";
+import { WEB_PANEL_FEATURE } from "../module/builtin/panel/panel-feature.js";
 import { PLAYER_QUERY_FEATURE } from "../module/builtin/player-query/player-query-feature.js";
 import { POINTS_FEATURE } from "../module/builtin/points/points-feature.js";
 import { QUESTION_MODULE_TYPE } from "../module/builtin/question/question-system-module.js";
@@ -33,6 +34,7 @@ export const builtinModuleTypes = (): AnyServerModuleType[] => [
   QUESTS_FEATURE,
   SHOP_FEATURE,
   WELCOME_FEATURE,
+  WEB_PANEL_FEATURE,
 ];
 
 /** The registry the ModuleManager installs from: built-in types plus an extension's own. */

@@ -1,6 +1,6 @@
 import type { AgentResult } from "../agent/agent-result.js";
 import type { CardView } from "../agent/card/card-builder.js";
-import { formatCardRef } from "../agent/card/card-ref.js";
+import { type CardRef, formatCardRef } from "../agent/card/card-ref.js";
 import type { CardRegistry } from "../agent/card/card-registry.js";
 import { cardForResult } from "../agent/card/message-card.js";
 import type { ServerCards } from "../agent/card/server-cards.js";
@@ -13,6 +13,8 @@ export interface PresentedCard {
   readonly lines: readonly string[];
   readonly buttons: readonly { readonly label: string; readonly ref: string; readonly action: string }[];
   readonly failed: boolean;
+  /** The page issued to the player (a click must name it). */
+  readonly page: CardRef;
   /** The language-neutral view (template, arguments, buttons, speech) for clients that render themselves. */
   readonly view: CardView;
 }
@@ -49,6 +51,7 @@ export const presentResult = (options: {
       action: String(index),
     })),
     failed: options.result.isFailure(),
+    page: update.ref,
     view,
   };
 };

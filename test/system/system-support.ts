@@ -47,6 +47,8 @@ export const startShipped = async (
     "config/system/server.json": JSON.stringify({ generation: "superflat", ops: options.ops ?? [] }),
     // no welcome kit unless a test asks for advancement rules: it would change what other tests count
     "config/system/advancements.json": JSON.stringify({ rules: [] }),
+    // the web panel on a free port (tests run side by side)
+    "config/system/panel.json": JSON.stringify({ enabled: true, host: "127.0.0.1", port: 0 }),
     ...options.files,
   };
   for (const [path, content] of Object.entries(files)) {

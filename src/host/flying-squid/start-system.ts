@@ -1,9 +1,15 @@
 import { join } from "node:path";
 import { AssistantServer } from "../../assistant/assistant-server.js";
 import { loadExtensions } from "../../assistant/extension-loader.js";
+import { BUILTIN_PACK_ROOT } from "../../data/prompts/prompt-store.js";
 import type { GameClock } from "../../game/context-types.js";
+import { PANEL_BINDINGS } from "../../module/builtin/panel/panel-bindings.js";
 import type { AnyServerModuleType } from "../../module/server-module.js";
 import type { Logger } from "../../util/logger.js";
+import { BindingCodes } from "../panel/binding-codes.js";
+import { loadPanelConfig } from "../panel/panel-config.js";
+import { PanelServer } from "../panel/panel-server.js";
+import { PanelSessions } from "../panel/panel-sessions.js";
 import { AdminVerification, verificationRequired } from "./admin-verification.js";
 import { AssistantHostHandler } from "./assistant-handler.js";
 import { parseCliOptions } from "./cli-options.js";
@@ -35,6 +41,8 @@ export interface SystemOptions {
 /** A running server: the game host and the assistant inside it. `close` stops both and flushes storage. */
 export interface RunningSystem {
   readonly dataDir: string;
+  /** The web panel's address (`config/system/panel.json`); undefined when it is off or its port was taken. */
+  readonly panelUrl: string | undefined;
   readonly host: RunningHost;
   readonly assistant: AssistantServer;
   close(): Promise<void>;
@@ -64,6 +72,8 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     );
   }
   const extensions = await loadExtensions(dataDir, options.logger);
+  // the web panel opens first: `/system bind` tells players its address
+  const panel = await openPanel(dataDir, world, options);
   const assistant = await AssistantServer.create({
     paths: { dataDir, world, packRoots: [...extensions.packRoots, join(dataDir, "datapacks")] },
     bridge: players,
@@ -71,8 +81,16 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     clock: options.clock,
     environment: options.environment,
     extraTypes: [...(options.extraTypes ?? []), ...extensions.types],
-    services: extensions.services,
+    services: panel === undefined ? extensions.services : [...extensions.services, [PANEL_BINDINGS, panel]],
   });
+  if (panel !== undefined) {
+    panel.serve(assistant);
+    // an admin's revoke or reset ends the player's bound panels at once
+    assistant.infrastructure.lifecycles.register({
+      onRevoke: (playerId) => panel.unbind(playerId).then(() => {}),
+    });
+    (options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)))(`panel on ${panel.url}`);
+  }
   let host: RunningHost;
   try {
     host = await start({
@@ -92,6 +110,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
       ...(options.announce === undefined ? {} : { announce: options.announce }),
     });
   } catch (error) {
+    await panel?.close();
     await assistant.close();
     throw error;
   }
@@ -103,15 +122,47 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
   let closing: Promise<void> | undefined;
   return {
     dataDir,
+    panelUrl: panel?.url,
     host,
     assistant,
     close: () => {
       closing ??= (async () => {
         clearInterval(playtime);
+        await panel?.close();
         await host.close();
         await assistant.close();
       })();
       return closing;
     },
   };
+};
+
+/** Opens the web panel when `panel.json` enables it; a taken port is logged and the server runs without it. */
+const openPanel = async (
+  dataDir: string,
+  world: string,
+  options: SystemOptions,
+): Promise<PanelServer | undefined> => {
+  const config = await loadPanelConfig(dataDir, options.logger);
+  if (!config.enabled) return undefined;
+  const sessions = new PanelSessions(
+    join(world, "system", "panel-sessions.json"),
+    () => options.clock.now(),
+    options.logger,
+  );
+  await sessions.load();
+  try {
+    return await PanelServer.open({
+      config,
+      codes: new BindingCodes({ now: () => options.clock.now() }),
+      sessions,
+      resources: BUILTIN_PACK_ROOT,
+      logger: options.logger,
+    });
+  } catch (error) {
+    options.logger.warn(
+      `web panel not started on ${config.host}:${config.port}: ${(error as Error).message}`,
+    );
+    return undefined;
+  }
 };

@@ -1,0 +1,156 @@
+import { AgentFailure } from "../../agent/agent-failure.js";
+import { AgentResult } from "../../agent/agent-result.js";
+import { showCard } from "../../agent/card/card-update.js";
+import type { AgentRequest } from "../../agent/request/agent-request.js";
+import { CardActionRequest } from "../../agent/request/card-action-request.js";
+import { ChatRequest } from "../../agent/request/chat-request.js";
+import { ControlRequest } from "../../agent/request/control-request.js";
+import { PreferencesRequest } from "../../agent/request/preferences-request.js";
+import { SystemRequestTypes } from "../../agent/request/system-request-types.js";
+import { BindingResponse, type BindingState } from "../../agent/response/binding-response.js";
+import { NoticeResponse } from "../../agent/response/notice-response.js";
+import { acceptProtocol, type ProtocolSession } from "../../agent/response/protocol-server.js";
+import { ReplyResponse } from "../../agent/response/reply-response.js";
+import { SystemResponseTypes } from "../../agent/response/system-response-types.js";
+import { literal } from "../../agent/text.js";
+import type { AssistantReply, AssistantServer } from "../../assistant/assistant-server.js";
+import type { PlayerInfo } from "../../assistant/player-directory.js";
+import type { FrameChannel } from "../../util/frame-transport.js";
+import type { Logger } from "../../util/logger.js";
+import type { PanelSessions } from "./panel-sessions.js";
+import { panelHistory, panelState } from "./panel-views.js";
+
+/** Requests one panel connection may send per window, beyond which it is answered BUSY. */
+const RATE_LIMIT = { requests: 20, windowMillis: 10_000 };
+
+interface Connection {
+  readonly playerId: string;
+  readonly token: string;
+  readonly session: ProtocolSession;
+  readonly recent: number[];
+}
+
+/**
+ * The open panels: one protocol session per WebSocket, bound to one player. Every request runs through the same
+ * assistant facade as game chat (executors, permissions, budgets); a panel sees only its player's cards, history
+ * and notices. A panel acts while its player is online in the game.
+ */
+export class PanelConnections {
+  readonly #open = new Set<Connection>();
+  readonly #requestTypes = SystemRequestTypes.builtin();
+  readonly #responseTypes = SystemResponseTypes.builtin();
+
+  constructor(
+    private readonly assistant: AssistantServer,
+    private readonly sessions: PanelSessions,
+    private readonly logger: Logger,
+  ) {
+    assistant.onNotice((playerId, card) => {
+      for (const connection of this.#open)
+        if (connection.playerId === playerId)
+          connection.session.send(new NoticeResponse(literal(card.title), showCard(card.page, card.view)));
+    });
+  }
+
+  /** The bound player's name and language, for the page. */
+  describe(playerId: string | undefined): { player: string; locale: string } | undefined {
+    if (playerId === undefined) return undefined;
+    const directory = this.assistant.infrastructure.players;
+    const online = directory.online(playerId);
+    return {
+      player: online?.name ?? directory.nameOf(playerId) ?? playerId,
+      locale: online?.locale ?? "en_us",
+    };
+  }
+
+  open(channel: FrameChannel, playerId: string, token: string): void {
+    let connection: Connection | undefined;
+    const session = acceptProtocol(channel, {
+      requestTypes: this.#requestTypes,
+      responseTypes: this.#responseTypes,
+      cardTypes: this.assistant.infrastructure.cards,
+      logger: this.logger,
+      handle: (request) => (connection === undefined ? undefined : this.#handle(connection, request)),
+    });
+    connection = { playerId, token, session, recent: [] };
+    this.#open.add(connection);
+    const opened = connection;
+    channel.onClose(() => this.#open.delete(opened));
+  }
+
+  /** Pushes REVOKED / INVALIDATED to a player's open panels and closes them. */
+  ended(playerId: string, state: BindingState): void {
+    for (const connection of [...this.#open])
+      if (connection.playerId === playerId) this.#end(connection, state);
+  }
+
+  endedToken(token: string, state: BindingState): void {
+    for (const connection of [...this.#open]) if (connection.token === token) this.#end(connection, state);
+  }
+
+  closeAll(): void {
+    for (const connection of [...this.#open]) connection.session.close();
+    this.#open.clear();
+  }
+
+  #end(connection: Connection, state: BindingState): void {
+    connection.session.send(new BindingResponse(state));
+    this.#open.delete(connection);
+    setTimeout(() => connection.session.close(), 100).unref();
+  }
+
+  async #handle(connection: Connection, request: AgentRequest): Promise<void> {
+    const { session, playerId } = connection;
+    // a revoked or expired binding serves nothing more
+    if (this.sessions.playerOf(connection.token) !== playerId) return this.#end(connection, "REVOKED");
+    const now = Date.now();
+    while (connection.recent.length > 0 && (connection.recent[0] ?? 0) <= now - RATE_LIMIT.windowMillis)
+      connection.recent.shift();
+    const limited = connection.recent.length >= RATE_LIMIT.requests;
+    connection.recent.push(now);
+    const player = this.assistant.infrastructure.players.online(playerId);
+    const conversation = this.assistant.infrastructure.conversation;
+    if (request instanceof ControlRequest) {
+      if (request === ControlRequest.HISTORY)
+        session.send(await panelHistory(this.assistant, playerId, player?.locale ?? "en_us"));
+      else if (request === ControlRequest.STATE)
+        session.send(await panelState(this.assistant, playerId, session));
+      return;
+    }
+    if (request instanceof PreferencesRequest) {
+      await conversation.setPreferences(playerId, { history: request.history, external: request.external });
+      session.send(await panelState(this.assistant, playerId, session));
+      return;
+    }
+    if (!(request instanceof ChatRequest) && !(request instanceof CardActionRequest)) return;
+    const reply = (answer: AssistantReply): void =>
+      session.send(
+        new ReplyResponse(
+          request.requestId,
+          answer.result,
+          answer.card === undefined ? undefined : showCard(answer.card.page, answer.card.view),
+        ),
+      );
+    if (limited) return reply({ result: AgentResult.error(AgentFailure.BUSY), card: undefined });
+    if (player === undefined)
+      return reply({
+        result: AgentResult.error({
+          code: AgentFailure.PERMISSION_DENIED.code,
+          key: "system.panel.offline",
+          args: [],
+        }),
+        card: undefined,
+      });
+    reply(await this.#run(player, request));
+  }
+
+  #run(player: PlayerInfo, request: ChatRequest | CardActionRequest): Promise<AssistantReply> {
+    if (request instanceof CardActionRequest)
+      return this.assistant.clickAction(player, request.card, request.action, request.args);
+    const text = request.text
+      .trim()
+      .replace(/^\/system(\s+|$)/iu, "")
+      .replace(/^\//u, "");
+    return this.assistant.submit(player, text);
+  }
+}

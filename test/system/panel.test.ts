@@ -1,0 +1,139 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { joinPlayer, type Player, type ShippedServer, startShipped, tempFolder } from "./system-support.js";
+
+/** Debian's chromium (`.ci/run` installs it); PANEL_CHROMIUM overrides the path. */
+const CHROMIUM = process.env.PANEL_CHROMIUM ?? "/usr/bin/chromium";
+const SHOTS = process.env.PANEL_SCREENSHOTS ?? tempFolder("system-panel-shots-");
+
+const codeOf = async (player: Player): Promise<string> => {
+  const reply = await player.say("/system bind", (m) => m.text.startsWith("Your web panel code"));
+  const code = /code: ([A-Z0-9]{8})/.exec(reply.text)?.[1];
+  if (code === undefined) throw new Error(`no code in ${reply.text}`);
+  return code;
+};
+
+const bind = async (page: Page, url: string, code: string): Promise<void> => {
+  await page.goto(url);
+  await page.getByLabel("Binding code").fill(code);
+  await page.getByRole("button", { name: "Bind" }).click();
+};
+
+const send = async (page: Page, text: string): Promise<void> => {
+  await page.getByLabel("Message").fill(text);
+  await page.getByLabel("Message").press("Enter");
+};
+
+/**
+ * The web panel served by the shipped server (`startSystem`, as `npm start`), driven by Debian's chromium through
+ * playwright-core: a code from `/system bind` in game binds the browser; a command typed in the panel shows its
+ * card; a button runs a new request; a reload restores history read-only; `/system unbind` in game shows REVOKED
+ * at once; a second browser bound to another player never sees the first one's cards; wrong codes lock out.
+ */
+describe("the web panel (shipped server, chromium)", () => {
+  let server: ShippedServer;
+  let browser: Browser;
+  let url: string;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
+    mkdirSync(SHOTS, { recursive: true });
+    server = await startShipped({ ops: ["Admin"] });
+    url = server.system.panelUrl ?? "";
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("binds with a code from the game, shows cards, runs a button, restores history read-only, and is revoked by /system unbind", async () => {
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.logger.lines.join("\n")).not.toContain("web panel not started");
+    const pia = await joinPlayer(server.port, "Pia");
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await bind(page, url, await codeOf(pia));
+      await expect.poll(() => page.locator("#player").textContent()).toContain("Pia");
+
+      await send(page, "/system item minecraft:diamond");
+      const diamond = page.locator(".card", { hasText: "ID: minecraft:diamond" }).last();
+      await diamond.waitFor();
+      await page.screenshot({ path: join(SHOTS, "1-diamond-card.png"), fullPage: true });
+      // a button of that card is a new structured request: the sources of a block of diamond
+      const cards = await page.locator(".card").count();
+      await diamond.getByRole("button").first().click();
+      await expect.poll(() => page.locator(".card").count()).toBeGreaterThan(cards);
+      await page.screenshot({ path: join(SHOTS, "2-after-button.png"), fullPage: true });
+
+      // the reload restores the conversation read-only: no buttons on restored cards
+      await page.reload();
+      const restored = page.locator(".card.history", { hasText: "ID: minecraft:diamond" });
+      await restored.first().waitFor();
+      expect(await restored.first().getByRole("button").count()).toBe(0);
+      await page.screenshot({ path: join(SHOTS, "3-history.png"), fullPage: true });
+
+      // unbinding in game reaches the open panel at once
+      const unbound = await pia.say("/system unbind", (m) => m.text.startsWith("Unbound"));
+      expect(unbound.text).toBe("Unbound: 1 web panel session(s) ended.");
+      await page.getByRole("status").filter({ hasText: "REVOKED" }).waitFor();
+      await page.screenshot({ path: join(SHOTS, "4-revoked.png"), fullPage: true });
+      await page.reload();
+      await page.getByLabel("Binding code").waitFor();
+    } finally {
+      await context.close();
+      pia.quit();
+    }
+  }, 90_000);
+
+  it("shows each browser only its own player's cards", async () => {
+    const ada = await joinPlayer(server.port, "Ada");
+    const bo = await joinPlayer(server.port, "Bo");
+    const first = await browser.newContext();
+    const second = await browser.newContext();
+    try {
+      const adaPage = await first.newPage();
+      const boPage = await second.newPage();
+      await bind(adaPage, url, await codeOf(ada));
+      await bind(boPage, url, await codeOf(bo));
+      await expect.poll(() => boPage.locator("#player").textContent()).toContain("Bo");
+      await send(adaPage, "/system item minecraft:emerald");
+      await adaPage.locator(".card", { hasText: "minecraft:emerald" }).last().waitFor();
+      await send(boPage, "/system item minecraft:coal");
+      await boPage.locator(".card", { hasText: "minecraft:coal" }).last().waitFor();
+      expect(await boPage.locator(".card", { hasText: "minecraft:emerald" }).count()).toBe(0);
+      expect(await adaPage.locator(".card", { hasText: "minecraft:coal" }).count()).toBe(0);
+      await boPage.screenshot({ path: join(SHOTS, "5-second-player.png"), fullPage: true });
+    } finally {
+      await first.close();
+      await second.close();
+      ada.quit();
+      bo.quit();
+    }
+  }, 90_000);
+
+  it("locks a client out after five wrong codes, a right one included", async () => {
+    const cy = await joinPlayer(server.port, "Cy");
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      for (let attempt = 1; attempt <= 4; attempt++) {
+        await bind(page, url, "WRONGCDE");
+        await page.getByRole("alert").filter({ hasText: "wrong or has expired" }).waitFor();
+      }
+      await bind(page, url, "WRONGCDE");
+      await page.getByRole("alert").filter({ hasText: "Too many wrong codes" }).waitFor();
+      await bind(page, url, await codeOf(cy));
+      await page.getByRole("alert").filter({ hasText: "Too many wrong codes" }).waitFor();
+      await page.screenshot({ path: join(SHOTS, "6-locked.png"), fullPage: true });
+    } finally {
+      await context.close();
+      cy.quit();
+    }
+  }, 90_000);
+});
