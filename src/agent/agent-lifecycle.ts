@@ -5,6 +5,8 @@
 export interface AgentLifecycle {
   /** The player's AI access was revoked or reset: drop everything derived from their data. */
   onRevoke?(playerId: string): void | Promise<void>;
+  /** An admin reset the player (their data and settings are forgotten); fired before `onRevoke`. */
+  onReset?(playerId: string): void | Promise<void>;
   /** The player left the server. */
   onDisconnect?(playerId: string): void | Promise<void>;
   /** The player's permissions or enabled features changed. */
@@ -25,6 +27,10 @@ export class AgentLifecycles {
 
   async revoke(playerId: string): Promise<void> {
     await this.#fire("onRevoke", playerId);
+  }
+
+  async reset(playerId: string): Promise<void> {
+    await this.#fire("onReset", playerId);
   }
 
   async disconnect(playerId: string): Promise<void> {

@@ -105,6 +105,7 @@ export class AssistantCoreServices implements CoreServices {
 
   async reset(player: KnownPlayer): Promise<void> {
     this.#interactive.cancel(player.uuid);
+    await this.infrastructure.lifecycles.reset(player.uuid);
     await this.#dropWork(player.uuid);
     await this.infrastructure.store.reset(player.uuid);
     await this.#permissions.update(player.uuid, () => undefined);

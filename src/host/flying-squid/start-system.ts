@@ -87,6 +87,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     panel.serve(assistant);
     // an admin's revoke or reset ends the player's bound panels at once
     assistant.infrastructure.lifecycles.register({
+      onReset: (playerId) => panel.invalidate(playerId),
       onRevoke: (playerId) => panel.unbind(playerId).then(() => {}),
     });
     (options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)))(`panel on ${panel.url}`);
