@@ -7,6 +7,8 @@ export interface AgentLifecycle {
   onRevoke?(playerId: string): void | Promise<void>;
   /** An admin reset the player (their data and settings are forgotten); fired before `onRevoke`. */
   onReset?(playerId: string): void | Promise<void>;
+  /** The player joined and their files are loaded, before their waiting event tasks resume. */
+  onJoin?(playerId: string): void | Promise<void>;
   /** The player left the server. */
   onDisconnect?(playerId: string): void | Promise<void>;
   /** The player's permissions or enabled features changed. */
@@ -31,6 +33,10 @@ export class AgentLifecycles {
 
   async reset(playerId: string): Promise<void> {
     await this.#fire("onReset", playerId);
+  }
+
+  async join(playerId: string): Promise<void> {
+    await this.#fire("onJoin", playerId);
   }
 
   async disconnect(playerId: string): Promise<void> {

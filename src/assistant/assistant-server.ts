@@ -129,6 +129,8 @@ export class AssistantServer {
     const first = infrastructure.players.join(player);
     await permissions.setOpLevel(player.uuid, player.opLevel);
     await infrastructure.store.load(player.uuid);
+    // features repair what a crash left half-done (a recorded claim whose delivery was never queued)
+    await infrastructure.lifecycles.join(player.uuid);
     await events.playerJoined(player.uuid);
     // game events: the advancement rules decide what runs (a welcome and starter kit on the first join)
     const now = clock.now();

@@ -77,6 +77,7 @@ export const featureServices = (parts: FeatureServiceParts): ServiceContext<Agen
     .provide(GameContextTypes.PERMISSION_LEVEL, (playerId: string) => permissions.snapshot(playerId).opLevel)
     .provide(GameContextTypes.AVAILABILITY, parts.availability)
     .provide(GameContextTypes.WORKFLOWS, engine)
+    .provide(GameContextTypes.LIFECYCLES, infrastructure.lifecycles)
     .provide(GameContextTypes.PLAYER_NOTICES, parts.notices);
   for (const [type, service] of parts.extra) services.provide(type, service);
   return services;

@@ -1,3 +1,4 @@
+import type { AgentLifecycle } from "../agent/agent-lifecycle.js";
 import type { AgentResult } from "../agent/agent-result.js";
 import type { CardRegistry } from "../agent/card/card-registry.js";
 import type { NestedWorkflows } from "../agent/execution/agent-engine.js";
@@ -58,6 +59,8 @@ export const GameContextTypes = {
   AVAILABILITY: ContextType.of<Availability>("system:availability"),
   /** Runs installed workflows nested in a running request (free chat's catalog), under its counters. */
   WORKFLOWS: ContextType.of<NestedWorkflows>("system:workflows"),
+  /** Lifecycle hooks of players (join, leave, revoke, reset): a feature cleans or repairs its own records. */
+  LIFECYCLES: ContextType.of<{ register(hook: AgentLifecycle): void }>("system:lifecycles"),
   /** Shows a result's card to its player now, beside the request's own reply (a nested workflow's real card). */
   PLAYER_NOTICES: ContextType.of<PlayerNotices>("system:player_notices"),
 } as const;

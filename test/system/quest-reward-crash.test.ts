@@ -69,6 +69,8 @@ interface Figures {
   notRecorded: number;
   paidBeforeKill: number;
   paidAfterRestart: number;
+  /** Claims recorded before the kill whose delivery was not queued yet: the next join queued them. */
+  requeued: number;
   paidOnce: number;
   paidTwice: number;
   lost: number;
@@ -96,6 +98,7 @@ describe("quest rewards across SIGKILLs", () => {
       notRecorded: 0,
       paidBeforeKill: 0,
       paidAfterRestart: 0,
+      requeued: 0,
       paidOnce: 0,
       paidTwice: 0,
       lost: 0,
@@ -127,7 +130,18 @@ describe("quest rewards across SIGKILLs", () => {
           player.bot.chat(claim);
           await nextMessage(player.chat, from, (m) => DELIVERED.test(m.text), 20_000);
         } else if (!owed) {
-          if (held(player, "bread") > 0) figures.paidBeforeKill++;
+          if (held(player, "bread") > 0 && !player.chat.some((m) => DELIVERED.test(m.text)))
+            figures.paidBeforeKill++;
+          else {
+            // killed between recording the claim and queueing its delivery: the join queued it
+            const outcome = await nextMessage(
+              player.chat,
+              0,
+              (m) => DELIVERED.test(m.text) && held(player, "bread") > 0,
+              15_000,
+            );
+            if (outcome !== undefined) figures.requeued++;
+          }
         } else {
           const outcome = await nextMessage(
             player.chat,
@@ -212,7 +226,7 @@ describe("quest rewards across SIGKILLs", () => {
     console.log(
       `quest reward crash loop (seed ${seed}): ${KILLS} kills, ${figures.claims} claims, ${figures.notRecorded} ` +
         `not recorded before the kill, ${figures.paidBeforeKill} saved before the kill, ${figures.paidAfterRestart} ` +
-        `delivered after the restart, ${figures.paidOnce} paid once, ${figures.paidTwice} paid twice, ` +
+        `delivered after the restart, ${figures.requeued} queued at the next join, ${figures.paidOnce} paid once, ${figures.paidTwice} paid twice, ` +
         `${figures.lost} lost, ${figures.effectUnknown} effect unknown`,
     );
     expect(problems, trace.join("\n")).toEqual([]);

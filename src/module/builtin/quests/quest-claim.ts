@@ -192,6 +192,18 @@ export class QuestClaimModule extends AbstractAgentModule<ClaimInput> {
     });
   }
 
+  /**
+   * Queues the delivery of every claim still PENDING (not waiting for the player to claim again). Each attempt's
+   * event id is fixed, so a delivery that was queued already is a duplicate and nothing is given twice; one that a
+   * crash stopped between recording the claim and queueing it is queued now.
+   */
+  async requeue(playerId: string): Promise<void> {
+    const { store, storage } = this.options;
+    const pending = await store.read(playerId, (data) => ModuleData.get(data, storage).pendingClaims());
+    for (const [quest, claim] of pending)
+      await this.#submit(playerId, quest, claim.items, claim.experience, claim.attempt);
+  }
+
   #named(items: readonly ItemStack[], context: ExecutionContext): { name: string; count: number }[] {
     return items.map((stack) => ({
       name: this.options.service.itemName({ id: stack.item, count: 1 }, context.locale),

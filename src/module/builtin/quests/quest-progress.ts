@@ -174,6 +174,13 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
     return claim === undefined ? undefined : structuredClone(claim);
   }
 
+  /** Claims whose delivery is owed: PENDING and not waiting for the player to claim again. */
+  pendingClaims(): [string, QuestClaim][] {
+    return [...this.#claims]
+      .filter(([, claim]) => claim.state === "PENDING" && !claim.retry)
+      .map(([quest, claim]) => [quest, structuredClone(claim)]);
+  }
+
   /** Records a quest's claim and its rewards as claimed; false when the quest was claimed already. */
   startClaim(
     questId: string,

@@ -141,7 +141,12 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
           failed: (error) => logger.warn(`a kill was not counted: ${String(error)}`),
         });
         context.engine.registerEventType(QUEST_REWARD_EVENT);
-        context.engine.registerModule(new QuestClaimModule(claims));
+        const claimModule = new QuestClaimModule(claims);
+        context.engine.registerModule(claimModule);
+        // a claim recorded just before a crash, whose delivery was never queued, is queued at the next join
+        services
+          .get(GameContextTypes.LIFECYCLES)
+          .register({ onJoin: (playerId) => claimModule.requeue(playerId) });
         context.engine.registerModule(
           new QuestDeliveryModule(
             claims,
