@@ -58,6 +58,8 @@ export interface AssistantParts {
   /** The admin's advancement rules (advancements.json): which workflows game events start. */
   readonly advancements: AdvancementRules;
   readonly clock: GameClock;
+  /** The services the core commands use (usage per player and day, access, modes). */
+  readonly core: AssistantCoreServices;
 }
 
 /**
@@ -256,6 +258,7 @@ export const assembleAssistant = async (
     progress,
     advancements,
     clock: options.clock,
+    core,
   };
 };
 

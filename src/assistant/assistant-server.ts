@@ -2,7 +2,7 @@ import { argument, greedyString, literal, RootCommandNode } from "@jsprismarine/
 import type CommandNode from "@jsprismarine/brigadier/tree/CommandNode";
 import { AgentFailure } from "../agent/agent-failure.js";
 import { AgentResult } from "../agent/agent-result.js";
-import type { CardButton } from "../agent/card/card-builder.js";
+import type { CardButton, CardView, SpeechContent } from "../agent/card/card-builder.js";
 import { type CardRef, formatCardRef, parseCardRef } from "../agent/card/card-ref.js";
 import { ServerCards } from "../agent/card/server-cards.js";
 import type { CommandTreeNode } from "../agent/command/command-registry.js";
@@ -10,6 +10,7 @@ import { type CommandSource, RecordingCommandSource } from "../agent/command/com
 import { BudgetCounters } from "../agent/execution/budget-counters.js";
 import { fingerprintOf } from "../agent/execution/interactive-executor.js";
 import { replayKeyOf } from "../agent/execution/replay-cache.js";
+import type { UnconfirmedEvents } from "../agent/execution/unconfirmed-events.js";
 import { isReadOnlyModule } from "../agent/routing/direct-qualification.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { formatText } from "../agent/text-format.js";
@@ -27,6 +28,7 @@ import {
 } from "./assistant-assembly.js";
 import type { AssistantInfrastructure } from "./assistant-services.js";
 import { type PresentedCard, presentResult } from "./card-presenter.js";
+import type { AssistantCoreServices } from "./core-services-impl.js";
 import type { PlayerInfo } from "./player-directory.js";
 import { newRequestId } from "./request-pipeline.js";
 import type { ProgressListener } from "./thinking-indicator.js";
@@ -117,6 +119,16 @@ export class AssistantServer {
   /** The hybrid router (the route explanation CLI asks it directly). */
   get router(): HybridRouter {
     return this.parts.router;
+  }
+
+  /** Usage, access and modes as the core commands read them (the web panel's admin page shows them too). */
+  get core(): AssistantCoreServices {
+    return this.parts.core;
+  }
+
+  /** Durable event tasks: recent ones and those an admin must resolve (the web panel's admin page). */
+  get events(): UnconfirmedEvents {
+    return this.parts.events;
   }
 
   /** The infrastructure (stores, configs) for tools and tests that inspect what the server keeps. */
@@ -393,6 +405,17 @@ export class AssistantServer {
       priority: speech.priority ?? "normal",
       interrupt: speech.interrupt === true,
     };
+  }
+
+  /**
+   * What a card says aloud in `locale` whatever the player's speech setting (a client with its own switch, the web
+   * panel, decides): its own SpeechContent, else its kind's narration, an answer cut to its spoken summary.
+   */
+  spokenContent(locale: string, view: CardView): SpeechContent | undefined {
+    const speech = narrationOf(view);
+    if (speech === undefined) return undefined;
+    const text = spokenSummary(formatText(this.parts.infrastructure.languages, locale, speech.text));
+    return text.length === 0 ? undefined : { ...speech, text: { kind: "literal", text } };
   }
 
   /** Renders a result for a player (also used for event notices). */

@@ -2,7 +2,15 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { joinPlayer, type Player, type ShippedServer, startShipped, tempFolder } from "./system-support.js";
+import { ScriptedModelServer } from "../support/scripted-model-server.js";
+import {
+  joinPlayer,
+  modelEnvironment,
+  type Player,
+  type ShippedServer,
+  startShipped,
+  tempFolder,
+} from "./system-support.js";
 
 /** Debian's chromium (`.ci/run` installs it); PANEL_CHROMIUM overrides the path. */
 const CHROMIUM = process.env.PANEL_CHROMIUM ?? "/usr/bin/chromium";
@@ -34,6 +42,7 @@ const send = async (page: Page, text: string): Promise<void> => {
  */
 describe("the web panel (shipped server, chromium)", () => {
   let server: ShippedServer;
+  let model: ScriptedModelServer;
   let browser: Browser;
   let url: string;
 
@@ -41,7 +50,8 @@ describe("the web panel (shipped server, chromium)", () => {
     if (!existsSync(CHROMIUM))
       throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
     mkdirSync(SHOTS, { recursive: true });
-    server = await startShipped({ ops: ["Admin"] });
+    model = await ScriptedModelServer.start();
+    server = await startShipped({ ops: ["Admin"], environment: modelEnvironment(model) });
     url = server.system.panelUrl ?? "";
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   }, 120_000);
@@ -49,6 +59,7 @@ describe("the web panel (shipped server, chromium)", () => {
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    await model?.close();
   });
 
   it("binds with a code from the game, shows cards, runs a button, restores history read-only, and is revoked by /system unbind", async () => {
@@ -114,6 +125,79 @@ describe("the web panel (shipped server, chromium)", () => {
       await second.close();
       ada.quit();
       bo.quit();
+    }
+  }, 90_000);
+
+  it("speaks a live card when Speech is on (the card's narration), never a restored one", async () => {
+    const sam = await joinPlayer(server.port, "Sam");
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      // the browser's speech synthesis, recorded
+      await page.addInitScript(() => {
+        const spoken: string[] = [];
+        Object.assign(window, { spoken });
+        Object.defineProperty(window, "speechSynthesis", {
+          value: {
+            speak: (utterance: { text: string }) => spoken.push(utterance.text),
+            cancel: () => {},
+            getVoices: () => [],
+          },
+        });
+      });
+      await bind(page, url, await codeOf(sam));
+      await page.getByLabel("Speech").check();
+      await send(page, "/system checkin");
+      await page.locator(".card", { hasText: "Checked in!" }).last().waitFor();
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { spoken: string[] }).spoken))
+        .toContain("Checked in: day 1 of your streak.");
+      await page.reload();
+      await page.locator(".card.history", { hasText: "Checked in!" }).first().waitFor();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await page.evaluate(() => (window as unknown as { spoken: string[] }).spoken)).toEqual([]);
+    } finally {
+      await context.close();
+      sam.quit();
+    }
+  }, 90_000);
+
+  it("gives operators an admin page: usage per player per day as a chart, access, event tasks, deliveries", async () => {
+    const admin = await joinPlayer(server.port, "Admin");
+    const player = await joinPlayer(server.port, "Lou");
+    const context = await browser.newContext();
+    const other = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await bind(page, url, await codeOf(admin));
+      // a model call, so there is usage to chart
+      model.script({ text: JSON.stringify({ type: "answer", text: "Build a lighthouse." }) });
+      await send(page, "/reason what should I build");
+      await page.locator(".card", { hasText: "Build a lighthouse." }).waitFor();
+      await page.getByRole("link", { name: "Admin" }).click();
+      await page.getByRole("img", { name: "Model calls per player per day" }).waitFor();
+      expect(await page.locator("svg.chart rect").count()).toBeGreaterThan(0);
+      expect(await page.locator("table").first().textContent()).toContain("Admin");
+      await page
+        .getByRole("heading", { name: "Grants and modes" })
+        .or(page.getByText("Grants and modes"))
+        .first()
+        .waitFor();
+      await page.getByRole("heading", { name: "Deliveries needing resolution" }).waitFor();
+      await page.getByRole("heading", { name: "Recent event tasks" }).waitFor();
+      await page.screenshot({ path: join(SHOTS, "7-admin.png"), fullPage: true });
+      // a player's browser sees no link and is refused the page
+      const lou = await other.newPage();
+      await bind(lou, url, await codeOf(player));
+      await expect.poll(() => lou.locator("#player").textContent()).toContain("Lou");
+      expect(await lou.getByRole("link", { name: "Admin" }).isVisible()).toBe(false);
+      const refused = await lou.goto(`${url}/admin`);
+      expect(refused?.status()).toBe(403);
+    } finally {
+      await context.close();
+      await other.close();
+      admin.quit();
+      player.quit();
     }
   }, 90_000);
 

@@ -1,5 +1,6 @@
 import { AgentFailure } from "../../agent/agent-failure.js";
 import { AgentResult } from "../../agent/agent-result.js";
+import type { CardView } from "../../agent/card/card-builder.js";
 import { showCard } from "../../agent/card/card-update.js";
 import type { AgentRequest } from "../../agent/request/agent-request.js";
 import { CardActionRequest } from "../../agent/request/card-action-request.js";
@@ -15,6 +16,7 @@ import { SystemResponseTypes } from "../../agent/response/system-response-types.
 import { literal } from "../../agent/text.js";
 import type { AssistantReply, AssistantServer } from "../../assistant/assistant-server.js";
 import type { PlayerInfo } from "../../assistant/player-directory.js";
+import { ADMIN_LEVEL } from "../../module/builtin/core/core-services.js";
 import type { FrameChannel } from "../../util/frame-transport.js";
 import type { Logger } from "../../util/logger.js";
 import type { PanelSessions } from "./panel-sessions.js";
@@ -41,26 +43,34 @@ export class PanelConnections {
   readonly #responseTypes = SystemResponseTypes.builtin();
 
   constructor(
-    private readonly assistant: AssistantServer,
+    readonly assistant: AssistantServer,
     private readonly sessions: PanelSessions,
     private readonly logger: Logger,
   ) {
     assistant.onNotice((playerId, card) => {
       for (const connection of this.#open)
         if (connection.playerId === playerId)
-          connection.session.send(new NoticeResponse(literal(card.title), showCard(card.page, card.view)));
+          connection.session.send(
+            new NoticeResponse(literal(card.title), showCard(card.page, this.#spoken(playerId, card.view))),
+          );
     });
   }
 
-  /** The bound player's name and language, for the page. */
-  describe(playerId: string | undefined): { player: string; locale: string } | undefined {
+  /** The bound player's name and language, for the page; `admin` while they are online as an operator. */
+  describe(playerId: string | undefined): { player: string; locale: string; admin: boolean } | undefined {
     if (playerId === undefined) return undefined;
     const directory = this.assistant.infrastructure.players;
     const online = directory.online(playerId);
     return {
       player: online?.name ?? directory.nameOf(playerId) ?? playerId,
       locale: online?.locale ?? "en_us",
+      admin: this.isAdmin(playerId),
     };
+  }
+
+  /** An operator now: online with the admin level (the same level admin commands require in chat). */
+  isAdmin(playerId: string): boolean {
+    return (this.assistant.infrastructure.players.online(playerId)?.opLevel ?? 0) >= ADMIN_LEVEL;
   }
 
   open(channel: FrameChannel, playerId: string, token: string): void {
@@ -128,7 +138,9 @@ export class PanelConnections {
         new ReplyResponse(
           request.requestId,
           answer.result,
-          answer.card === undefined ? undefined : showCard(answer.card.page, answer.card.view),
+          answer.card === undefined
+            ? undefined
+            : showCard(answer.card.page, this.#spoken(playerId, answer.card.view)),
         ),
       );
     if (limited) return reply({ result: AgentResult.error(AgentFailure.BUSY), card: undefined });
@@ -142,6 +154,14 @@ export class PanelConnections {
         card: undefined,
       });
     reply(await this.#run(player, request));
+  }
+
+  /** A live card carries what it says aloud (the panel speaks it when its Speech switch is on). */
+  #spoken(playerId: string, view: CardView): CardView {
+    if (view.speech !== undefined) return view;
+    const locale = this.assistant.infrastructure.players.online(playerId)?.locale ?? "en_us";
+    const speech = this.assistant.spokenContent(locale, view);
+    return speech === undefined ? view : { ...view, speech };
   }
 
   #run(player: PlayerInfo, request: ChatRequest | CardActionRequest): Promise<AssistantReply> {

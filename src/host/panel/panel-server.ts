@@ -9,6 +9,7 @@ import type { AssistantServer } from "../../assistant/assistant-server.js";
 import type { PanelBindings } from "../../module/builtin/panel/panel-bindings.js";
 import { WebSocketFrameChannel } from "../../util/frame-transport.js";
 import type { Logger } from "../../util/logger.js";
+import { renderAdminPage } from "./admin-page.js";
 import type { BindingCodes } from "./binding-codes.js";
 import type { PanelConfig } from "./panel-config.js";
 import { PanelConnections } from "./panel-connections.js";
@@ -143,6 +144,20 @@ export class PanelServer implements PanelBindings {
     const connections = this.#connections;
     if (connections === undefined) return json(503, { error: "starting" });
     const token = cookies.get(SESSION_COOKIE);
+    if (request.method === "GET" && path === "/admin") {
+      const playerId = this.options.sessions.playerOf(token);
+      if (playerId === undefined || !connections.isAdmin(playerId)) {
+        response
+          .writeHead(403, { ...headers, "Content-Type": "text/html; charset=utf-8" })
+          .end(
+            '<!doctype html><title>System</title><p>Operators only: bind this browser as an operator who is online.</p><a href="/">Panel</a>',
+          );
+        return;
+      }
+      const page = renderAdminPage(connections.assistant, connections.describe(playerId)?.player ?? playerId);
+      response.writeHead(200, { ...headers, "Content-Type": "text/html; charset=utf-8" }).end(page);
+      return;
+    }
     if (request.method === "GET" && path === "/api/session") {
       const player = connections.describe(this.options.sessions.playerOf(token));
       return json(200, player === undefined ? { bound: false } : { bound: true, ...player });

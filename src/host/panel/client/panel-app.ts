@@ -44,6 +44,7 @@ const byId = <T extends HTMLElement>(id: string): T => {
 
 const page = {
   player: byId("player"),
+  admin: byId<HTMLAnchorElement>("admin"),
   unbind: byId<HTMLButtonElement>("unbind"),
   bindView: byId("bind-view"),
   bindForm: byId<HTMLFormElement>("bind-form"),
@@ -90,6 +91,7 @@ const setPanelEnabled = (enabled: boolean): void => {
 const showBindForm = (): void => {
   endLive();
   page.player.textContent = "";
+  page.admin.hidden = true;
   page.unbind.hidden = true;
   page.panelView.hidden = true;
   page.bindView.hidden = false;
@@ -107,7 +109,11 @@ page.bindForm.addEventListener("submit", async (event) => {
     const body = await readJson(response);
     if (response.ok && typeof body.player === "string") {
       page.bindCode.value = "";
-      void openPanel(body.player, typeof body.locale === "string" ? body.locale : "en_us");
+      void openPanel(
+        body.player,
+        typeof body.locale === "string" ? body.locale : "en_us",
+        body.admin === true,
+      );
     } else
       page.bindError.textContent =
         typeof body.error === "string" ? body.error : ui("bindFailed", String(response.status));
@@ -140,10 +146,11 @@ const endLive = (): void => {
   live = undefined;
 };
 
-const openPanel = async (player: string, locale: string): Promise<void> => {
+const openPanel = async (player: string, locale: string, admin = false): Promise<void> => {
   endLive();
   const opening = generation;
   page.player.textContent = player;
+  page.admin.hidden = !admin;
   page.unbind.hidden = false;
   page.bindView.hidden = true;
   page.panelView.hidden = false;
@@ -324,7 +331,11 @@ const start = async (): Promise<void> => {
   try {
     const session = await getSession();
     if (session.bound === true && typeof session.player === "string")
-      await openPanel(session.player, typeof session.locale === "string" ? session.locale : "en_us");
+      await openPanel(
+        session.player,
+        typeof session.locale === "string" ? session.locale : "en_us",
+        session.admin === true,
+      );
     else showBindForm();
   } catch {
     showBindForm();
