@@ -5,7 +5,7 @@ import type { UsageLine } from "../../module/builtin/core/core-services.js";
 const DAYS = 14;
 const CHART = { width: 720, height: 220, left: 48, bottom: 28, top: 12 };
 
-const escape = (text: string): string => text.replace(/[&<>"']/gu, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/gu, (char) => `&#${char.charCodeAt(0)};`);
 
 /** A stable colour per player name. */
 const colourOf = (name: string): string => {
@@ -32,11 +32,11 @@ export const usageChart = (lines: readonly UsageLine[]): string => {
       const height = (line.calls / max) * plotHeight;
       y -= height;
       bars.push(
-        `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${(slot * 0.7).toFixed(1)}" height="${height.toFixed(1)}" fill="${colourOf(line.player)}"><title>${escape(`${line.player} · ${day}: ${line.calls} calls, ${line.inputTokens} in / ${line.outputTokens} out tokens`)}</title></rect>`,
+        `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${(slot * 0.7).toFixed(1)}" height="${height.toFixed(1)}" fill="${colourOf(line.player)}"><title>${escapeHtml(`${line.player} · ${day}: ${line.calls} calls, ${line.inputTokens} in / ${line.outputTokens} out tokens`)}</title></rect>`,
       );
     }
     bars.push(
-      `<text x="${(x + slot * 0.35).toFixed(1)}" y="${CHART.height - 8}" text-anchor="middle">${escape(day.slice(5))}</text>`,
+      `<text x="${(x + slot * 0.35).toFixed(1)}" y="${CHART.height - 8}" text-anchor="middle">${escapeHtml(day.slice(5))}</text>`,
     );
   });
   const players = [
@@ -45,7 +45,7 @@ export const usageChart = (lines: readonly UsageLine[]): string => {
   const legend = players
     .map(
       (player) =>
-        `<li><svg class="swatch" viewBox="0 0 10 10"><rect width="10" height="10" fill="${colourOf(player)}"/></svg>${escape(player)}</li>`,
+        `<li><svg class="swatch" viewBox="0 0 10 10"><rect width="10" height="10" fill="${colourOf(player)}"/></svg>${escapeHtml(player)}</li>`,
     )
     .join("");
   return [
@@ -60,9 +60,9 @@ export const usageChart = (lines: readonly UsageLine[]): string => {
 
 const table = (caption: string, head: readonly string[], rows: readonly (readonly string[])[]): string =>
   rows.length === 0
-    ? `<h2>${escape(caption)}</h2><p class="empty">None.</p>`
-    : `<h2>${escape(caption)}</h2><table><thead><tr>${head.map((cell) => `<th>${escape(cell)}</th>`).join("")}</tr></thead><tbody>${rows
-        .map((row) => `<tr>${row.map((cell) => `<td>${escape(cell)}</td>`).join("")}</tr>`)
+    ? `<h2>${escapeHtml(caption)}</h2><p class="empty">None.</p>`
+    : `<h2>${escapeHtml(caption)}</h2><table><thead><tr>${head.map((cell) => `<th>${escapeHtml(cell)}</th>`).join("")}</tr></thead><tbody>${rows
+        .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join("")}</tr>`)
         .join("")}</tbody></table>`;
 
 /**
@@ -89,7 +89,7 @@ export const renderAdminPage = (assistant: AssistantServer, admin: string): stri
 <html lang="en"><head><meta charset="utf-8"><title>System · admin</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
 <link rel="stylesheet" href="/panel.css"></head>
-<body class="admin"><header><h1>System · admin</h1><span id="player">${escape(admin)}</span><a href="/">Panel</a></header>
+<body class="admin"><header><h1>System · admin</h1><span id="player">${escapeHtml(admin)}</span><a href="/">Panel</a></header>
 <main>
 <h2>Model calls per player per day</h2>
 ${usageChart(usage)}
@@ -107,7 +107,7 @@ ${table(
     ]),
 )}
 <h2>Access</h2>
-<p>AI by default: <strong>${access.aiByDefault ? "on" : "off"}</strong> · default mode: <strong>${escape(access.defaultMode)}</strong> · modes players may choose: <strong>${escape(access.allowedModes.join(", "))}</strong></p>
+<p>AI by default: <strong>${access.aiByDefault ? "on" : "off"}</strong> · default mode: <strong>${escapeHtml(access.defaultMode)}</strong> · modes players may choose: <strong>${escapeHtml(access.allowedModes.join(", "))}</strong></p>
 ${table("Grants and modes", ["player", "AI", "features", "mode (admin)", "mode (chosen)"], players)}
 ${table(
   "Deliveries needing resolution",
