@@ -106,13 +106,15 @@ describe("the web panel (shipped server, chromium)", () => {
     const ada = await joinPlayer(server.port, "Ada");
     const bo = await joinPlayer(server.port, "Bo");
     const first = await browser.newContext();
-    const second = await browser.newContext();
+    // the second browser prefers Chinese: the page's own texts are Chinese, the labels tests use stay English
+    const second = await browser.newContext({ locale: "zh-CN" });
     try {
       const adaPage = await first.newPage();
       const boPage = await second.newPage();
       await bind(adaPage, url, await codeOf(ada));
       await bind(boPage, url, await codeOf(bo));
       await expect.poll(() => boPage.locator("#player").textContent()).toContain("Bo");
+      expect(await boPage.locator("#send").textContent()).toBe("发送");
       await send(adaPage, "/system item minecraft:emerald");
       await adaPage.locator(".card", { hasText: "minecraft:emerald" }).last().waitFor();
       await send(boPage, "/system item minecraft:coal");
