@@ -69,7 +69,10 @@ describe("the web panel (shipped server, chromium)", () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     try {
-      await bind(page, url, await codeOf(pia));
+      // the code in game, with the panel's address as a link
+      const offer = await pia.say("/system bind", (m) => m.text.startsWith("Your web panel code"));
+      expect(offer.clicks).toContain(url);
+      await bind(page, url, /code: ([A-Z0-9]{8})/.exec(offer.text)?.[1] ?? "");
       await expect.poll(() => page.locator("#player").textContent()).toContain("Pia");
 
       await send(page, "/system item minecraft:diamond");

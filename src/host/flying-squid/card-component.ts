@@ -28,6 +28,29 @@ const button = (view: CardButtonView): ChatComponent => ({
   hoverText: { text: view.hover ?? cardButtonCommand(view.ref, view.action), color: "gray" },
 });
 
+/** An http(s) address in card text, up to a space or a closing bracket or quote. */
+const WEB_ADDRESS = /https?:\/\/[^\s"'<>()[\]]{1,256}/gu;
+
+/** Text with its web addresses as links (open_url), the rest white. */
+const linked = (text: string): ChatComponent[] => {
+  const parts: ChatComponent[] = [];
+  let from = 0;
+  for (const match of text.matchAll(WEB_ADDRESS)) {
+    const url = match[0].replace(/[.,;:!?]+$/u, "");
+    if (match.index > from) parts.push({ text: text.slice(from, match.index), color: "white" });
+    parts.push({
+      text: url,
+      color: "aqua",
+      underlined: true,
+      clickEvent: { action: "open_url", value: url },
+      hoverText: { text: url, color: "gray" },
+    });
+    from = match.index + url.length;
+  }
+  if (from < text.length) parts.push({ text: text.slice(from), color: "white" });
+  return parts;
+};
+
 /** Renders a card as one chat message: a gold title, its lines, then a row of buttons. */
 export const cardComponent = (card: CardView): ChatComponent => {
   const extra: ChatComponent[] = [
@@ -38,8 +61,9 @@ export const cardComponent = (card: CardView): ChatComponent => {
       ...(card.titleHover === undefined ? {} : { hoverText: { text: card.titleHover, color: "gray" } }),
     },
   ];
-  // the body is one text node: a node per line would cost the client and the packet encoder per node
-  if (card.lines.length > 0) extra.push({ text: `\n${card.lines.join("\n")}`, color: "white" });
+  // the body is one text node (a node per line would cost the client and the packet encoder per node), split
+  // only around web addresses, which become links (the client asks the player before it opens one)
+  if (card.lines.length > 0) extra.push(...linked(`\n${card.lines.join("\n")}`));
   if (card.buttons.length > 0) {
     extra.push({ text: "\n" });
     card.buttons.forEach((view, index) => {

@@ -8,6 +8,7 @@ import { ChatRequest } from "../../agent/request/chat-request.js";
 import { ControlRequest } from "../../agent/request/control-request.js";
 import { PreferencesRequest } from "../../agent/request/preferences-request.js";
 import { SystemRequestTypes } from "../../agent/request/system-request-types.js";
+import type { AgentResponse } from "../../agent/response/agent-response.js";
 import { BindingResponse, type BindingState } from "../../agent/response/binding-response.js";
 import { NoticeResponse } from "../../agent/response/notice-response.js";
 import { acceptProtocol, type ProtocolSession } from "../../agent/response/protocol-server.js";
@@ -19,11 +20,14 @@ import type { PlayerInfo } from "../../assistant/player-directory.js";
 import { ADMIN_LEVEL } from "../../module/builtin/core/core-services.js";
 import type { FrameChannel } from "../../util/frame-transport.js";
 import type { Logger } from "../../util/logger.js";
+import { Registry } from "../../util/registry.js";
 import type { PanelSessions } from "./panel-sessions.js";
 import { panelHistory, panelState } from "./panel-views.js";
 
 /** Requests one panel connection may send per window, beyond which it is answered BUSY. */
 const RATE_LIMIT = { requests: 20, windowMillis: 10_000 };
+
+type RequestHandler = (connection: Connection, request: AgentRequest, limited: boolean) => Promise<void>;
 
 interface Connection {
   readonly playerId: string;
@@ -40,6 +44,15 @@ interface Connection {
 export class PanelConnections {
   readonly #open = new Set<Connection>();
   readonly #requestTypes = SystemRequestTypes.builtin();
+  readonly #handlers = new Registry<RequestHandler>("panel request handlers");
+  /** What each control request answers with (the others are not served by the panel). */
+  readonly #controls = new Map<ControlRequest, (connection: Connection) => Promise<AgentResponse>>([
+    [ControlRequest.HISTORY, (connection) => panelHistory(this.assistant, connection.playerId)],
+    [
+      ControlRequest.STATE,
+      (connection) => panelState(this.assistant, connection.playerId, connection.session),
+    ],
+  ]);
   readonly #responseTypes = SystemResponseTypes.builtin();
 
   constructor(
@@ -47,6 +60,7 @@ export class PanelConnections {
     private readonly sessions: PanelSessions,
     private readonly logger: Logger,
   ) {
+    this.#registerHandlers();
     assistant.onNotice((playerId, card) => {
       for (const connection of this.#open)
         if (connection.playerId === playerId)
@@ -110,29 +124,54 @@ export class PanelConnections {
   }
 
   async #handle(connection: Connection, request: AgentRequest): Promise<void> {
-    const { session, playerId } = connection;
     // a revoked or expired binding serves nothing more
-    if (this.sessions.playerOf(connection.token) !== playerId) return this.#end(connection, "REVOKED");
+    if (this.sessions.playerOf(connection.token) !== connection.playerId)
+      return this.#end(connection, "REVOKED");
     const now = Date.now();
-    while (connection.recent.length > 0 && (connection.recent[0] ?? 0) <= now - RATE_LIMIT.windowMillis)
-      connection.recent.shift();
-    const limited = connection.recent.length >= RATE_LIMIT.requests;
-    connection.recent.push(now);
-    const player = this.assistant.infrastructure.players.online(playerId);
-    const conversation = this.assistant.infrastructure.conversation;
-    if (request instanceof ControlRequest) {
-      if (request === ControlRequest.HISTORY)
-        session.send(await panelHistory(this.assistant, playerId, player?.locale ?? "en_us"));
-      else if (request === ControlRequest.STATE)
-        session.send(await panelState(this.assistant, playerId, session));
-      return;
-    }
-    if (request instanceof PreferencesRequest) {
-      await conversation.setPreferences(playerId, { history: request.history, external: request.external });
-      session.send(await panelState(this.assistant, playerId, session));
-      return;
-    }
-    if (!(request instanceof ChatRequest) && !(request instanceof CardActionRequest)) return;
+    const recent = connection.recent;
+    while (recent.length > 0 && (recent[0] ?? 0) <= now - RATE_LIMIT.windowMillis) recent.shift();
+    const limited = recent.length >= RATE_LIMIT.requests;
+    recent.push(now);
+    const handler = this.#handlers.get(request.type);
+    if (handler !== undefined) return handler(connection, request, limited);
+    // a request type the panel does not serve (an invoke): a correlated one is answered, never run
+    if ("requestId" in request && typeof request.requestId === "string")
+      connection.session.send(
+        new ReplyResponse(request.requestId, AgentResult.error(AgentFailure.PERMISSION_DENIED)),
+      );
+  }
+
+  /** One handler per request type the panel serves, registered by the type's id (no switch over types). */
+  #registerHandlers(): void {
+    const handlers = this.#handlers;
+    handlers.register(ChatRequest.TYPE, (connection, request, limited) =>
+      this.#act(connection, request as ChatRequest, limited),
+    );
+    handlers.register(CardActionRequest.TYPE, (connection, request, limited) =>
+      this.#act(connection, request as CardActionRequest, limited),
+    );
+    handlers.register(ControlRequest.TYPE, async (connection, request) => {
+      const view = this.#controls.get(request as ControlRequest);
+      if (view !== undefined) connection.session.send(await view(connection));
+    });
+    handlers.register(PreferencesRequest.TYPE, async (connection, request) => {
+      const { history, external } = request as PreferencesRequest;
+      await this.assistant.infrastructure.conversation.setPreferences(connection.playerId, {
+        history,
+        external,
+      });
+      connection.session.send(await panelState(this.assistant, connection.playerId, connection.session));
+    });
+    handlers.freeze();
+  }
+
+  /** A typed line or a card click: through the assistant's facade, as the player, while they are online. */
+  async #act(
+    connection: Connection,
+    request: ChatRequest | CardActionRequest,
+    limited: boolean,
+  ): Promise<void> {
+    const { session, playerId } = connection;
     const reply = (answer: AssistantReply): void =>
       session.send(
         new ReplyResponse(
@@ -144,6 +183,7 @@ export class PanelConnections {
         ),
       );
     if (limited) return reply({ result: AgentResult.error(AgentFailure.BUSY), card: undefined });
+    const player = this.assistant.infrastructure.players.online(playerId);
     if (player === undefined)
       return reply({
         result: AgentResult.error({

@@ -16,7 +16,6 @@ import type { AssistantServer } from "../../assistant/assistant-server.js";
 export const panelHistory = async (
   assistant: AssistantServer,
   playerId: string,
-  _locale: string,
 ): Promise<HistoryResponse> => {
   const { conversation, cards } = assistant.infrastructure;
   const turns = (await conversation.history(playerId)).slice(-MAX_HISTORY_ENTRIES);
