@@ -187,7 +187,7 @@ export const speak = (text: PanelText, speech: SpeechContent): void => {
   synth.speak(utterance);
 };
 
-const SPEECH_KEY = "system.panel.speech";
+const SPEECH_KEY = "system-panel-speech";
 
 /** The speech switch is the browser's own setting (localStorage), not the player's preference on the server. */
 export const speechEnabled = (): boolean => {
