@@ -14,7 +14,6 @@ import type { UnconfirmedEvents } from "../agent/execution/unconfirmed-events.js
 import { isReadOnlyModule } from "../agent/routing/direct-qualification.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { formatText } from "../agent/text-format.js";
-import { GameEventTypes } from "../game/game-events.js";
 import { CORE_PLAYER_ACTIONS } from "../module/builtin/core/player-commands.js";
 import type { ModuleManager } from "../module/module-manager.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
@@ -30,6 +29,7 @@ import type { AssistantInfrastructure } from "./assistant-services.js";
 import { type PresentedCard, presentResult } from "./card-presenter.js";
 import type { AssistantCoreServices } from "./core-services-impl.js";
 import type { PlayerInfo } from "./player-directory.js";
+import { PlayerGameEvents } from "./player-game-events.js";
 import { newRequestId } from "./request-pipeline.js";
 import type { ProgressListener } from "./thinking-indicator.js";
 
@@ -83,9 +83,10 @@ export class AssistantServer {
   readonly #noticeListeners: NoticeListener[] = [];
   readonly #commandListeners: ((uuid: string) => void)[] = [];
   /** Online sessions: when each began and the playtime minutes already reported. */
-  readonly #sessions = new Map<string, { readonly since: number; minutes: number }>();
+  readonly #gameEvents: PlayerGameEvents;
 
   private constructor(private readonly parts: AssistantParts) {
+    this.#gameEvents = new PlayerGameEvents(parts.advancements, parts.clock);
     const refresh = (playerId: string): void => {
       for (const listener of this.#commandListeners) listener(playerId);
     };
@@ -137,7 +138,7 @@ export class AssistantServer {
   }
 
   async join(player: PlayerInfo): Promise<void> {
-    const { infrastructure, permissions, events, advancements, clock } = this.parts;
+    const { infrastructure, permissions, events } = this.parts;
     const first = infrastructure.players.join(player);
     await permissions.setOpLevel(player.uuid, player.opLevel);
     await infrastructure.store.load(player.uuid);
@@ -145,75 +146,30 @@ export class AssistantServer {
     await infrastructure.lifecycles.join(player.uuid);
     await events.playerJoined(player.uuid);
     // game events: the advancement rules decide what runs (a welcome and starter kit on the first join)
-    const now = clock.now();
-    this.#sessions.set(player.uuid, { since: now, minutes: 0 });
-    // the first-join event is durable before the player is remembered: a crash in between repeats it (deduped)
-    if (first)
-      await advancements.emit({
-        type: GameEventTypes.FIRST_JOIN,
-        playerId: player.uuid,
-        id: `first_join/${player.uuid}`,
-        data: {},
-      });
-    await infrastructure.players.remember(player);
-    await advancements.emit({
-      type: GameEventTypes.JOIN,
-      playerId: player.uuid,
-      id: `join/${player.uuid}/${now}`,
-      data: {},
-    });
+    await this.#gameEvents.joined(player.uuid, first, () => infrastructure.players.remember(player));
   }
 
   /** The host saw a player die. */
-  async died(uuid: string): Promise<void> {
-    const now = this.parts.clock.now();
-    await this.parts.advancements.emit({
-      type: GameEventTypes.DEATH,
-      playerId: uuid,
-      id: `death/${uuid}/${now}`,
-      data: {},
-    });
+  died(uuid: string): Promise<void> {
+    return this.#gameEvents.died(uuid);
   }
 
   /** The host moved a player into another dimension (`minecraft:the_nether`). */
-  async changedDimension(uuid: string, dimension: string): Promise<void> {
-    const now = this.parts.clock.now();
-    await this.parts.advancements.emit({
-      type: GameEventTypes.DIMENSION_CHANGE,
-      playerId: uuid,
-      id: `dimension/${uuid}/${now}`,
-      data: { dimension },
-    });
+  changedDimension(uuid: string, dimension: string): Promise<void> {
+    return this.#gameEvents.changedDimension(uuid, dimension);
   }
 
   /** The host saw a player kill an entity (`minecraft:zombie`) whose own id is `entityId` (one event per entity). */
-  async killed(uuid: string, entity: string, entityId: string): Promise<void> {
-    await this.parts.advancements.emit({
-      type: GameEventTypes.KILL,
-      playerId: uuid,
-      id: `kill/${uuid}/${entityId}`,
-      data: { entity },
-    });
+  killed(uuid: string, entity: string, entityId: string): Promise<void> {
+    return this.#gameEvents.killed(uuid, entity, entityId);
   }
 
   /**
-   * Playtime: for each online player, one `system:playtime` event per whole minute online this session (a clock
-   * that jumps reports the minutes reached, once). The host calls it periodically; tests call it after moving the
-   * clock.
+   * Playtime: one `system:playtime` event per whole minute online this session. The host calls it periodically;
+   * tests call it after moving the clock.
    */
-  async tickPlaytime(): Promise<void> {
-    const now = this.parts.clock.now();
-    for (const [uuid, session] of this.#sessions) {
-      const minutes = Math.floor((now - session.since) / 60_000);
-      if (minutes <= session.minutes) continue;
-      session.minutes = minutes;
-      await this.parts.advancements.emit({
-        type: GameEventTypes.PLAYTIME,
-        playerId: uuid,
-        id: `playtime/${uuid}/${session.since}/${minutes}`,
-        data: { minutes },
-      });
-    }
+  tickPlaytime(): Promise<void> {
+    return this.#gameEvents.tickPlaytime();
   }
 
   /** The host saw a player's standing in the game change (operator level): permissions follow at once. */
@@ -223,16 +179,8 @@ export class AssistantServer {
   }
 
   async leave(uuid: string): Promise<void> {
-    const { infrastructure, advancements, clock } = this.parts;
-    const session = this.#sessions.get(uuid);
-    this.#sessions.delete(uuid);
-    if (session !== undefined)
-      await advancements.emit({
-        type: GameEventTypes.LEAVE,
-        playerId: uuid,
-        id: `leave/${uuid}/${clock.now()}`,
-        data: {},
-      });
+    const { infrastructure } = this.parts;
+    await this.#gameEvents.left(uuid);
     infrastructure.players.leave(uuid);
     this.#issued.delete(uuid);
     await infrastructure.lifecycles.disconnect(uuid);

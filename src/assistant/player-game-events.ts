@@ -1,0 +1,71 @@
+import type { GameClock } from "../game/context-types.js";
+import {
+  type GameEventData,
+  type GameEventSink,
+  type GameEventType,
+  GameEventTypes,
+} from "../game/game-events.js";
+
+/**
+ * The game events the host reports about players, with their dedupe ids: joins (first and every), leaves,
+ * deaths, dimension changes, kills, and playtime per whole minute of each session. The advancement rules decide
+ * what runs.
+ */
+export class PlayerGameEvents {
+  readonly #sessions = new Map<string, { readonly since: number; minutes: number }>();
+
+  constructor(
+    private readonly sink: GameEventSink,
+    private readonly clock: GameClock,
+  ) {}
+
+  /** A session starts (its playtime counts from now); the join and, the first time, first-join events. */
+  async joined(uuid: string, first: boolean, remember: () => Promise<void>): Promise<void> {
+    const now = this.clock.now();
+    this.#sessions.set(uuid, { since: now, minutes: 0 });
+    // the first-join event is durable before the player is remembered: a crash in between repeats it (deduped)
+    if (first) await this.#emit(GameEventTypes.FIRST_JOIN, uuid, `first_join/${uuid}`, {});
+    await remember();
+    await this.#emit(GameEventTypes.JOIN, uuid, `join/${uuid}/${now}`, {});
+  }
+
+  /** The session ends: a leave event when there was one. */
+  async left(uuid: string): Promise<void> {
+    const session = this.#sessions.get(uuid);
+    this.#sessions.delete(uuid);
+    if (session !== undefined)
+      await this.#emit(GameEventTypes.LEAVE, uuid, `leave/${uuid}/${this.clock.now()}`, {});
+  }
+
+  died(uuid: string): Promise<void> {
+    return this.#emit(GameEventTypes.DEATH, uuid, `death/${uuid}/${this.clock.now()}`, {});
+  }
+
+  changedDimension(uuid: string, dimension: string): Promise<void> {
+    return this.#emit(GameEventTypes.DIMENSION_CHANGE, uuid, `dimension/${uuid}/${this.clock.now()}`, {
+      dimension,
+    });
+  }
+
+  /** One event per killed entity (`entityId`), whatever reports it twice. */
+  killed(uuid: string, entity: string, entityId: string): Promise<void> {
+    return this.#emit(GameEventTypes.KILL, uuid, `kill/${uuid}/${entityId}`, { entity });
+  }
+
+  /** One playtime event per whole minute reached in each online session (a clock that jumps reports it once). */
+  async tickPlaytime(): Promise<void> {
+    const now = this.clock.now();
+    for (const [uuid, session] of this.#sessions) {
+      const minutes = Math.floor((now - session.since) / 60_000);
+      if (minutes <= session.minutes) continue;
+      session.minutes = minutes;
+      await this.#emit(GameEventTypes.PLAYTIME, uuid, `playtime/${uuid}/${session.since}/${minutes}`, {
+        minutes,
+      });
+    }
+  }
+
+  #emit(type: GameEventType, playerId: string, id: string, data: GameEventData): Promise<void> {
+    return this.sink.emit({ type, playerId, id, data });
+  }
+}
