@@ -157,6 +157,10 @@ describe("the web panel (shipped server, chromium)", () => {
       await expect
         .poll(() => page.evaluate(() => (window as unknown as { spoken: string[] }).spoken))
         .toContain("Checked in: day 1 of your streak.");
+      // the reward's notice is a live card too (delivered a moment later): spoken as it arrives
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { spoken: string[] }).spoken))
+        .toContain("Your check-in reward has arrived.");
       await page.reload();
       await page.locator(".card.history", { hasText: "Checked in!" }).first().waitFor();
       await new Promise((resolve) => setTimeout(resolve, 300));
