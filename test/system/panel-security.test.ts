@@ -102,7 +102,7 @@ describe("web panel security (shipped server)", () => {
         },
       );
       expect(bound.status).toBe(200);
-      expect(await bound.json()).toEqual({ player: "Dee", locale: "en_us", admin: false });
+      expect(await bound.json()).toEqual({ player: "Dee", locale: "en_us", admin: false, mode: "routing" });
       const setCookie = bound.headers.get("set-cookie") ?? "";
       expect(setCookie).toMatch(
         /system_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+/,
@@ -128,7 +128,13 @@ describe("web panel security (shipped server)", () => {
       expect(stored).not.toContain(token);
       expect(stored).toContain(createHash("sha256").update(token).digest("hex"));
       const session = await fetch(`${url}/api/session`, { headers: { Cookie: `system_session=${token}` } });
-      expect(await session.json()).toEqual({ bound: true, player: "Dee", locale: "en_us", admin: false });
+      expect(await session.json()).toEqual({
+        bound: true,
+        player: "Dee",
+        locale: "en_us",
+        admin: false,
+        mode: "routing",
+      });
 
       // the WebSocket: the panel's own origin with a bound session only
       await expect(

@@ -74,6 +74,14 @@ describe("the web panel (shipped server, chromium)", () => {
       expect(offer.clicks).toContain(url);
       await bind(page, url, /code: ([A-Z0-9]{8})/.exec(offer.text)?.[1] ?? "");
       await expect.poll(() => page.locator("#player").textContent()).toContain("Pia");
+      // the mode menu shows the player's mode; choosing one is `/system mode <mode>`, a refused one snaps back
+      await expect.poll(() => page.getByLabel("Mode").inputValue()).toBe("routing");
+      await page.getByLabel("Mode").selectOption("ask");
+      await page.locator(".card", { hasText: "Your mode is now ask." }).waitFor();
+      await expect.poll(() => page.getByLabel("Mode").inputValue()).toBe("ask");
+      await send(page, "mode routing");
+      await page.locator(".card", { hasText: "Your mode is now routing." }).waitFor();
+      await expect.poll(() => page.getByLabel("Mode").inputValue()).toBe("routing");
 
       await send(page, "/system item minecraft:diamond");
       const diamond = page.locator(".card", { hasText: "ID: minecraft:diamond" }).last();

@@ -70,8 +70,10 @@ export class PanelConnections {
     });
   }
 
-  /** The bound player's name and language, for the page; `admin` while they are online as an operator. */
-  describe(playerId: string | undefined): { player: string; locale: string; admin: boolean } | undefined {
+  /** The bound player's name, language and mode for the page; `admin` while they are online as an operator. */
+  describe(
+    playerId: string | undefined,
+  ): { player: string; locale: string; admin: boolean; mode: string } | undefined {
     if (playerId === undefined) return undefined;
     const directory = this.assistant.infrastructure.players;
     const online = directory.online(playerId);
@@ -79,6 +81,7 @@ export class PanelConnections {
       player: online?.name ?? directory.nameOf(playerId) ?? playerId,
       locale: online?.locale ?? "en_us",
       admin: this.isAdmin(playerId),
+      mode: this.assistant.core.modeOf(playerId).mode,
     };
   }
 

@@ -113,6 +113,7 @@ page.bindForm.addEventListener("submit", async (event) => {
         body.player,
         typeof body.locale === "string" ? body.locale : "en_us",
         body.admin === true,
+        typeof body.mode === "string" ? body.mode : "",
       );
     } else
       page.bindError.textContent =
@@ -146,11 +147,12 @@ const endLive = (): void => {
   live = undefined;
 };
 
-const openPanel = async (player: string, locale: string, admin = false): Promise<void> => {
+const openPanel = async (player: string, locale: string, admin = false, mode = ""): Promise<void> => {
   endLive();
   const opening = generation;
   page.player.textContent = player;
   page.admin.hidden = !admin;
+  page.mode.value = mode;
   page.unbind.hidden = false;
   page.bindView.hidden = true;
   page.panelView.hidden = false;
@@ -307,11 +309,20 @@ page.chatForm.addEventListener("submit", (event) => {
   event.preventDefault();
   const typed = page.message.value;
   page.message.value = "";
-  void sendChat(typed);
+  // a typed mode change (`mode ask`, `模式 ask`) moves the menu too
+  void sendChat(typed).then(() =>
+    /^(\/system\s+)?(mode|模式)(\s|$)/iu.test(typed.trim()) ? refreshMode() : undefined,
+  );
 });
 
+/** The player's mode as the server has it now (a refused choice leaves it unchanged). */
+const refreshMode = async (): Promise<void> => {
+  const session = await getSession().catch(() => ({}) as Record<string, unknown>);
+  if (typeof session.mode === "string") page.mode.value = session.mode;
+};
+
 page.mode.addEventListener("change", () => {
-  if (page.mode.value !== "") void sendChat(`mode ${page.mode.value}`);
+  if (page.mode.value !== "") void sendChat(`mode ${page.mode.value}`).then(refreshMode);
 });
 
 const sendPreferences = (): void => {
@@ -335,6 +346,7 @@ const start = async (): Promise<void> => {
         session.player,
         typeof session.locale === "string" ? session.locale : "en_us",
         session.admin === true,
+        typeof session.mode === "string" ? session.mode : "",
       );
     else showBindForm();
   } catch {
