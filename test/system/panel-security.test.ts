@@ -14,16 +14,17 @@ import { joinPlayer, type Player, type ShippedServer, startShipped, waitFor } fr
 interface Browserless {
   readonly csrf: string;
   cookie(extra?: string): string;
+  /** The headers the page sends with a state change: its cookies, the CSRF token and its origin. */
+  headers(origin: string): Record<string, string>;
 }
 
 /** What a browser would hold before binding: the double-submit token from `/api/session`. */
 const visit = async (url: string): Promise<Browserless> => {
   const response = await fetch(`${url}/api/session`);
   const csrf = /system_csrf=([^;]+)/.exec(response.headers.get("set-cookie") ?? "")?.[1] ?? "";
-  return {
-    csrf,
-    cookie: (extra) => [`system_csrf=${csrf}`, ...(extra === undefined ? [] : [extra])].join("; "),
-  };
+  const cookie = (extra?: string): string =>
+    [`system_csrf=${csrf}`, ...(extra === undefined ? [] : [extra])].join("; ");
+  return { csrf, cookie, headers: (origin) => ({ Cookie: cookie(), Origin: origin, "X-System-CSRF": csrf }) };
 };
 
 const post = (url: string, path: string, body: unknown, headers: Record<string, string>): Promise<Response> =>
@@ -80,27 +81,9 @@ describe("web panel security (shipped server)", () => {
       const code = await codeOf(dee);
       const noToken = await post(url, "/api/bind", { code }, { Cookie: browser.cookie(), Origin: url });
       expect(noToken.status).toBe(403);
-      const elsewhere = await post(
-        url,
-        "/api/bind",
-        { code },
-        {
-          Cookie: browser.cookie(),
-          Origin: "http://evil.example",
-          "X-System-CSRF": browser.csrf,
-        },
-      );
+      const elsewhere = await post(url, "/api/bind", { code }, browser.headers("http://evil.example"));
       expect(elsewhere.status).toBe(403);
-      const bound = await post(
-        url,
-        "/api/bind",
-        { code },
-        {
-          Cookie: browser.cookie(),
-          Origin: url,
-          "X-System-CSRF": browser.csrf,
-        },
-      );
+      const bound = await post(url, "/api/bind", { code }, browser.headers(url));
       expect(bound.status).toBe(200);
       expect(await bound.json()).toEqual({ player: "Dee", locale: "en_us", admin: false, mode: "routing" });
       const setCookie = bound.headers.get("set-cookie") ?? "";
@@ -109,16 +92,7 @@ describe("web panel security (shipped server)", () => {
       );
       const token = /system_session=([^;]+)/.exec(setCookie)?.[1] ?? "";
       // single use
-      const again = await post(
-        url,
-        "/api/bind",
-        { code },
-        {
-          Cookie: browser.cookie(),
-          Origin: url,
-          "X-System-CSRF": browser.csrf,
-        },
-      );
+      const again = await post(url, "/api/bind", { code }, browser.headers(url));
       expect(again.status).toBe(400);
       // the server keeps the SHA-256 of the token, never the token
       const stored = readFileSync(
@@ -195,16 +169,7 @@ describe("web panel security (shipped server)", () => {
   it("acts only while the player is online in the game", async () => {
     const eve = await joinPlayer(server.port, "Eve");
     const browser = await visit(url);
-    const bound = await post(
-      url,
-      "/api/bind",
-      { code: await codeOf(eve) },
-      {
-        Cookie: browser.cookie(),
-        Origin: url,
-        "X-System-CSRF": browser.csrf,
-      },
-    );
+    const bound = await post(url, "/api/bind", { code: await codeOf(eve) }, browser.headers(url));
     const token = /system_session=([^;]+)/.exec(bound.headers.get("set-cookie") ?? "")?.[1] ?? "";
     const client = await openPanel(url, { Origin: url, Cookie: `system_session=${token}` });
     eve.quit();

@@ -2,9 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ModuleData } from "../../src/agent/storage/player-data.js";
 import { questProgressStorage } from "../../src/module/builtin/quests/quest-progress.js";
 import { Identifier } from "../../src/util/identifier.js";
-import { held, joinPlayer, type ShippedServer, startShipped, uuidOf, waitFor } from "./system-support.js";
+import {
+  held,
+  joinPlayer,
+  type ShippedServer,
+  startShipped,
+  uuidOf,
+  waitFor,
+  welcomeGiftQuestFiles,
+} from "./system-support.js";
 
-const QUESTS = "config/ftbquests/quests";
 const DELIVERED = /^Rewards of Welcome Gift delivered/;
 
 /**
@@ -16,29 +23,7 @@ describe("a quest claim whose delivery was never queued (shipped server)", () =>
   let server: ShippedServer;
 
   beforeAll(async () => {
-    server = await startShipped({
-      files: {
-        [`${QUESTS}/data.snbt`]: '{\n\tfallback_locale: "en_us"\n\tversion: 13\n}\n',
-        [`${QUESTS}/chapters/welcome.snbt`]: [
-          "{",
-          '\tfilename: "welcome"',
-          '\tid: "5000000000000001"',
-          "\tquests: [{",
-          '\t\tid: "6000000000000001"',
-          "\t\trewards: [",
-          '\t\t\t{ count: 3, id: "7000000000000001", item: { count: 1, id: "minecraft:bread" }, type: "item" }',
-          '\t\t\t{ id: "7000000000000002", type: "xp_levels", xp_levels: 2 }',
-          "\t\t]",
-          "\t\tx: 0.0d",
-          "\t\ty: 0.0d",
-          "\t}]",
-          "}",
-          "",
-        ].join("\n"),
-        [`${QUESTS}/lang/en_us.snbt`]:
-          '{\n\tchapter.5000000000000001.title: "Welcome"\n\tquest.6000000000000001.title: "Welcome Gift"\n}\n',
-      },
-    });
+    server = await startShipped({ files: welcomeGiftQuestFiles() });
   }, 120_000);
 
   afterAll(async () => {

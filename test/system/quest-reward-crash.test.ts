@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { offlineUuid } from "../../src/util/offline-uuid.js";
 import {
@@ -17,7 +17,7 @@ import {
   startServer,
   untilGiveBegins,
 } from "./crash-support.js";
-import { type Player, tempFolder } from "./system-support.js";
+import { type Player, tempFolder, welcomeGiftQuestFiles } from "./system-support.js";
 
 /**
  * A quest reward claimed under a loop of SIGKILLs: the real server (as `npm start` runs it) reads a quest folder
@@ -33,35 +33,12 @@ const LEVELS = 2;
 const DELIVERED = /^Rewards of Welcome Gift delivered/;
 const UNCONFIRMED = /^The delivery of Welcome Gift's rewards was interrupted/;
 
-/** A quest folder of the 1.21 layout (text in lang files), written into the data directory. */
+/** The Welcome Gift quest folder, written into the data directory. */
 const writeQuests = (dataDir: string): void => {
-  const folder = join(dataDir, "config", "ftbquests", "quests");
-  mkdirSync(join(folder, "chapters"), { recursive: true });
-  mkdirSync(join(folder, "lang"), { recursive: true });
-  writeFileSync(join(folder, "data.snbt"), '{\n\tfallback_locale: "en_us"\n\tversion: 13\n}\n');
-  writeFileSync(
-    join(folder, "chapters", "welcome.snbt"),
-    [
-      "{",
-      '\tfilename: "welcome"',
-      '\tid: "5000000000000001"',
-      "\tquests: [{",
-      '\t\tid: "6000000000000001"',
-      "\t\trewards: [",
-      '\t\t\t{ count: 3, id: "7000000000000001", item: { count: 1, id: "minecraft:bread" }, type: "item" }',
-      '\t\t\t{ id: "7000000000000002", type: "xp_levels", xp_levels: 2 }',
-      "\t\t]",
-      "\t\tx: 0.0d",
-      "\t\ty: 0.0d",
-      "\t}]",
-      "}",
-      "",
-    ].join("\n"),
-  );
-  writeFileSync(
-    join(folder, "lang", "en_us.snbt"),
-    '{\n\tchapter.5000000000000001.title: "Welcome"\n\tquest.6000000000000001.title: "Welcome Gift"\n}\n',
-  );
+  for (const [path, content] of Object.entries(welcomeGiftQuestFiles())) {
+    mkdirSync(dirname(join(dataDir, path)), { recursive: true });
+    writeFileSync(join(dataDir, path), content);
+  }
 };
 
 interface Figures {

@@ -140,3 +140,32 @@ export const questFolderFiles = (fixture: string): Record<string, string> => {
   walk(fixture);
   return files;
 };
+
+/**
+ * A 1.21 quest folder (text in lang files) whose "Welcome Gift" quest has no task and gives 3 bread and 2
+ * experience levels, as data-directory files for `startShipped({ files })` or a spawned server.
+ */
+export const welcomeGiftQuestFiles = (): Record<string, string> => {
+  const folder = "config/ftbquests/quests";
+  return {
+    [`${folder}/data.snbt`]: '{\n\tfallback_locale: "en_us"\n\tversion: 13\n}\n',
+    [`${folder}/chapters/welcome.snbt`]: [
+      "{",
+      '\tfilename: "welcome"',
+      '\tid: "5000000000000001"',
+      "\tquests: [{",
+      '\t\tid: "6000000000000001"',
+      "\t\trewards: [",
+      '\t\t\t{ count: 3, id: "7000000000000001", item: { count: 1, id: "minecraft:bread" }, type: "item" }',
+      '\t\t\t{ id: "7000000000000002", type: "xp_levels", xp_levels: 2 }',
+      "\t\t]",
+      "\t\tx: 0.0d",
+      "\t\ty: 0.0d",
+      "\t}]",
+      "}",
+      "",
+    ].join("\n"),
+    [`${folder}/lang/en_us.snbt`]:
+      '{\n\tchapter.5000000000000001.title: "Welcome"\n\tquest.6000000000000001.title: "Welcome Gift"\n}\n',
+  };
+};

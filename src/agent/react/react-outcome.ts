@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { codec } from "../../util/codec.js";
 import { AgentFailure } from "../agent-failure.js";
 import { type Failure, failureIn } from "../failure.js";
 import type { ToolObservation } from "../tool/tool-observation.js";
@@ -45,3 +47,21 @@ export const TERMINAL_FAILURES: ReadonlySet<Failure> = new Set<Failure>([
 
 /** Whether a failure ends a loop at once (checked before the workflow's recoverable set). */
 export const isTerminal = (failure: Failure): boolean => failureIn(failure, TERMINAL_FAILURES);
+
+/**
+ * The failures a loop that answers in words recovers from once it has evidence (one final answer within what is
+ * left): the model or a tool failing, running out of budget or time, nothing found, an input refused.
+ */
+export const ANSWERABLE_FAILURES: ReadonlySet<Failure> = new Set<Failure>([
+  AgentFailure.MODEL_UNAVAILABLE,
+  AgentFailure.MODEL_INVALID_OUTPUT,
+  AgentFailure.TIMEOUT,
+  AgentFailure.BUSY,
+  AgentFailure.BUDGET_EXHAUSTED,
+  AgentFailure.MODULE_FAILED,
+  AgentFailure.NOT_FOUND,
+  AgentFailure.INPUT_INVALID,
+]);
+
+/** The final answer of such a loop: one text. */
+export const TEXT_ANSWER = codec<{ text: string }>(z.object({ text: z.string().trim().min(1).max(4_000) }));

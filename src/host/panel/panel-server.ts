@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import type { AssistantServer } from "../../assistant/assistant-server.js";
-import type { PanelBindings } from "../../module/builtin/panel/panel-bindings.js";
+import type { BindingOffer, PanelBindings } from "../../module/builtin/panel/panel-bindings.js";
 import { WebSocketFrameChannel } from "../../util/frame-transport.js";
 import type { Logger } from "../../util/logger.js";
 import { renderAdminPage } from "./admin-page.js";
@@ -92,7 +92,7 @@ export class PanelServer implements PanelBindings {
     this.#connections = new PanelConnections(assistant, this.options.sessions, this.options.logger);
   }
 
-  offer(playerId: string): { code: string; url: string; minutes: number } {
+  offer(playerId: string): BindingOffer {
     const code = this.options.codes.issue(playerId);
     return { code, url: this.url, minutes: Math.round(this.options.codes.ttlMillis / 60_000) };
   }

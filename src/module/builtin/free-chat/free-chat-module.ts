@@ -6,7 +6,6 @@ import { AgentCommand } from "../../../agent/command/agent-command.js";
 import type { NestedWorkflows } from "../../../agent/execution/agent-engine.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
 import { defaultPolicyFor } from "../../../agent/execution/policy-defaults.js";
-import type { Failure } from "../../../agent/failure.js";
 import { PromptNames, type PromptSource } from "../../../agent/model/prompt-source.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
@@ -15,7 +14,7 @@ import type { ModuleRegistry } from "../../../agent/module/module-registry.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { ReActContext } from "../../../agent/react/react-context.js";
 import { ReActLoop } from "../../../agent/react/react-loop.js";
-import { isTerminal } from "../../../agent/react/react-outcome.js";
+import { ANSWERABLE_FAILURES, isTerminal, TEXT_ANSWER } from "../../../agent/react/react-outcome.js";
 import { type AnyReActTool, ReActTool } from "../../../agent/react/react-tool.js";
 import type { Availability } from "../../../agent/routing/routing-player.js";
 import { ToolType } from "../../../agent/tool/tool-type.js";
@@ -54,20 +53,6 @@ export const FREE_CHAT_ACTION = ActionType.of<FreeChatInput>(
 
 /** Output tokens asked for per round (the answer's 4 000 characters fit). */
 const MAX_OUTPUT_TOKENS = 1_024;
-
-const ANSWER = codec<{ text: string }>(z.object({ text: z.string().trim().min(1).max(4_000) }));
-
-/** Failures that, once a workflow has run, still earn one final answer within what is left. */
-const RECOVERABLE: ReadonlySet<Failure> = new Set<Failure>([
-  AgentFailure.MODEL_UNAVAILABLE,
-  AgentFailure.MODEL_INVALID_OUTPUT,
-  AgentFailure.TIMEOUT,
-  AgentFailure.BUSY,
-  AgentFailure.BUDGET_EXHAUSTED,
-  AgentFailure.MODULE_FAILED,
-  AgentFailure.NOT_FOUND,
-  AgentFailure.INPUT_INVALID,
-]);
 
 export interface FreeChatOptions {
   readonly owner: Identifier;
@@ -130,10 +115,10 @@ export class FreeChatModule extends AbstractAgentModule<FreeChatInput> {
       prompt: prompts.get(PromptNames.FREE_CHAT),
       tools: context.tools(),
       catalog,
-      answer: ANSWER,
+      answer: TEXT_ANSWER,
     });
     const outcome = await ReActLoop.run(context, react, {
-      recoverable: RECOVERABLE,
+      recoverable: ANSWERABLE_FAILURES,
       // a decision is a short JSON object; no one round may take the request's whole output budget
       maxOutputTokens: MAX_OUTPUT_TOKENS,
       guard: () => (switches.aiEnabled(playerId) ? undefined : AgentFailure.AI_DISABLED),

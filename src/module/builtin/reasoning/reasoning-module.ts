@@ -1,42 +1,25 @@
-import { z } from "zod";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import { AgentResult } from "../../../agent/agent-result.js";
 import { AgentCommand } from "../../../agent/command/agent-command.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
 import type { ExecutionPolicy } from "../../../agent/execution/execution-policy.js";
 import { defaultPolicyFor } from "../../../agent/execution/policy-defaults.js";
-import type { Failure } from "../../../agent/failure.js";
 import { PromptNames, type PromptSource } from "../../../agent/model/prompt-source.js";
 import type { AgentModule } from "../../../agent/module/agent-module.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import { ReActContext } from "../../../agent/react/react-context.js";
 import { ReActLoop } from "../../../agent/react/react-loop.js";
-import { isTerminal } from "../../../agent/react/react-outcome.js";
+import { ANSWERABLE_FAILURES, isTerminal, TEXT_ANSWER } from "../../../agent/react/react-outcome.js";
 import { type AnyReActTool, ReActTool } from "../../../agent/react/react-tool.js";
 import type { AnyTool } from "../../../agent/tool/tool.js";
 import type { ToolLookup } from "../../../agent/tool/tool-registry.js";
 import type { AnyToolType } from "../../../agent/tool/tool-type.js";
-import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import type { PlayerSwitches } from "../question/player-switches.js";
 import { WEB_FETCH, WEB_SEARCH } from "../search/web-tools.js";
 import { reasoningPresentation, stepsOf } from "./reasoning-card.js";
 import { REASONING_ACTION, type ReasoningInput } from "./reasoning-input.js";
-
-const ANSWER = codec<{ text: string }>(z.object({ text: z.string().trim().min(1).max(4_000) }));
-
-/** Failures that, with evidence, earn one final answer within what is left. */
-const RECOVERABLE: ReadonlySet<Failure> = new Set<Failure>([
-  AgentFailure.MODEL_UNAVAILABLE,
-  AgentFailure.MODEL_INVALID_OUTPUT,
-  AgentFailure.TIMEOUT,
-  AgentFailure.BUSY,
-  AgentFailure.BUDGET_EXHAUSTED,
-  AgentFailure.MODULE_FAILED,
-  AgentFailure.NOT_FOUND,
-  AgentFailure.INPUT_INVALID,
-]);
 
 /** Web tools are never part of reasoning, whatever a registration says. */
 const NEVER = new Set([WEB_SEARCH.id.toString(), WEB_FETCH.id.toString()]);
@@ -106,10 +89,10 @@ export class ReasoningModule implements AgentModule<ReasoningInput> {
       prompt: this.options.prompts.get(PromptNames.REACT),
       tools,
       catalog,
-      answer: ANSWER,
+      answer: TEXT_ANSWER,
     });
     const outcome = await ReActLoop.run(context, react, {
-      recoverable: RECOVERABLE,
+      recoverable: ANSWERABLE_FAILURES,
       guard: () => (switches.aiEnabled(playerId) ? undefined : AgentFailure.AI_DISABLED),
     });
     if (outcome.kind !== "failed")
