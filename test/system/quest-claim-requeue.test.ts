@@ -67,3 +67,67 @@ describe("a quest claim whose delivery was never queued (shipped server)", () =>
     }
   }, 60_000);
 });
+
+const ANNOUNCED = /^★ (Quest|Chapter) completed: /;
+
+/**
+ * The crash window between announcing a quest's completion and reporting it as a game event: the player's file
+ * records Welcome Gift announced and nothing was queued for the narration rules. The next join reports it (its
+ * event ids are fixed per player and quest or chapter), so the quest and the chapter are narrated once; a later
+ * quest list and rejoin announce nothing more.
+ */
+describe("a quest completion whose game event was never reported (shipped server)", () => {
+  let server: ShippedServer;
+
+  beforeAll(async () => {
+    server = await startShipped({
+      files: {
+        ...welcomeGiftQuestFiles(),
+        "config/system/advancements.json": JSON.stringify({
+          rules: ["quest", "chapter"].map((kind) => ({
+            id: `${kind}_narration`,
+            trigger: { event: `system:${kind}_completed`, conditions: {} },
+            action: { workflow: "system:quest_announce", input: {} },
+            repeat: "always",
+            enabled: true,
+          })),
+        }),
+      },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("reports it at the next join, once", async () => {
+    let nia = await joinPlayer(server.port, "Nia");
+    const uuid = uuidOf(server.system, "Nia");
+    const storage = questProgressStorage(Identifier.parse("system:ftb_quests"));
+    const announced = await server.system.assistant.infrastructure.store.transaction(uuid, (data) =>
+      ModuleData.get(data, storage).announce("6000000000000001", Date.now()),
+    );
+    expect(announced).toBe(true);
+    nia.quit();
+    await waitFor(() =>
+      server.system.host.players().some((player) => player.name === "Nia") ? undefined : true,
+    );
+    nia = await joinPlayer(server.port, "Nia");
+    await nia.next((m) => m.text === "★ Quest completed: Welcome Gift");
+    await nia.next((m) => m.text === "★ Chapter completed: Welcome");
+    const card = await nia.say("/system quest welcome gift", (m) => m.text.startsWith("Welcome Gift"));
+    expect(card.text).not.toContain("★");
+    nia.quit();
+    await waitFor(() =>
+      server.system.host.players().some((player) => player.name === "Nia") ? undefined : true,
+    );
+    nia = await joinPlayer(server.port, "Nia");
+    try {
+      await nia.say("/system quest welcome gift", (m) => m.text.startsWith("Welcome Gift"));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(nia.chat.filter((m) => ANNOUNCED.test(m.text)).length).toBe(0);
+    } finally {
+      nia.quit();
+    }
+  }, 60_000);
+});

@@ -33,6 +33,11 @@ const progressSchema = z.object({
   claims: z.record(HEX, claimSchema).default({}),
   /** Quest id → when its completion was announced to the player. */
   completed: z.record(HEX, z.number()).default({}),
+  /**
+   * Quests announced whose completion was not yet reported as a game event (recorded in the same transaction as
+   * the announcement, cleared once the report is durable): a crash in between reports them at the next chance.
+   */
+  unreported: z.array(HEX).default([]),
   /** Task id → progress counted here (kills), for tasks not complete yet. */
   counts: z.record(HEX, z.number().int().nonnegative()).default({}),
   /** Entities whose kill was counted (their ids), the latest few: a kill reported twice counts once. */
@@ -54,6 +59,7 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
   readonly #claimed: Map<string, number>;
   readonly #claims: Map<string, QuestClaim>;
   readonly #completed: Map<string, number>;
+  readonly #unreported: Set<string>;
   #imported: string | undefined;
   readonly #counts: Map<string, number>;
   #kills: string[];
@@ -64,6 +70,7 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
     this.#claimed = new Map(Object.entries(data?.claimed ?? {}));
     this.#claims = new Map(Object.entries(structuredClone(data?.claims ?? {})));
     this.#completed = new Map(Object.entries(data?.completed ?? {}));
+    this.#unreported = new Set(data?.unreported ?? []);
     this.#imported = data?.imported;
     this.#counts = new Map(Object.entries(data?.counts ?? {}));
     this.#kills = [...(data?.kills ?? [])];
@@ -140,12 +147,25 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
     return true;
   }
 
-  /** Records a quest's completion as announced; false when it already was. */
+  /** Records a quest's completion as announced, and as still to report; false when it already was. */
   announce(questId: string, at: number): boolean {
     if (this.#completed.has(questId)) return false;
     this.#completed.set(questId, at);
+    this.#unreported.add(questId);
     this.markDirty();
     return true;
+  }
+
+  /** Quests announced whose completion event is not known to be reported yet. */
+  unreported(): readonly string[] {
+    return [...this.#unreported];
+  }
+
+  /** Their completion events are durable (queued): nothing left to report for them. */
+  reported(questIds: readonly string[]): void {
+    let changed = false;
+    for (const id of questIds) changed = this.#unreported.delete(id) || changed;
+    if (changed) this.markDirty();
   }
 
   done(taskId: string): boolean {
@@ -232,6 +252,7 @@ export class QuestProgress extends DataStorage<QuestProgressData> {
       claimed: Object.fromEntries(this.#claimed),
       claims: Object.fromEntries([...this.#claims].map(([id, claim]) => [id, structuredClone(claim)])),
       completed: Object.fromEntries(this.#completed),
+      unreported: [...this.#unreported],
       counts: Object.fromEntries(this.#counts),
       kills: [...this.#kills],
       ...(this.#imported === undefined ? {} : { imported: this.#imported }),

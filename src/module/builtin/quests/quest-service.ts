@@ -133,17 +133,32 @@ export class QuestService {
     const recorded = await this.options.store.transaction(playerId, (data) => {
       const progress = ModuleData.get(data, this.options.storage);
       const tasks = met.filter((id) => progress.complete(id, at)).length;
-      return { tasks, completed: complete.filter((quest) => progress.announce(quest.id, at)) };
+      const completed = complete.filter((quest) => progress.announce(quest.id, at));
+      return { tasks, completed, unreported: progress.unreported() };
     });
-    await this.#report(playerId, state, recorded.completed);
-    return recorded;
+    await this.#report(playerId, state, recorded.unreported);
+    return { tasks: recorded.tasks, completed: recorded.completed };
   }
 
   /**
-   * Reports quests announced now, and the chapters they completed (every visible quest of the chapter complete),
-   * as game events for advancement rules; one id per player and quest or chapter.
+   * Reports announced quests whose completion event is not durable yet (announced now, or before a crash), and
+   * the chapters they completed (every visible quest of the chapter complete), as game events for advancement
+   * rules; one id per player and quest or chapter, so a report repeated after a crash starts nothing twice. Then
+   * records them as reported.
    */
-  async #report(playerId: string, state: QuestState, completed: readonly Quest[]): Promise<void> {
+  async reportPending(playerId: string): Promise<void> {
+    const unreported = await this.options.store.read(playerId, (data) =>
+      ModuleData.get(data, this.options.storage).unreported(),
+    );
+    if (unreported.length > 0) await this.#report(playerId, await this.state(playerId), unreported);
+  }
+
+  async #report(playerId: string, state: QuestState, questIds: readonly string[]): Promise<void> {
+    if (questIds.length === 0) return;
+    const completed = questIds.flatMap((id) => {
+      const quest = this.options.book.quests.get(id);
+      return quest === undefined ? [] : [quest];
+    });
     const events = this.options.gameEvents;
     const chapters = new Set<string>();
     for (const quest of completed) {
@@ -166,6 +181,9 @@ export class QuestService {
         data: { chapter: chapterId },
       });
     }
+    await this.options.store.transaction(playerId, (data) =>
+      ModuleData.get(data, this.options.storage).reported(questIds),
+    );
   }
 
   /**

@@ -143,10 +143,14 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
         context.engine.registerEventType(QUEST_REWARD_EVENT);
         const claimModule = new QuestClaimModule(claims);
         context.engine.registerModule(claimModule);
-        // a claim recorded just before a crash, whose delivery was never queued, is queued at the next join
-        services
-          .get(GameContextTypes.LIFECYCLES)
-          .register({ onJoin: (playerId) => claimModule.requeue(playerId) });
+        // what a crash left between two writes is finished at the next join: a claim recorded whose delivery
+        // was never queued, and a completion announced whose game event was never reported
+        services.get(GameContextTypes.LIFECYCLES).register({
+          onJoin: async (playerId) => {
+            await claimModule.requeue(playerId);
+            await service.reportPending(playerId);
+          },
+        });
         context.engine.registerModule(
           new QuestDeliveryModule(
             claims,
