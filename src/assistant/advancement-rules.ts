@@ -24,7 +24,7 @@ const NONE = z.object({}).strict();
 
 /**
  * The conditions each event type takes; all the conditions a rule gives must hold. Numbers are thresholds
- * (`streak` ≥ N, `minutes` ≥ N); strings must equal the event's (ids compared without case).
+ * (`streak` ≥ N, `minutes` ≥ N, `total` ≥ N); strings must equal the event's (ids compared without case).
  */
 type Conditions = Readonly<Partial<Record<string, string | number>>>;
 const CONDITIONS: Readonly<Record<GameEventType, z.ZodType<Conditions>>> = {
@@ -33,7 +33,7 @@ const CONDITIONS: Readonly<Record<GameEventType, z.ZodType<Conditions>>> = {
   [GameEventTypes.LEAVE]: NONE,
   [GameEventTypes.DEATH]: NONE,
   [GameEventTypes.DIMENSION_CHANGE]: z.object({ dimension: GAME_ID }).partial().strict(),
-  [GameEventTypes.PLAYTIME]: z.object({ minutes: AT_LEAST }).partial().strict(),
+  [GameEventTypes.PLAYTIME]: z.object({ minutes: AT_LEAST, total: AT_LEAST }).partial().strict(),
   [GameEventTypes.KILL]: z.object({ entity: GAME_ID }).partial().strict(),
   [GameEventTypes.CHECK_IN_STREAK]: z.object({ streak: AT_LEAST }).partial().strict(),
   [GameEventTypes.QUEST_COMPLETED]: z

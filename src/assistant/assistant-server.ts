@@ -82,11 +82,15 @@ export class AssistantServer {
   readonly #issued = new Map<string, ServerCards>();
   readonly #noticeListeners: NoticeListener[] = [];
   readonly #commandListeners: ((uuid: string) => void)[] = [];
-  /** Online sessions: when each began and the playtime minutes already reported. */
   readonly #gameEvents: PlayerGameEvents;
 
   private constructor(private readonly parts: AssistantParts) {
-    this.#gameEvents = new PlayerGameEvents(parts.advancements, parts.clock);
+    this.#gameEvents = new PlayerGameEvents(
+      parts.advancements,
+      parts.clock,
+      parts.infrastructure.store,
+      parts.infrastructure.logger,
+    );
     const refresh = (playerId: string): void => {
       for (const listener of this.#commandListeners) listener(playerId);
     };
@@ -165,7 +169,8 @@ export class AssistantServer {
   }
 
   /**
-   * Playtime: one `system:playtime` event per whole minute online this session. The host calls it periodically;
+   * Playtime: one `system:playtime` event per whole minute online this session (with the total over every
+   * session). The host calls it periodically;
    * tests call it after moving the clock.
    */
   tickPlaytime(): Promise<void> {

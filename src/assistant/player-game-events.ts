@@ -1,3 +1,5 @@
+import type { AgentStore } from "../agent/storage/agent-store.js";
+import { ModuleData } from "../agent/storage/player-data.js";
 import type { GameClock } from "../game/context-types.js";
 import {
   type GameEventData,
@@ -5,36 +7,45 @@ import {
   type GameEventType,
   GameEventTypes,
 } from "../game/game-events.js";
+import type { Logger } from "../util/logger.js";
+import { playtimeStorage } from "./playtime-total.js";
 
 /**
  * The game events the host reports about players, with their dedupe ids: joins (first and every), leaves,
- * deaths, dimension changes, kills, and playtime per whole minute of each session. The advancement rules decide
- * what runs.
+ * deaths, dimension changes, kills, and playtime per whole minute of each session (with the player's total over
+ * every session, kept in their player file). The advancement rules decide what runs.
  */
 export class PlayerGameEvents {
-  readonly #sessions = new Map<string, { readonly since: number; minutes: number }>();
+  /** Online sessions: when each began, up to when its time was added to the total, the minutes reported. */
+  readonly #sessions = new Map<string, { readonly since: number; counted: number; minutes: number }>();
 
   constructor(
     private readonly sink: GameEventSink,
     private readonly clock: GameClock,
+    private readonly store: AgentStore,
+    private readonly logger: Logger,
   ) {}
 
   /** A session starts (its playtime counts from now); the join and, the first time, first-join events. */
   async joined(uuid: string, first: boolean, remember: () => Promise<void>): Promise<void> {
     const now = this.clock.now();
-    this.#sessions.set(uuid, { since: now, minutes: 0 });
+    this.#sessions.set(uuid, { since: now, counted: now, minutes: 0 });
     // the first-join event is durable before the player is remembered: a crash in between repeats it (deduped)
     if (first) await this.#emit(GameEventTypes.FIRST_JOIN, uuid, `first_join/${uuid}`, {});
     await remember();
     await this.#emit(GameEventTypes.JOIN, uuid, `join/${uuid}/${now}`, {});
   }
 
-  /** The session ends: a leave event when there was one. */
+  /** The session ends: its last time online is added to the total, and a leave event when there was one. */
   async left(uuid: string): Promise<void> {
     const session = this.#sessions.get(uuid);
     this.#sessions.delete(uuid);
-    if (session !== undefined)
-      await this.#emit(GameEventTypes.LEAVE, uuid, `leave/${uuid}/${this.clock.now()}`, {});
+    if (session === undefined) return;
+    const now = this.clock.now();
+    await this.#count(uuid, now - session.counted).catch((error: unknown) =>
+      this.logger.warn(`playtime of ${uuid} not counted: ${String(error)}`),
+    );
+    await this.#emit(GameEventTypes.LEAVE, uuid, `leave/${uuid}/${now}`, {});
   }
 
   died(uuid: string): Promise<void> {
@@ -52,17 +63,39 @@ export class PlayerGameEvents {
     return this.#emit(GameEventTypes.KILL, uuid, `kill/${uuid}/${entityId}`, { entity });
   }
 
-  /** One playtime event per whole minute reached in each online session (a clock that jumps reports it once). */
+  /**
+   * One playtime event per whole minute reached in each online session (a clock that jumps reports it once),
+   * with `minutes` this session and `total` over every session. The time is added to the total first: a crash
+   * before the event loses that one event, and the next minute's carries the total on.
+   */
   async tickPlaytime(): Promise<void> {
     const now = this.clock.now();
     for (const [uuid, session] of this.#sessions) {
       const minutes = Math.floor((now - session.since) / 60_000);
       if (minutes <= session.minutes) continue;
+      let total: number;
+      try {
+        total = await this.#count(uuid, now - session.counted);
+      } catch (error) {
+        this.logger.warn(`playtime of ${uuid} not counted: ${String(error)}`);
+        continue;
+      }
+      session.counted = now;
       session.minutes = minutes;
       await this.#emit(GameEventTypes.PLAYTIME, uuid, `playtime/${uuid}/${session.since}/${minutes}`, {
         minutes,
+        total,
       });
     }
+  }
+
+  /** Adds time online to the player's total (one player-file transaction); the total's whole minutes. */
+  #count(uuid: string, millis: number): Promise<number> {
+    return this.store.transaction(uuid, (data) => {
+      const total = ModuleData.get(data, playtimeStorage);
+      total.add(millis);
+      return total.minutes;
+    });
   }
 
   #emit(type: GameEventType, playerId: string, id: string, data: GameEventData): Promise<void> {

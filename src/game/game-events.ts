@@ -15,7 +15,10 @@ export const GameEventTypes = {
   DEATH: "system:death",
   /** The player entered another dimension. Data: `dimension` (`minecraft:the_nether`). */
   DIMENSION_CHANGE: "system:dimension_change",
-  /** Each whole minute online in one session. Data: `minutes` (minutes online this session). */
+  /**
+   * Each whole minute online in one session. Data: `minutes` (minutes online this session) and `total` (minutes
+   * online over every session).
+   */
   PLAYTIME: "system:playtime",
   /** The player killed an entity, where the host reports kills. Data: `entity` (`minecraft:zombie`). */
   KILL: "system:kill",

@@ -37,7 +37,7 @@ const titles = (player: Player): string[] => {
  * The typed game events on the shipped server, with the default rules (welcome kit, 7-day streak bonus, quest
  * and chapter narration) and the admin's own: the server clock is injected, so seven check-ins cross seven days;
  * quest and chapter completion are narrated as a title to a player who turned speech on; a death (`/kill`), a
- * leave, playtime minutes, kills and dimension changes reach the rules whose typed conditions match, each once per
+ * leave, playtime minutes (per session and in total), kills and dimension changes reach the rules whose typed conditions match, each once per
  * event; `/system events` lists the tasks with their rule and state.
  */
 describe("typed game events and the default rules (shipped server)", () => {
@@ -68,6 +68,9 @@ describe("typed game events and the default rules (shipped server)", () => {
               { points: 5 },
               "once",
             ),
+            rule("regular", "system:playtime", { total: 8 }, "system:announce", {
+              message: { en_us: "Eight minutes on the server in all: thank you." },
+            }),
             rule("zombie_bounty", "system:kill", { entity: "minecraft:zombie" }, "system:points_bonus", {
               points: 3,
             }),
@@ -185,11 +188,16 @@ describe("typed game events and the default rules (shipped server)", () => {
       expect(victim.chat.filter((m) => m.text.startsWith("+3 bonus points!")).length).toBe(1);
       expect(victim.chat.filter((m) => m.text.startsWith("+5 points")).length).toBe(1);
       expect(victim.chat.filter((m) => m.text.startsWith("Careful")).length).toBe(1);
+      expect(victim.chat.filter((m) => m.text.startsWith("Eight minutes")).length).toBe(0);
       // a leave event runs when the player is back (the task waits for them)
       victim.quit();
       await new Promise((resolve) => setTimeout(resolve, 500));
       victim = await joinPlayer(server.port, "Victim");
       await victim.next((m) => m.text === "Good to see you back.");
+      // the total counts every session: 6 minutes before the rejoin and 3 after reach the rule's 8
+      offset += 3 * 60_000;
+      await server.system.assistant.tickPlaytime();
+      await victim.next((m) => m.text === "Eight minutes on the server in all: thank you.");
 
       const listed = await admin.say("/system events Victim", (m) => m.text.startsWith("Recent event tasks"));
       expect(listed.text).toContain("zombie_bounty → system:points_bonus · system:kill · Victim");

@@ -1,0 +1,45 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FileAgentStore } from "../data/store/file-agent-store.js";
+import type { GameEvent } from "../game/game-events.js";
+import { silentLogger } from "../util/logger.js";
+import { PlayerGameEvents } from "./player-game-events.js";
+
+const P = "11111111-2222-3333-4444-555555555555";
+
+describe("PlayerGameEvents playtime", () => {
+  it("counts the total over every session, short ones included, in the player's file", async () => {
+    let now = 1_000_000;
+    const events: GameEvent[] = [];
+    const world = mkdtempSync(join(tmpdir(), "playtime-"));
+    const open = async () => {
+      const store = new FileAgentStore({ world });
+      await store.load(P);
+      return new PlayerGameEvents(
+        { emit: async (event) => void events.push(event) },
+        { now: () => now, timeZone: "UTC" },
+        store,
+        silentLogger,
+      );
+    };
+    let players = await open();
+    // three sessions of 40 s: no playtime event, but 120 s online
+    for (let session = 0; session < 3; session++) {
+      await players.joined(P, false, async () => {});
+      now += 40_000;
+      await players.tickPlaytime();
+      await players.left(P);
+    }
+    expect(events.filter((event) => event.type === "system:playtime")).toEqual([]);
+    // a restart reads the total back from the player's file
+    players = await open();
+    await players.joined(P, false, async () => {});
+    now += 61_000;
+    await players.tickPlaytime();
+    await players.tickPlaytime();
+    const playtime = events.filter((event) => event.type === "system:playtime");
+    expect(playtime.map((event) => event.data)).toEqual([{ minutes: 1, total: 3 }]);
+  });
+});
