@@ -7,6 +7,7 @@ import type { HostHandler } from "./host-handler.js";
 import { dimensionOf, SquidHostPlayer } from "./host-player.js";
 import { legacyComponent } from "./legacy-text.js";
 import { emptyCommandsPacket, withPlainCommands } from "./plain-commands.js";
+import { repairRespawn } from "./respawn.js";
 import { installTabComplete } from "./tab-complete.js";
 
 /** 1.19: the first protocol whose `declare_commands` layout the builder writes. */
@@ -193,6 +194,7 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
         },
         failed(`command failed for ${hostPlayer.name}`),
       );
+      repairRespawn(serv, player);
       // flying-squid only reads unsigned `chat_command`; 1.20.5+ clients with a chat session sign commands
       player._client.on("chat_command_signed", (packet: { command?: unknown }) => {
         if (typeof packet.command === "string") {

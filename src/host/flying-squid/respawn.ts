@@ -1,0 +1,103 @@
+import type { SquidPlayer, SquidServer } from "./flying-squid-types.js";
+
+/** The 1.20.5+ login `worldState` (SpawnInfo), as the registry's login packet holds it. */
+interface SpawnInfo {
+  readonly dimension: number;
+  readonly name: string;
+  readonly [field: string]: unknown;
+}
+
+/** What the respawn repair reads of the server beyond the typed surface. */
+interface RespawningServer {
+  readonly registry: {
+    readonly loginPacket?: {
+      readonly worldState?: SpawnInfo;
+      readonly dimensionCodec?: Record<string, { readonly entries?: readonly { readonly key: string }[] }>;
+    };
+  };
+  readonly netherworld: unknown;
+}
+
+/** What it reads and calls of a player (flying-squid's respawn, health and position plugins). */
+interface RespawningPlayer {
+  readonly world: unknown;
+  readonly health: number;
+  readonly gameMode: number;
+  readonly prevGameMode?: number;
+  _sendRespawn?: (difficulty?: number, gameMode?: number, dimension?: number) => void;
+  behavior?: (name: string, data: object, action: () => void) => unknown;
+  sendSelfPosition?: () => void;
+  updateHealth?: (health: number) => void;
+  updateAndSpawn?: () => void;
+  nearbyEntities?: unknown[];
+}
+
+const GAME_MODES = ["survival", "creative", "adventure", "spectator"] as const;
+
+/**
+ * The respawn packet for 1.20.5+ clients: the world in a `worldState` (SpawnInfo) whose dimension is the index of
+ * its type in the dimension-type registry sent at login. flying-squid writes the pre-1.20.2 flat shape, which
+ * does not encode, so `/changeworld` disconnected the player. Undefined for versions this does not apply to.
+ */
+export const respawnPacket = (
+  serv: RespawningServer,
+  player: RespawningPlayer,
+  options: { readonly gameMode?: number; readonly dimension?: number } = {},
+): Record<string, unknown> | undefined => {
+  const login = serv.registry.loginPacket;
+  const state = login?.worldState;
+  if (state === undefined || typeof state.dimension !== "number") return undefined;
+  const nether =
+    options.dimension === undefined ? player.world === serv.netherworld : options.dimension === -1;
+  const name = nether ? "minecraft:the_nether" : "minecraft:overworld";
+  const types = login?.dimensionCodec?.["minecraft:dimension_type"]?.entries ?? [];
+  const index = types.findIndex((entry) => entry.key === name);
+  const gameMode = options.gameMode ?? player.gameMode;
+  return {
+    worldState: {
+      ...state,
+      dimension: index < 0 ? state.dimension : index,
+      name,
+      gamemode: GAME_MODES[gameMode] ?? "survival",
+      previousGamemode: player.prevGameMode ?? 255,
+      portalCooldown: 0,
+    },
+    copyMetadata: 0,
+  };
+};
+
+/**
+ * Makes respawning work on 1.20.5+ clients, where flying-squid's respawn plugin fails twice: the client's
+ * "perform_respawn" command arrives as a name (flying-squid waits for the number 0, so the Respawn button did
+ * nothing and a dead player stayed dead), and its respawn packet does not encode. Only a dead player respawns.
+ * Other versions keep flying-squid's own behaviour.
+ */
+export const repairRespawn = (serv: SquidServer, squidPlayer: SquidPlayer): void => {
+  const server = serv as unknown as RespawningServer;
+  const player = squidPlayer as unknown as RespawningPlayer;
+  if (respawnPacket(server, player) === undefined) return;
+  // flying-squid's respawn plugin sets `_sendRespawn` after external plugins ran; "asap" follows every plugin
+  squidPlayer.once("asap", () => {
+    player._sendRespawn = (_difficulty, gameMode, dimension) => {
+      const packet = respawnPacket(server, player, {
+        ...(gameMode === undefined ? {} : { gameMode }),
+        ...(dimension === undefined ? {} : { dimension }),
+      });
+      if (packet !== undefined) squidPlayer._client.write("respawn", packet);
+    };
+  });
+  squidPlayer._client.on("client_command", (data: { actionId?: unknown }) => {
+    // only the dead respawn: a client repeating the command must not heal itself
+    if (data.actionId !== "perform_respawn" || player.health > 0) return;
+    // what flying-squid does for action 0, behind the same cancellable behaviour
+    const respawn = (): void => {
+      player._sendRespawn?.();
+      player.sendSelfPosition?.();
+      player.updateHealth?.(20);
+      player.nearbyEntities = [];
+      player.updateAndSpawn?.();
+    };
+    if (player.behavior === undefined) respawn();
+    else player.behavior("requestRespawn", {}, respawn);
+  });
+};

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { joinPlayer, type ShippedServer, startShipped, waitFor } from "./system-support.js";
+
+const announce = (id: string, event: string, conditions: Record<string, unknown>, text: string) => ({
+  id,
+  trigger: { event, conditions },
+  action: { workflow: "system:announce", input: { message: { en_us: text } } },
+  repeat: "always",
+  enabled: true,
+});
+
+/**
+ * Dying and travelling on the shipped 1.21 server, as a player does it: the Respawn button brings a dead player
+ * back (flying-squid alone left them dead, and its respawn packet did not encode), and `/changeworld` moves an
+ * operator into the nether and back, each move reaching the advancement rules as a dimension change.
+ */
+describe("respawn and dimension changes (shipped server)", () => {
+  let server: ShippedServer;
+
+  beforeAll(async () => {
+    server = await startShipped({
+      ops: ["Admin", "Traveller"],
+      files: {
+        "config/system/advancements.json": JSON.stringify({
+          rules: [
+            announce("rip", "system:death", {}, "You died. Respawn when you are ready."),
+            announce(
+              "hot",
+              "system:dimension_change",
+              { dimension: "minecraft:the_nether" },
+              "The Nether burns.",
+            ),
+            announce("home", "system:dimension_change", { dimension: "minecraft:overworld" }, "Back home."),
+          ],
+        }),
+      },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("brings a dead player back with full health when they press Respawn", async () => {
+    const doomed = await joinPlayer(server.port, "Doomed");
+    const admin = await joinPlayer(server.port, "Admin");
+    try {
+      let died = false;
+      doomed.bot.once("death", () => {
+        died = true;
+      });
+      admin.bot.chat("/kill Doomed");
+      await doomed.next((m) => m.text === "You died. Respawn when you are ready.");
+      await waitFor(() => (died ? true : undefined));
+      // mineflayer presses Respawn by itself; pressing it again is harmless (only the dead respawn)
+      doomed.bot.respawn();
+      await waitFor(() => (doomed.bot.health === 20 ? true : undefined));
+      const balance = await doomed.say("/system balance", (m) => m.text.startsWith("Your points"));
+      expect(balance.text).toContain("Your points: 0");
+      expect(server.system.host.players().map((player) => player.name)).toContain("Doomed");
+    } finally {
+      doomed.quit();
+      admin.quit();
+    }
+  }, 60_000);
+
+  it("moves an operator into the nether and back, reporting each dimension change", async () => {
+    const traveller = await joinPlayer(server.port, "Traveller");
+    const admin = await joinPlayer(server.port, "Admin");
+    try {
+      traveller.bot.chat("/changeworld nether");
+      await traveller.next((m) => m.text === "The Nether burns.");
+      await waitFor(() => (traveller.bot.game.dimension === "the_nether" ? true : undefined));
+      traveller.bot.chat("/changeworld overworld");
+      await traveller.next((m) => m.text === "Back home.");
+      await waitFor(() => (traveller.bot.game.dimension === "overworld" ? true : undefined));
+      expect(traveller.chat.filter((m) => m.text === "The Nether burns.").length).toBe(1);
+      const events = await admin.say("/system events Traveller", (m) =>
+        m.text.startsWith("Recent event tasks"),
+      );
+      expect(events.text).toContain("hot → system:announce · system:dimension_change · Traveller");
+      expect(events.text).toContain("home → system:announce · system:dimension_change · Traveller");
+      expect(server.system.host.players().map((player) => player.name)).toContain("Traveller");
+    } finally {
+      traveller.quit();
+      admin.quit();
+    }
+  }, 60_000);
+});
