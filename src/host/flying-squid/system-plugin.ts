@@ -8,6 +8,7 @@ import { dimensionOf, SquidHostPlayer } from "./host-player.js";
 import { legacyComponent } from "./legacy-text.js";
 import { emptyCommandsPacket, withPlainCommands } from "./plain-commands.js";
 import { repairRespawn } from "./respawn.js";
+import { repairSummon } from "./summon.js";
 import { installTabComplete } from "./tab-complete.js";
 
 /** 1.19: the first protocol whose `declare_commands` layout the builder writes. */
@@ -168,6 +169,7 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
           if (typeof packet.locale === "string") configuredLocales.set(client, packet.locale);
         });
       });
+      repairSummon(serv);
       for (const base of bases) {
         serv.commands.add({
           base,
