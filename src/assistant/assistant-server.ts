@@ -1,12 +1,8 @@
-import { argument, greedyString, literal, RootCommandNode } from "@jsprismarine/brigadier";
-import type CommandNode from "@jsprismarine/brigadier/tree/CommandNode";
 import { AgentFailure } from "../agent/agent-failure.js";
 import { AgentResult } from "../agent/agent-result.js";
 import type { CardButton, CardView, SpeechContent } from "../agent/card/card-builder.js";
 import { type CardRef, formatCardRef, parseCardRef } from "../agent/card/card-ref.js";
 import { ServerCards } from "../agent/card/server-cards.js";
-import type { CommandTreeNode } from "../agent/command/command-registry.js";
-import { type CommandSource, RecordingCommandSource } from "../agent/command/command-source.js";
 import { BudgetCounters } from "../agent/execution/budget-counters.js";
 import { fingerprintOf } from "../agent/execution/interactive-executor.js";
 import { replayKeyOf } from "../agent/execution/replay-cache.js";
@@ -28,6 +24,7 @@ import {
 import type { AssistantInfrastructure } from "./assistant-services.js";
 import { type PresentedCard, presentResult } from "./card-presenter.js";
 import type { AssistantCoreServices } from "./core-services-impl.js";
+import { PlayerCommandTrees } from "./player-command-trees.js";
 import type { PlayerInfo } from "./player-directory.js";
 import { PlayerGameEvents } from "./player-game-events.js";
 import { newRequestId } from "./request-pipeline.js";
@@ -58,19 +55,10 @@ export interface Narration {
 /** Receives a card for a player outside any request. */
 export type NoticeListener = (playerId: string, card: PresentedCard) => void;
 
-/** Aliases also registered as top-level game commands when their feature is installed. */
-export const SHORTCUT_ALIASES: ReadonlySet<string> = new Set(["reason", "question", "search"]);
-
 /** What the host gets back for one line: the card to show (undefined for silent results) and the raw result. */
 export interface AssistantReply {
   readonly result: AgentResult;
   readonly card: PresentedCard | undefined;
-}
-
-/** The command tree a player may see, under `/system` and the shortcuts, with the source its guards check. */
-export interface PlayerCommandTree {
-  readonly root: CommandNode<CommandSource>;
-  readonly source: CommandSource;
 }
 
 /**
@@ -83,8 +71,17 @@ export class AssistantServer {
   readonly #noticeListeners: NoticeListener[] = [];
   readonly #commandListeners: ((uuid: string) => void)[] = [];
   readonly #gameEvents: PlayerGameEvents;
+  /** Each player's last join or leave, which their next one waits for. */
+  readonly #turns = new Map<string, Promise<void>>();
+  /** The commands each player may use: the game's command tree, the panel's list, completions. */
+  readonly commands: PlayerCommandTrees;
 
   private constructor(private readonly parts: AssistantParts) {
+    this.commands = new PlayerCommandTrees({
+      engine: parts.infrastructure.engine,
+      permissions: parts.permissions,
+      pipeline: parts.pipeline,
+    });
     this.#gameEvents = new PlayerGameEvents(
       parts.advancements,
       parts.clock,
@@ -141,7 +138,32 @@ export class AssistantServer {
     return this.parts.infrastructure;
   }
 
-  async join(player: PlayerInfo): Promise<void> {
+  /**
+   * A player joined. Joins and leaves of one player run one after another: a quick rejoin waits for the leave
+   * before it (which saves and unloads the player's record), so the leave never unloads the new session.
+   */
+  join(player: PlayerInfo): Promise<void> {
+    return this.#inTurn(player.uuid, () => this.#join(player));
+  }
+
+  /** A player left (see `join` for the order). */
+  leave(uuid: string): Promise<void> {
+    return this.#inTurn(uuid, () => this.#leave(uuid));
+  }
+
+  /** Runs a join or leave after the player's previous one settled. */
+  #inTurn(uuid: string, work: () => Promise<void>): Promise<void> {
+    const previous = this.#turns.get(uuid) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => {});
+    this.#turns.set(uuid, settled);
+    void settled.then(() => {
+      if (this.#turns.get(uuid) === settled) this.#turns.delete(uuid);
+    });
+    return next;
+  }
+
+  async #join(player: PlayerInfo): Promise<void> {
     const { infrastructure, permissions, events } = this.parts;
     const first = infrastructure.players.join(player);
     await permissions.setOpLevel(player.uuid, player.opLevel);
@@ -170,8 +192,7 @@ export class AssistantServer {
 
   /**
    * Playtime: one `system:playtime` event per whole minute online this session (with the total over every
-   * session). The host calls it periodically;
-   * tests call it after moving the clock.
+   * session). The host calls it periodically; tests call it after moving the clock.
    */
   tickPlaytime(): Promise<void> {
     return this.#gameEvents.tickPlaytime();
@@ -183,7 +204,7 @@ export class AssistantServer {
     await this.parts.permissions.setOpLevel(player.uuid, player.opLevel);
   }
 
-  async leave(uuid: string): Promise<void> {
+  async #leave(uuid: string): Promise<void> {
     const { infrastructure } = this.parts;
     await this.#gameEvents.left(uuid);
     infrastructure.players.leave(uuid);
@@ -381,49 +402,6 @@ export class AssistantServer {
       issued: this.#cards(player.uuid),
       languages: infrastructure.languages,
     });
-  }
-
-  /** Completions for the last token of a line (after `/system`), filtered by the player's permissions. */
-  async completions(player: PlayerInfo, line: string): Promise<string[]> {
-    const { infrastructure, permissions, pipeline } = this.parts;
-    const identity = pipeline.routingPlayer(permissions.snapshot(player.uuid), player.locale, 0);
-    return infrastructure.engine.modules().commands().completions(line, identity);
-  }
-
-  /** The command tree this player may use: `/system <instruction>` with every command, plus the shortcuts. */
-  commandRoot(player: PlayerInfo): PlayerCommandTree {
-    const { infrastructure, permissions } = this.parts;
-    const registry = infrastructure.engine.modules().commands();
-    const snapshot = permissions.snapshot(player.uuid);
-    const source = new RecordingCommandSource({
-      playerId: player.uuid,
-      permissionLevel: snapshot.opLevel,
-      features: snapshot.features,
-    });
-    const system = literal<CommandSource>("system")
-      .then(argument<CommandSource, string>("instruction", greedyString()).executes(async () => 1))
-      .build();
-    for (const child of registry.root().getChildren()) system.addChild(child as CommandNode<CommandSource>);
-    const root = new RootCommandNode<CommandSource>();
-    root.addChild(system);
-    for (const shortcut of this.shortcuts()) {
-      const node = registry.root().getChild(shortcut);
-      if (node !== undefined) root.addChild(node as CommandNode<CommandSource>);
-    }
-    return { root: root as CommandNode<CommandSource>, source };
-  }
-
-  /** The commands this player may use, as a plain tree (inspection, tests). */
-  commandTree(player: PlayerInfo): CommandTreeNode[] {
-    const { infrastructure, permissions, pipeline } = this.parts;
-    const identity = pipeline.routingPlayer(permissions.snapshot(player.uuid), player.locale, 0);
-    return infrastructure.engine.modules().commands().tree(identity);
-  }
-
-  /** Command aliases the game registers as top-level commands too (`/reason …`, `/question …`). */
-  shortcuts(): string[] {
-    const registry = this.parts.infrastructure.engine.modules().commands();
-    return [...registry.aliases().keys()].filter((alias) => SHORTCUT_ALIASES.has(alias));
   }
 
   /** Welcome text for a joining player. */

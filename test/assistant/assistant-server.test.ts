@@ -48,6 +48,18 @@ describe("AssistantServer over the in-memory game", () => {
     expect(replyText(none)).toMatch(/No model usage/);
   });
 
+  it("a rejoin that arrives while the leave is still saving waits for it: the new session stays online and loaded", async () => {
+    const { server } = await open();
+    const leaving = server.leave(STEVE.uuid);
+    const joining = server.join(STEVE);
+    await Promise.all([leaving, joining]);
+    expect(server.infrastructure.players.online(STEVE.uuid)?.name).toBe("Steve");
+    const stored = await server.infrastructure.store.transaction(STEVE.uuid, () => "loaded");
+    expect(stored).toBe("loaded");
+    const reply = await server.handle(STEVE, "settings history on");
+    expect(reply.result.isSuccess()).toBe(true);
+  });
+
   it("/system reset deletes the player's files and caches but keeps model-usage.json", async () => {
     const { server, folder } = await open();
     model.script({ text: CLARIFY, usage: { promptTokens: 10, completionTokens: 2 } }, { text: "Hello!" });
@@ -231,9 +243,9 @@ describe("AssistantServer over the in-memory game", () => {
       expect(result.failure?.code, type.id.toString()).toBe("PERMISSION_DENIED");
     }
     expect(server.permissions.snapshot(STEVE.uuid).mode).toBe("routing");
-    const tree = JSON.stringify(server.commandTree(STEVE));
+    const tree = JSON.stringify(server.commands.tree(STEVE));
     expect(tree).not.toContain('"grant"');
-    expect(JSON.stringify(server.commandTree(ADMIN))).toContain('"grant"');
+    expect(JSON.stringify(server.commands.tree(ADMIN))).toContain('"grant"');
   });
 
   it("grant/revoke of a feature disabled by default changes help, completions, command tree and model catalog", async () => {
@@ -245,8 +257,8 @@ describe("AssistantServer over the in-memory game", () => {
       const catalog = JSON.stringify(model.requests[before]?.user ?? null);
       return {
         help: replyText(await server.handle(STEVE, "help")).includes("secret"),
-        completions: (await server.completions(STEVE, "sec")).includes("secret"),
-        tree: JSON.stringify(server.commandTree(STEVE)).includes('"secret"'),
+        completions: (await server.commands.completions(STEVE, "sec")).includes("secret"),
+        tree: JSON.stringify(server.commands.tree(STEVE)).includes('"secret"'),
         catalog: catalog.includes("test:secret_action"),
         runs: replyText(await server.handle(STEVE, "/secret")).includes("secret ran"),
       };
@@ -280,8 +292,8 @@ describe("AssistantServer over the in-memory game", () => {
     expect(server.modules.isInstalled("test:ghost")).toBe(false);
     expect(server.modules.isInstalled("test:broken")).toBe(false);
     expect(replyText(await server.handle(ADMIN, "help"))).not.toContain("broken");
-    expect(await server.completions(ADMIN, "bro")).not.toContain("broken");
-    expect(JSON.stringify(server.commandTree(ADMIN))).not.toContain('"broken"');
+    expect(await server.commands.completions(ADMIN, "bro")).not.toContain("broken");
+    expect(JSON.stringify(server.commands.tree(ADMIN))).not.toContain('"broken"');
     expect((await server.handle(ADMIN, "/broken")).result.failure?.code).toBe("UNKNOWN_COMMAND");
     model.script({ text: CLARIFY });
     const before = model.requests.length;

@@ -72,11 +72,11 @@ export class AssistantHostHandler implements HostHandler {
 
   async completions(player: HostPlayer, line: string): Promise<readonly string[]> {
     const trimmed = line.replace(/^\/?system\s+/iu, "");
-    return this.assistant.completions(this.#info(player), trimmed);
+    return this.assistant.commands.completions(this.#info(player), trimmed);
   }
 
   commandTree(player: HostPlayer): HostCommandTree | undefined {
-    const { root, source } = this.assistant.commandRoot(this.#info(player));
+    const { root, source } = this.assistant.commands.root(this.#info(player));
     return brigadierTree(root, source);
   }
 

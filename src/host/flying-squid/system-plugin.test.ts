@@ -33,7 +33,11 @@ const handlerWith = (hooks: Partial<HostHandler>): HostHandler => ({
 });
 
 const fakeServer = (): SquidServer =>
-  Object.assign(new EventEmitter(), { supportFeature: () => true, players: [] }) as unknown as SquidServer;
+  Object.assign(new EventEmitter(), {
+    supportFeature: () => true,
+    players: [],
+    registry: { loginPacket: {} },
+  }) as unknown as SquidServer;
 
 describe("the System plugin's kill reports", () => {
   it("reports a mob that an attack brought to 0 health, once per attack that killed; never a player or a cancelled attack", () => {

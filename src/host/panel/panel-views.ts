@@ -41,7 +41,7 @@ export const panelState = async (
     locale: "en_us",
     opLevel: 0,
   };
-  const commands = assistant.commandTree(player).map((node) => {
+  const commands = assistant.commands.tree(player).map((node) => {
     const argument = node.children.find((child) => child.kind === "argument");
     return {
       literal: node.name,
