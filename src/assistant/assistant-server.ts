@@ -1,6 +1,6 @@
 import { AgentFailure } from "../agent/agent-failure.js";
 import { AgentResult } from "../agent/agent-result.js";
-import type { CardButton, CardView, SpeechContent } from "../agent/card/card-builder.js";
+import type { CardButton } from "../agent/card/card-builder.js";
 import { type CardRef, formatCardRef, parseCardRef } from "../agent/card/card-ref.js";
 import { ServerCards } from "../agent/card/server-cards.js";
 import { BudgetCounters } from "../agent/execution/budget-counters.js";
@@ -9,11 +9,9 @@ import { replayKeyOf } from "../agent/execution/replay-cache.js";
 import type { UnconfirmedEvents } from "../agent/execution/unconfirmed-events.js";
 import { isReadOnlyModule } from "../agent/routing/direct-qualification.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
-import { formatText } from "../agent/text-format.js";
 import { CORE_PLAYER_ACTIONS } from "../module/builtin/core/player-commands.js";
 import type { ModuleManager } from "../module/module-manager.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
-import { narrationOf, spokenSummary } from "../speech/narration.js";
 import type { Validation } from "../util/validation.js";
 import {
   type AssistantParts,
@@ -23,6 +21,7 @@ import {
 } from "./assistant-assembly.js";
 import type { AssistantInfrastructure } from "./assistant-services.js";
 import { type PresentedCard, presentResult } from "./card-presenter.js";
+import { CardSpeech } from "./card-speech.js";
 import type { AssistantCoreServices } from "./core-services-impl.js";
 import { PlayerCommandTrees } from "./player-command-trees.js";
 import type { PlayerInfo } from "./player-directory.js";
@@ -43,14 +42,6 @@ const CONTROLS: ReadonlySet<string> = new Set(
 
 /** What an empty `/system` runs. */
 const HELP_LINE = "/help";
-
-/** A card's narration for one player: the spoken text in their language, how urgent, whether it may interrupt. */
-export interface Narration {
-  readonly text: string;
-  readonly locale: string;
-  readonly priority: "normal" | "high";
-  readonly interrupt: boolean;
-}
 
 /** Receives a card for a player outside any request. */
 export type NoticeListener = (playerId: string, card: PresentedCard) => void;
@@ -75,6 +66,8 @@ export class AssistantServer {
   readonly #turns = new Map<string, Promise<void>>();
   /** The commands each player may use: the game's command tree, the panel's list, completions. */
   readonly commands: PlayerCommandTrees;
+  /** What cards say aloud: narration in game (speech on), the panel's voice. */
+  readonly speech: CardSpeech;
 
   private constructor(private readonly parts: AssistantParts) {
     this.commands = new PlayerCommandTrees({
@@ -82,6 +75,7 @@ export class AssistantServer {
       permissions: parts.permissions,
       pipeline: parts.pipeline,
     });
+    this.speech = new CardSpeech(parts.infrastructure);
     this.#gameEvents = new PlayerGameEvents(
       parts.advancements,
       parts.clock,
@@ -361,35 +355,6 @@ export class AssistantServer {
     const card = this.present(player, result);
     if (card === undefined) return;
     for (const listener of this.#noticeListeners) listener(playerId, card);
-  }
-
-  /**
-   * What a card narrates to this player: its SpeechContent in their language with its priority, only when they
-   * turned speech on (`/system settings speech on`); undefined otherwise. History restores never call it: history
-   * is read-only.
-   */
-  async narration(playerId: string, locale: string, card: PresentedCard): Promise<Narration | undefined> {
-    const speech = narrationOf(card.view);
-    if (speech === undefined) return undefined;
-    const { infrastructure } = this.parts;
-    if ((await infrastructure.conversation.preferences(playerId)).speech !== true) return undefined;
-    return {
-      text: spokenSummary(formatText(infrastructure.languages, locale, speech.text)),
-      locale,
-      priority: speech.priority ?? "normal",
-      interrupt: speech.interrupt === true,
-    };
-  }
-
-  /**
-   * What a card says aloud in `locale` whatever the player's speech setting (a client with its own switch, the web
-   * panel, decides): its own SpeechContent, else its kind's narration, an answer cut to its spoken summary.
-   */
-  spokenContent(locale: string, view: CardView): SpeechContent | undefined {
-    const speech = narrationOf(view);
-    if (speech === undefined) return undefined;
-    const text = spokenSummary(formatText(this.parts.infrastructure.languages, locale, speech.text));
-    return text.length === 0 ? undefined : { ...speech, text: { kind: "literal", text } };
   }
 
   /** Renders a result for a player (also used for event notices). */

@@ -59,7 +59,11 @@ export class AssistantHostHandler implements HostHandler {
   /** Narration in game: Minecraft cannot speak, so a card's speech shows in the action bar (speech on only). */
   async #narrate(player: HostPlayer, card: PresentedCard): Promise<void> {
     try {
-      const speech = await this.assistant.narration(player.uuid, normalizeLocale(player.locale()), card);
+      const speech = await this.assistant.speech.narration(
+        player.uuid,
+        normalizeLocale(player.locale()),
+        card,
+      );
       if (speech === undefined) return;
       // Minecraft cannot speak: urgent narration is a title (its text as the subtitle), the rest the action bar
       if (speech.priority === "high")

@@ -203,7 +203,7 @@ export class PanelConnections {
   #spoken(playerId: string, view: CardView): CardView {
     if (view.speech !== undefined) return view;
     const locale = this.assistant.infrastructure.players.online(playerId)?.locale ?? "en_us";
-    const speech = this.assistant.spokenContent(locale, view);
+    const speech = this.assistant.speech.spokenContent(locale, view);
     return speech === undefined ? view : { ...view, speech };
   }
 
