@@ -2,10 +2,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ModuleData } from "../agent/storage/player-data.js";
 import { FileAgentStore } from "../data/store/file-agent-store.js";
 import type { GameEvent } from "../game/game-events.js";
 import { silentLogger } from "../util/logger.js";
 import { PlayerGameEvents } from "./player-game-events.js";
+import { playtimeStorage } from "./playtime-total.js";
 
 const P = "11111111-2222-3333-4444-555555555555";
 
@@ -41,5 +43,23 @@ describe("PlayerGameEvents playtime", () => {
     await players.tickPlaytime();
     const playtime = events.filter((event) => event.type === "system:playtime");
     expect(playtime.map((event) => event.data)).toEqual([{ minutes: 1, total: 3 }]);
+  });
+
+  it("counts time once when a leave comes while a minute is being written", async () => {
+    let now = 5_000_000;
+    const world = mkdtempSync(join(tmpdir(), "playtime-race-"));
+    const store = new FileAgentStore({ world });
+    await store.load(P);
+    const players = new PlayerGameEvents(
+      { emit: async () => {} },
+      { now: () => now, timeZone: "UTC" },
+      store,
+      silentLogger,
+    );
+    await players.joined(P, false, async () => {});
+    now += 90_000;
+    await Promise.all([players.tickPlaytime(), players.tickPlaytime(), players.left(P)]);
+    const millis = await store.read(P, (data) => ModuleData.get(data, playtimeStorage).toData().millis);
+    expect(millis).toBe(90_000);
   });
 });

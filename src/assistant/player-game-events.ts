@@ -18,6 +18,7 @@ import { playtimeStorage } from "./playtime-total.js";
 export class PlayerGameEvents {
   /** Online sessions: when each began, up to when its time was added to the total, the minutes reported. */
   readonly #sessions = new Map<string, { readonly since: number; counted: number; minutes: number }>();
+  #ticking = false;
 
   constructor(
     private readonly sink: GameEventSink,
@@ -69,19 +70,32 @@ export class PlayerGameEvents {
    * before the event loses that one event, and the next minute's carries the total on.
    */
   async tickPlaytime(): Promise<void> {
+    // one tick at a time: a slow one (many players, a slow disk) is not overtaken by the next
+    if (this.#ticking) return;
+    this.#ticking = true;
+    try {
+      await this.#tick();
+    } finally {
+      this.#ticking = false;
+    }
+  }
+
+  async #tick(): Promise<void> {
     const now = this.clock.now();
     for (const [uuid, session] of this.#sessions) {
       const minutes = Math.floor((now - session.since) / 60_000);
       if (minutes <= session.minutes) continue;
+      // the interval is taken before the write, so a leave meanwhile counts only what follows it
+      const from = session.counted;
+      session.counted = now;
+      session.minutes = minutes;
       let total: number;
       try {
-        total = await this.#count(uuid, now - session.counted);
+        total = await this.#count(uuid, now - from);
       } catch (error) {
         this.logger.warn(`playtime of ${uuid} not counted: ${String(error)}`);
         continue;
       }
-      session.counted = now;
-      session.minutes = minutes;
       await this.#emit(GameEventTypes.PLAYTIME, uuid, `playtime/${uuid}/${session.since}/${minutes}`, {
         minutes,
         total,

@@ -113,6 +113,8 @@ export class AssistantHostHandler implements HostHandler {
   }
 
   async onLeave(player: HostPlayer): Promise<void> {
+    // a connection replaced by a newer one of the same player (or that never spawned) ends nothing of theirs
+    if (this.players.get(player.uuid) !== player) return;
     this.players.remove(player.uuid);
     await this.assistant.leave(player.uuid);
   }

@@ -217,6 +217,13 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
         );
       });
       player.once("spawned", () => {
+        // one connection per player, as vanilla: an older one with the same UUID is closed (flying-squid's own
+        // check runs before the UUID is set, so both would stay in the game)
+        for (const [other, otherHost] of hostPlayers)
+          if (other !== player && otherHost.uuid === hostPlayer.uuid)
+            other.kick(
+              options.languages.format(normalizeLocale(otherHost.locale()), "system.host.duplicate_login", []),
+            );
         spawned.add(hostPlayer);
         if (ops.has(player.username.toLowerCase())) player.op = true;
         try {
