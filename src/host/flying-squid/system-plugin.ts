@@ -222,7 +222,11 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
         for (const [other, otherHost] of hostPlayers)
           if (other !== player && otherHost.uuid === hostPlayer.uuid)
             other.kick(
-              options.languages.format(normalizeLocale(otherHost.locale()), "system.host.duplicate_login", []),
+              options.languages.format(
+                normalizeLocale(otherHost.locale()),
+                "system.host.duplicate_login",
+                [],
+              ),
             );
         spawned.add(hostPlayer);
         if (ops.has(player.username.toLowerCase())) player.op = true;
