@@ -394,9 +394,13 @@ export class AssistantServer {
     return cards;
   }
 
-  /** Stops the executors, flushes history and player files, closes the journal, usage and features. */
+  /**
+   * Lets joins and leaves in progress finish (a leave saves playtime), stops the executors, flushes history and
+   * player files, closes the journal, usage and features.
+   */
   async close(): Promise<void> {
     const { infrastructure, interactive, modules } = this.parts;
+    await Promise.all([...this.#turns.values()]);
     await infrastructure.tasks.shutdown();
     await interactive.flush();
     await infrastructure.store.flush();

@@ -54,8 +54,8 @@ describe("AssistantServer over the in-memory game", () => {
     const joining = server.join(STEVE);
     await Promise.all([leaving, joining]);
     expect(server.infrastructure.players.online(STEVE.uuid)?.name).toBe("Steve");
-    const stored = await server.infrastructure.store.transaction(STEVE.uuid, () => "loaded");
-    expect(stored).toBe("loaded");
+    // loaded (pinned): a tick transaction runs only for a player in memory
+    expect(server.infrastructure.store.tickTransaction(STEVE.uuid, () => 1).ran).toBe(true);
     const reply = await server.handle(STEVE, "settings history on");
     expect(reply.result.isSuccess()).toBe(true);
   });

@@ -145,12 +145,9 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
         context.engine.registerModule(claimModule);
         // what a crash left between two writes is finished at the next join: a claim recorded whose delivery
         // was never queued, and a completion announced whose game event was never reported
-        services.get(GameContextTypes.LIFECYCLES).register({
-          onJoin: async (playerId) => {
-            await claimModule.requeue(playerId);
-            await service.reportPending(playerId);
-          },
-        });
+        const lifecycles = services.get(GameContextTypes.LIFECYCLES);
+        lifecycles.register({ onJoin: (playerId) => claimModule.requeue(playerId) });
+        lifecycles.register({ onJoin: (playerId) => service.reportPending(playerId) });
         context.engine.registerModule(
           new QuestDeliveryModule(
             claims,
