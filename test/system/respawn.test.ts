@@ -12,7 +12,8 @@ const announce = (id: string, event: string, conditions: Record<string, unknown>
 /**
  * Dying and travelling on the shipped 1.21 server, as a player does it: the Respawn button brings a dead player
  * back (flying-squid alone left them dead, and its respawn packet did not encode), and `/changeworld` moves an
- * operator into the nether and back, each move reaching the advancement rules as a dimension change.
+ * operator into the nether and back, each move reaching the advancement rules as a dimension change; a death in
+ * the nether respawns in the overworld.
  */
 describe("respawn and dimension changes (shipped server)", () => {
   let server: ShippedServer;
@@ -64,7 +65,7 @@ describe("respawn and dimension changes (shipped server)", () => {
     }
   }, 60_000);
 
-  it("moves an operator into the nether and back, reporting each dimension change", async () => {
+  it("moves an operator into the nether and back, reporting each dimension change; the dead respawn in the overworld", async () => {
     const traveller = await joinPlayer(server.port, "Traveller");
     const admin = await joinPlayer(server.port, "Admin");
     try {
@@ -75,12 +76,33 @@ describe("respawn and dimension changes (shipped server)", () => {
       await traveller.next((m) => m.text === "Back home.");
       await waitFor(() => (traveller.bot.game.dimension === "overworld" ? true : undefined));
       expect(traveller.chat.filter((m) => m.text === "The Nether burns.").length).toBe(1);
+      // dying in the nether respawns at the overworld's spawn (vanilla), which is a change of world too
+      traveller.bot.chat("/changeworld nether");
+      await waitFor(() => (traveller.bot.game.dimension === "the_nether" ? true : undefined));
+      admin.bot.chat("/kill Traveller");
+      await waitFor(() =>
+        traveller.bot.game.dimension === "overworld" && traveller.bot.health === 20 ? true : undefined,
+      );
+      await waitFor(() =>
+        traveller.chat.filter((m) => m.text === "Back home.").length === 2 ? true : undefined,
+      );
       const events = await admin.say("/system events Traveller", (m) =>
         m.text.startsWith("Recent event tasks"),
       );
       expect(events.text).toContain("hot → system:announce · system:dimension_change · Traveller");
       expect(events.text).toContain("home → system:announce · system:dimension_change · Traveller");
-      expect(server.system.host.players().map((player) => player.name)).toContain("Traveller");
+      // a long move seen by others: flying-squid sends them the entity's teleport
+      const before = traveller.bot.entity.position.clone();
+      traveller.bot.chat("/tp ~12 ~ ~12");
+      await waitFor(() => (traveller.bot.entity.position.distanceTo(before) > 8 ? true : undefined));
+      // the traveller's next command is read after its position: the teleport has been sent to the others
+      await traveller.say("/system balance", (m) => m.text.startsWith("Your points"));
+      // the others near a mover stay connected (flying-squid's teleport of an entity did not encode on 1.21.2+)
+      expect(server.system.host.players().map((player) => player.name)).toEqual(
+        expect.arrayContaining(["Traveller", "Admin"]),
+      );
+      const balance = await admin.say("/system balance", (m) => m.text.startsWith("Your points"));
+      expect(balance.text).toContain("Your points: 0");
     } finally {
       traveller.quit();
       admin.quit();

@@ -50,29 +50,56 @@ describe("respawnPacket", () => {
 });
 
 describe("repairRespawn", () => {
-  it("respawns a dead player on the client's perform_respawn, and never heals a living one", () => {
+  const overworld = { name: "overworld" };
+  const nether = { name: "nether" };
+  const setUp = (world: object) => {
     const client = new EventEmitter() as EventEmitter & { write: (name: string, params: unknown) => void };
     const written: string[] = [];
     client.write = (name) => void written.push(name);
     const healed: number[] = [];
+    const travels: unknown[] = [];
     const player = Object.assign(new EventEmitter(), {
       _client: client,
-      world: {},
+      world,
       gameMode: 0,
       health: 4,
+      position: { x: 90, y: -70, z: 90 } as unknown,
+      spawnPoint: { clone: () => ({ x: 0, y: 5, z: 0 }) },
       sendSelfPosition: () => {},
       updateAndSpawn: () => {},
       updateHealth: (health: number) => void healed.push(health),
+      changeWorld: async (to: unknown) => void travels.push(to),
     });
-    const server = { registry: registry("1.21.4"), netherworld: {} } as unknown as SquidServer;
-    repairRespawn(server, player as unknown as SquidPlayer);
+    const server = { registry: registry("1.21.4"), overworld, netherworld: nether } as unknown as SquidServer;
+    const failures: unknown[] = [];
+    repairRespawn(server, player as unknown as SquidPlayer, (error) => void failures.push(error));
     player.emit("asap");
+    return { client, player, written, healed, travels, failures };
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+  it("respawns a dead player at the spawn point on perform_respawn, once, and never heals a living one", async () => {
+    const { client, player, written, healed, failures } = setUp(overworld);
     client.emit("client_command", { actionId: "perform_respawn" });
+    await settle();
     expect(healed).toEqual([]);
     player.health = 0;
     client.emit("client_command", { actionId: "request_stats" });
     client.emit("client_command", { actionId: "perform_respawn" });
+    client.emit("client_command", { actionId: "perform_respawn" });
+    await settle();
     expect(healed).toEqual([20]);
     expect(written).toEqual(["respawn"]);
+    expect(player.position).toEqual({ x: 0, y: 5, z: 0 });
+    expect(failures).toEqual([]);
+  });
+
+  it("sends a player who died in the nether back to the overworld", async () => {
+    const { client, player, healed, travels } = setUp(nether);
+    player.health = 0;
+    client.emit("client_command", { actionId: "perform_respawn" });
+    await settle();
+    expect(travels).toEqual([overworld]);
+    expect(healed).toEqual([20]);
   });
 });

@@ -9,6 +9,7 @@ interface SpawnInfo {
 
 /** What the respawn repair reads of the server beyond the typed surface. */
 interface RespawningServer {
+  readonly overworld: unknown;
   readonly registry: {
     readonly loginPacket?: {
       readonly worldState?: SpawnInfo;
@@ -22,10 +23,13 @@ interface RespawningServer {
 interface RespawningPlayer {
   readonly world: unknown;
   readonly health: number;
+  position?: unknown;
+  readonly spawnPoint?: { clone(): unknown };
+  changeWorld?: (world: unknown, options: { readonly dimension: number }) => Promise<void>;
   readonly gameMode: number;
   readonly prevGameMode?: number;
   _sendRespawn?: (difficulty?: number, gameMode?: number, dimension?: number) => void;
-  behavior?: (name: string, data: object, action: () => void) => unknown;
+  behavior?: (name: string, data: object, action: () => Promise<void>) => Promise<unknown>;
   sendSelfPosition?: () => void;
   updateHealth?: (health: number) => void;
   updateAndSpawn?: () => void;
@@ -40,7 +44,7 @@ const GAME_MODES = ["survival", "creative", "adventure", "spectator"] as const;
  * does not encode, so `/changeworld` disconnected the player. Undefined for versions this does not apply to.
  */
 export const respawnPacket = (
-  serv: RespawningServer,
+  serv: Pick<RespawningServer, "registry" | "netherworld">,
   player: RespawningPlayer,
   options: { readonly gameMode?: number; readonly dimension?: number } = {},
 ): Record<string, unknown> | undefined => {
@@ -69,10 +73,15 @@ export const respawnPacket = (
 /**
  * Makes respawning work on 1.20.5+ clients, where flying-squid's respawn plugin fails twice: the client's
  * "perform_respawn" command arrives as a name (flying-squid waits for the number 0, so the Respawn button did
- * nothing and a dead player stayed dead), and its respawn packet does not encode. Only a dead player respawns.
+ * nothing and a dead player stayed dead), and its respawn packet does not encode. Only a dead player respawns,
+ * once, at the overworld's spawn point (flying-squid left them where they died, in the void after a fall).
  * Other versions keep flying-squid's own behaviour.
  */
-export const repairRespawn = (serv: SquidServer, squidPlayer: SquidPlayer): void => {
+export const repairRespawn = (
+  serv: SquidServer,
+  squidPlayer: SquidPlayer,
+  failed: (error: unknown) => void,
+): void => {
   const server = serv as unknown as RespawningServer;
   const player = squidPlayer as unknown as RespawningPlayer;
   if (respawnPacket(server, player) === undefined) return;
@@ -86,18 +95,33 @@ export const repairRespawn = (serv: SquidServer, squidPlayer: SquidPlayer): void
       if (packet !== undefined) squidPlayer._client.write("respawn", packet);
     };
   });
+  let respawning = false;
   squidPlayer._client.on("client_command", (data: { actionId?: unknown }) => {
-    // only the dead respawn: a client repeating the command must not heal itself
-    if (data.actionId !== "perform_respawn" || player.health > 0) return;
-    // what flying-squid does for action 0, behind the same cancellable behaviour
-    const respawn = (): void => {
+    // only the dead respawn, once: a client repeating the command must not heal itself
+    if (data.actionId !== "perform_respawn" || player.health > 0 || respawning) return;
+    respawning = true;
+    const respawn = async (): Promise<void> => {
+      // as vanilla: back at the overworld's spawn point, wherever the player died
+      if (player.world !== server.overworld && player.changeWorld !== undefined) {
+        // changeWorld writes the respawn packet at once, then sends chunks and waits for the client to move:
+        // the health follows the respawn, and the rest of the travel is not waited for
+        player.changeWorld(server.overworld, { dimension: 0 }).catch(failed);
+        player.updateHealth?.(20);
+        return;
+      }
+      if (player.spawnPoint !== undefined) player.position = player.spawnPoint.clone();
       player._sendRespawn?.();
       player.sendSelfPosition?.();
       player.updateHealth?.(20);
       player.nearbyEntities = [];
       player.updateAndSpawn?.();
     };
-    if (player.behavior === undefined) respawn();
-    else player.behavior("requestRespawn", {}, respawn);
+    // behind flying-squid's cancellable behaviour, as its own respawn for action 0
+    const run = player.behavior === undefined ? respawn() : player.behavior("requestRespawn", {}, respawn);
+    Promise.resolve(run)
+      .catch(failed)
+      .finally(() => {
+        respawning = false;
+      });
   });
 };

@@ -2,6 +2,7 @@ import type { Languages } from "../../util/language.js";
 import { normalizeLocale } from "../../util/language.js";
 import type { Logger } from "../../util/logger.js";
 import type { ChatComponent } from "./chat-component.js";
+import { repairEntityTeleport } from "./entity-teleport.js";
 import type { SquidClient, SquidPlayer, SquidPlugin, SquidServer } from "./flying-squid-types.js";
 import type { HostHandler } from "./host-handler.js";
 import { dimensionOf, SquidHostPlayer } from "./host-player.js";
@@ -196,7 +197,8 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
         },
         failed(`command failed for ${hostPlayer.name}`),
       );
-      repairRespawn(serv, player);
+      repairRespawn(serv, player, failed(`respawn failed for ${hostPlayer.name}`));
+      repairEntityTeleport(serv, player);
       // flying-squid only reads unsigned `chat_command`; 1.20.5+ clients with a chat session sign commands
       player._client.on("chat_command_signed", (packet: { command?: unknown }) => {
         if (typeof packet.command === "string") {
