@@ -3,7 +3,7 @@ import { joinPlayer, type Player, type ShippedServer, startShipped } from "./sys
 
 /**
  * Offline mode does not check names: a server reachable from other machines says so at start, and operators
- * get admin commands only after proving they can read the server console.
+ * get admin commands (System's and the game's own) only after proving they can read the server console.
  */
 describe("offline mode off loopback", () => {
   let server: ShippedServer;
@@ -38,6 +38,9 @@ describe("offline mode off loopback", () => {
     await admin.next((m) => m.text.includes("/system verify <code>"));
     const refused = await admin.say("/system grant Steve", (m) => !m.text.includes("joined the game"));
     expect(refused.text).not.toMatch(/granted/);
+    // nor the game's own operator commands: anyone may join under an operator's name
+    const summon = await admin.say("/summon zombie", (m) => !m.text.includes("joined the game"));
+    expect(summon.text).toContain("You do not have permission to use this command");
     const wrong = await admin.say("/system verify WRONGCODE1", (m) => /admin code/.test(m.text));
     expect(wrong.text).toContain("That is not this server's admin code.");
   });
@@ -47,6 +50,8 @@ describe("offline mode off loopback", () => {
     expect(ok.text).toContain("admin commands are on");
     const usage = await admin.say("/system usage", (m) => /usage|No model usage/i.test(m.text));
     expect(usage.text).toContain("No model usage recorded.");
+    const summon = await admin.say("/summon zombie", (m) => /Summoned|permission/.test(m.text));
+    expect(summon.text).toBe("Summoned zombie");
     const again = await admin.say(`/system verify ${code}`, (m) => /already/.test(m.text));
     expect(again.text).toContain("already verified");
   });

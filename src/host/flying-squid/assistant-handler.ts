@@ -127,6 +127,7 @@ export class AssistantHostHandler implements HostHandler {
     if (this.verification === undefined) return say("system.verify.not_needed", "gray");
     if (this.verification.isVerified(player.uuid)) return say("system.verify.already", "gray");
     if (!(await this.verification.verify(player.uuid, code))) return say("system.verify.wrong", "red");
+    if (player.opLevel() > 0) player.enableGameOperator();
     // the new operator level applies at once (and the player's command tree is sent again)
     await this.assistant.updatePlayer(this.#info(player));
     say("system.verify.ok", "green");

@@ -10,8 +10,10 @@ import type { InventorySnapshot, PlayerStatsSnapshot } from "./snapshots.js";
 export interface HostPlayer {
   readonly uuid: string;
   readonly name: string;
-  /** 4 for server operators, 0 otherwise (flying-squid has no finer levels). */
+  /** 4 for server operators (listed in `ops`, verified or not), 0 otherwise (flying-squid has no finer levels). */
   opLevel(): number;
+  /** Gives a listed operator the game's own operator commands (`/kill`, `/summon`…) once verified. */
+  enableGameOperator(): void;
   readonly protocolVersion: number;
   /** The client's language from its settings packet (`en_us` until the client sends one). */
   locale(): string;

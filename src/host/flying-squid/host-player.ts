@@ -54,6 +54,8 @@ export class SquidHostPlayer implements HostPlayer {
     private readonly player: SquidPlayer,
     initialLocale?: string,
     private readonly worldFolder?: string,
+    /** Named in the server's `ops`: an operator for System (subject to verification), whatever `player.op` is. */
+    private readonly listedOperator = false,
   ) {
     if (initialLocale !== undefined && initialLocale !== "") this.#locale = initialLocale.toLowerCase();
     this.uuid = player._client.uuid;
@@ -67,7 +69,11 @@ export class SquidHostPlayer implements HostPlayer {
   }
 
   opLevel(): number {
-    return this.player.op ? 4 : 0;
+    return this.listedOperator || this.player.op ? 4 : 0;
+  }
+
+  enableGameOperator(): void {
+    this.player.op = true;
   }
 
   locale(): string {

@@ -18,6 +18,8 @@ export interface HostOptions {
   /** Extra command bases forwarded to the handler (`reason`, …); `system` is always registered. */
   readonly shortcuts?: readonly string[];
   readonly ops?: readonly string[];
+  /** See `SystemPluginOptions.operatorVerified`: unset, the ops list is trusted as it is. */
+  readonly operatorVerified?: (uuid: string) => boolean;
   readonly generation?: "diamond_square" | "superflat";
   readonly maxPlayers?: number;
   readonly viewDistance?: number;
@@ -64,6 +66,7 @@ export const start = async (options: HostOptions): Promise<RunningHost> => {
     handler: options.handler,
     shortcuts: options.shortcuts ?? [],
     ops: options.ops ?? [],
+    operatorVerified: options.operatorVerified,
     logger,
     languages: options.languages ?? Languages.load(RESOURCES),
     worldFolder: options.worldFolder,

@@ -101,6 +101,9 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
       worldFolder: world,
       onlineMode: config.onlineMode,
       ops: config.ops,
+      ...(verification === undefined
+        ? {}
+        : { operatorVerified: (uuid: string) => verification.isVerified(uuid) }),
       generation: config.generation,
       maxPlayers: config.maxPlayers,
       viewDistance: config.viewDistance,

@@ -22,6 +22,11 @@ export interface SystemPluginOptions {
   readonly shortcuts: readonly string[];
   /** Player names made operators when they join. */
   readonly ops: readonly string[];
+  /**
+   * Set when operators must prove who they are (offline mode off loopback): a listed operator gets the game's own
+   * operator commands only once this says so. Unset: the ops list is trusted as it is.
+   */
+  readonly operatorVerified?: ((uuid: string) => boolean) | undefined;
   readonly logger: Logger;
   readonly languages: Languages;
   /** The world folder whose `playerdata/<uuid>.dat` files the plugin writes (atomically) for flying-squid. */
@@ -186,6 +191,7 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
         player,
         configuredLocales.get(player._client),
         options.worldFolder,
+        ops.has(player._client.username.toLowerCase()),
       );
       hostPlayers.set(player, hostPlayer);
       behaveLikeAGameServer(
@@ -231,7 +237,9 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
               ),
             );
         spawned.add(hostPlayer);
-        if (ops.has(player.username.toLowerCase())) player.op = true;
+        // the game's own operator commands, for a listed operator who needs no verification or passed it
+        if (ops.has(player.username.toLowerCase()) && (options.operatorVerified?.(hostPlayer.uuid) ?? true))
+          player.op = true;
         try {
           sendCommands(serv, player, hostPlayer);
         } catch (error) {
