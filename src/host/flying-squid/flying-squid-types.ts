@@ -62,6 +62,8 @@ export interface SquidCommandSpec {
   readonly usage?: string;
   readonly op?: boolean;
   readonly onlyPlayer?: boolean;
+  /** What flying-squid completes for each argument (`player`, `entity`…). */
+  readonly tab?: readonly string[];
   action(rest: string, context: { player?: SquidPlayer }): Promise<string | undefined> | string | undefined;
 }
 

@@ -61,7 +61,7 @@ export const spawnLivingMob = (
   name: string,
   world: unknown,
   position: { x: number; y: number; z: number },
-): { readonly name: string } | undefined => {
+): { readonly name: string; readonly health: number } | undefined => {
   const server = serv as unknown as SummoningServer;
   const data = server.registry.entitiesByName[name.replace(/^minecraft:/, "")];
   if (data === undefined || !LIVING_KINDS.has(data.type)) return undefined;
@@ -86,29 +86,48 @@ export const spawnLivingMob = (
     if (alive && mob.health <= 0) setTimeout(() => server.destroyEntity(mob), REMOVE_DEAD_MILLIS).unref();
   };
   mob.updateAndSpawn();
-  return { name: data.name };
+  return mob;
 };
 
+/** Summoned mobs alive at once: they never despawn, and flying-squid refuses logins past its entity cap. */
+export const MAX_SUMMONED = 32;
+
 /**
- * `/summon <entity>` for operators, replacing flying-squid's, which summons nothing on 1.19+ for every mob whose
+ * `/summon <mob>` for operators, replacing flying-squid's, which summons nothing on 1.19+ for every mob whose
  * registry kind is not "mob" (a zombie is "hostile"). Living mobs spawn beside the operator and are removed a
- * second after they die; other entities
- * (boats, arrows) are refused with a message.
+ * second after they die; other entities (boats, arrows) are refused, and so is a summon past
+ * {@link MAX_SUMMONED} mobs alive. `text` renders a reply in the operator's language.
  */
-export const repairSummon = (serv: SquidServer): void => {
+export const repairSummon = (
+  serv: SquidServer,
+  text: (player: SquidPlayer, key: string, ...args: string[]) => string,
+): void => {
+  const alive = new Set<{ readonly health: number }>();
   serv.commands.add({
     base: "summon",
     info: "Summon a mob",
-    usage: "/summon <entity_name>",
+    usage: "/summon <mob>",
+    tab: ["entity"],
     onlyPlayer: true,
     op: true,
     action: (rest, context) => {
       const player = context.player as (SquidPlayer & { readonly world: unknown }) | undefined;
+      if (player === undefined) return undefined;
       const name = typeof rest === "string" ? rest.trim() : "";
-      if (player === undefined || name === "") return "Usage: /summon <entity_name>";
+      if (name === "") return text(player, "system.host.summon.usage");
+      for (const mob of alive) if (mob.health <= 0) alive.delete(mob);
+      if (alive.size >= MAX_SUMMONED) return text(player, "system.host.summon.limit", String(MAX_SUMMONED));
       const { x, y, z } = player.position;
-      const mob = spawnLivingMob(serv, name, player.world, { x: x + 2, y, z });
-      return mob === undefined ? `No mob named ${name}` : `Summoned ${mob.name}`;
+      let mob: ReturnType<typeof spawnLivingMob>;
+      try {
+        mob = spawnLivingMob(serv, name, player.world, { x: x + 2, y, z });
+      } catch {
+        // flying-squid's own entity cap (players count too)
+        return text(player, "system.host.summon.full");
+      }
+      if (mob === undefined) return text(player, "system.host.summon.unknown", name);
+      alive.add(mob);
+      return text(player, "system.host.summon.done", mob.name);
     },
   });
 };

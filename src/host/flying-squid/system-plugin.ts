@@ -175,7 +175,9 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
           if (typeof packet.locale === "string") configuredLocales.set(client, packet.locale);
         });
       });
-      repairSummon(serv);
+      repairSummon(serv, (player, key, ...args) =>
+        options.languages.format(normalizeLocale(hostPlayers.get(player)?.locale() ?? "en_us"), key, args),
+      );
       for (const base of bases) {
         serv.commands.add({
           base,
