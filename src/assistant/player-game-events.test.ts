@@ -62,4 +62,38 @@ describe("PlayerGameEvents playtime", () => {
     const millis = await store.read(P, (data) => ModuleData.get(data, playtimeStorage).toData().millis);
     expect(millis).toBe(90_000);
   });
+
+  it("counts an interval whose write failed at the next tick", async () => {
+    let now = 9_000_000;
+    const events: GameEvent[] = [];
+    const world = mkdtempSync(join(tmpdir(), "playtime-failed-"));
+    const real = new FileAgentStore({ world });
+    await real.load(P);
+    let failNext = true;
+    const store = new Proxy(real, {
+      get(target, property) {
+        if (property === "transaction" && failNext)
+          return async () => {
+            failNext = false;
+            throw new Error("disk full");
+          };
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const players = new PlayerGameEvents(
+      { emit: async (event) => void events.push(event) },
+      { now: () => now, timeZone: "UTC" },
+      store,
+      silentLogger,
+    );
+    await players.joined(P, false, async () => {});
+    now += 61_000;
+    await players.tickPlaytime();
+    now += 60_000;
+    await players.tickPlaytime();
+    expect(events.filter((event) => event.type === "system:playtime").map((event) => event.data)).toEqual([
+      { minutes: 2, total: 2 },
+    ]);
+  });
 });

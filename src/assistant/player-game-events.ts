@@ -87,6 +87,7 @@ export class PlayerGameEvents {
       if (minutes <= session.minutes) continue;
       // the interval is taken before the write, so a leave meanwhile counts only what follows it
       const from = session.counted;
+      const reported = session.minutes;
       session.counted = now;
       session.minutes = minutes;
       let total: number;
@@ -94,6 +95,11 @@ export class PlayerGameEvents {
         total = await this.#count(uuid, now - from);
       } catch (error) {
         this.logger.warn(`playtime of ${uuid} not counted: ${String(error)}`);
+        // counted again by the next tick or the leave, unless one of them already took the interval on
+        if (this.#sessions.get(uuid) === session && session.counted === now) {
+          session.counted = from;
+          session.minutes = reported;
+        }
         continue;
       }
       await this.#emit(GameEventTypes.PLAYTIME, uuid, `playtime/${uuid}/${session.since}/${minutes}`, {

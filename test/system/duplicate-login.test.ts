@@ -18,6 +18,7 @@ describe("a second connection of the same player (shipped server)", () => {
   });
 
   it("closes the older connection and keeps the new session whole", async () => {
+    const observer = await joinPlayer(server.port, "Watcher");
     const first = await joinPlayer(server.port, "Twin");
     let reason = "";
     first.bot.once("kicked", (text) => {
@@ -33,9 +34,15 @@ describe("a second connection of the same player (shipped server)", () => {
       expect(checkIn.text).toContain("Streak: 1 day(s)");
       await second.next((m) => m.text.startsWith("Your check-in reward has arrived"));
       expect(server.system.host.players().filter((player) => player.name === "Twin").length).toBe(1);
+      // the older connection left before the newer one logged in (and read the player's data): the others saw
+      // Twin leave, then join, and Twin stays on their player list
+      const seen = observer.chat.map((m) => m.text).filter((text) => text.startsWith("Twin "));
+      expect(seen).toEqual(["Twin joined the game.", "Twin left the game.", "Twin joined the game."]);
+      await waitFor(() => (observer.bot.players.Twin !== undefined ? true : undefined));
     } finally {
       first.quit();
       second.quit();
+      observer.quit();
     }
   }, 60_000);
 });

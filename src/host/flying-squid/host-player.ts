@@ -42,6 +42,8 @@ export class SquidHostPlayer implements HostPlayer {
   readonly protocolVersion: number;
   readonly #dialect: ChatDialect;
   #locale = "en_us";
+  /** Whether the game's operator flag was given (a trusted or verified listed operator). */
+  #gameOperator = false;
   #saving: Promise<void> = Promise.resolve();
   #queuedSave: Promise<void> | undefined;
 
@@ -69,10 +71,13 @@ export class SquidHostPlayer implements HostPlayer {
   }
 
   opLevel(): number {
-    return this.listedOperator || this.player.op ? 4 : 0;
+    // a listed operator counts (for System's verification) until the game made them an operator; from then on
+    // the game's flag decides, so flying-squid's `/deop` removes both
+    return this.player.op || (this.listedOperator && !this.#gameOperator) ? 4 : 0;
   }
 
   enableGameOperator(): void {
+    this.#gameOperator = true;
     this.player.op = true;
   }
 

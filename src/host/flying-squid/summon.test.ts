@@ -5,8 +5,10 @@ import { MAX_SUMMONED, repairSummon } from "./summon.js";
 /** A server whose `initEntity` makes plain mobs (or throws past `cap` entities, as flying-squid does). */
 const fakeServer = (cap: number) => {
   const commands: SquidCommandSpec[] = [];
-  const mobs: { health: number; takeDamage(options: object): void }[] = [];
+  const mobs: { id: number; health: number; takeDamage(options: object): void }[] = [];
+  const entities: Record<number, unknown> = {};
   const serv = {
+    entities,
     commands: { add: (spec: SquidCommandSpec) => commands.push(spec) },
     registry: {
       entitiesByName: {
@@ -17,6 +19,7 @@ const fakeServer = (cap: number) => {
     initEntity: () => {
       if (mobs.length >= cap) throw new Error("Too many mobs !");
       const mob = {
+        id: mobs.length + 1,
         health: 0,
         takeDamage(this: { health: number }, { damage = 1 }: { damage?: number }) {
           this.health -= damage;
@@ -24,6 +27,7 @@ const fakeServer = (cap: number) => {
         updateAndSpawn: () => {},
       };
       mobs.push(mob);
+      entities[mob.id] = mob;
       return mob;
     },
     destroyEntity: () => {},
@@ -33,12 +37,12 @@ const fakeServer = (cap: number) => {
     commands[0]?.action(line, {
       player: { position: { x: 0, y: 5, z: 0 }, world: {} } as unknown as SquidPlayer,
     });
-  return { summon, mobs };
+  return { summon, mobs, entities };
 };
 
 describe("/summon", () => {
   it("spawns living mobs only, up to the limit of mobs alive, in the operator's language", () => {
-    const { summon, mobs } = fakeServer(1_000);
+    const { summon, mobs, entities } = fakeServer(1_000);
     expect(summon("minecraft:zombie")).toBe("system.host.summon.done zombie");
     expect(mobs[0]?.health).toBe(20);
     expect(summon("acacia_boat")).toBe("system.host.summon.unknown acacia_boat");
@@ -47,6 +51,10 @@ describe("/summon", () => {
     expect(summon("zombie")).toBe(`system.host.summon.limit ${MAX_SUMMONED}`);
     // a dead mob frees its place
     mobs[0]?.takeDamage({ damage: 20 });
+    expect(summon("zombie")).toBe("system.host.summon.done zombie");
+    expect(summon("zombie")).toBe(`system.host.summon.limit ${MAX_SUMMONED}`);
+    // and so does one removed another way (a /kill @e, a world unloaded)
+    delete entities[mobs[1]?.id ?? 0];
     expect(summon("zombie")).toBe("system.host.summon.done zombie");
   });
 

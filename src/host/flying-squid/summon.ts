@@ -22,6 +22,7 @@ interface EntityData {
 
 /** A flying-squid entity as `initEntity` returns it (prismarine-entity plus flying-squid's plugins). */
 interface SquidEntity {
+  readonly id: number;
   uuid: string;
   name: string;
   health: number;
@@ -61,7 +62,7 @@ export const spawnLivingMob = (
   name: string,
   world: unknown,
   position: { x: number; y: number; z: number },
-): { readonly name: string; readonly health: number } | undefined => {
+): { readonly id: number; readonly name: string; readonly health: number } | undefined => {
   const server = serv as unknown as SummoningServer;
   const data = server.registry.entitiesByName[name.replace(/^minecraft:/, "")];
   if (data === undefined || !LIVING_KINDS.has(data.type)) return undefined;
@@ -102,7 +103,8 @@ export const repairSummon = (
   serv: SquidServer,
   text: (player: SquidPlayer, key: string, ...args: string[]) => string,
 ): void => {
-  const alive = new Set<{ readonly health: number }>();
+  const alive = new Set<{ readonly id: number; readonly health: number }>();
+  const entities = (serv as unknown as { readonly entities: Record<number, unknown> }).entities;
   serv.commands.add({
     base: "summon",
     info: "Summon a mob",
@@ -115,7 +117,8 @@ export const repairSummon = (
       if (player === undefined) return undefined;
       const name = typeof rest === "string" ? rest.trim() : "";
       if (name === "") return text(player, "system.host.summon.usage");
-      for (const mob of alive) if (mob.health <= 0) alive.delete(mob);
+      // dead, or gone another way (a /kill, a world unloaded)
+      for (const mob of alive) if (mob.health <= 0 || entities[mob.id] === undefined) alive.delete(mob);
       if (alive.size >= MAX_SUMMONED) return text(player, "system.host.summon.limit", String(MAX_SUMMONED));
       const { x, y, z } = player.position;
       let mob: ReturnType<typeof spawnLivingMob>;

@@ -94,6 +94,12 @@ const behaveLikeAGameServer = (
   });
 };
 
+/** flying-squid's login step (reads the player's data file, then spawns them), called right after "asap". */
+type LoggingInPlayer = SquidPlayer & { login: () => Promise<void> };
+
+/** How long a new connection waits for the older connection of the same player to leave. */
+const DUPLICATE_LOGIN_WAIT_MILLIS = 5_000;
+
 /** Builds the flying-squid plugin that registers `/system` and the shortcuts and replaces completion. */
 export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
   const { handler, logger } = options;
@@ -115,6 +121,30 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
     pendingSaves.add(save);
     void save.finally(() => pendingSaves.delete(save));
     return save;
+  };
+
+  /** Kicks every other connection of this player's UUID and waits for it to leave and for the saves in flight. */
+  const closeOlderConnections = async (player: SquidPlayer, hostPlayer: SquidHostPlayer): Promise<void> => {
+    const older = [...hostPlayers].filter(
+      ([other, host]) => other !== player && host.uuid === hostPlayer.uuid,
+    );
+    if (older.length === 0) return;
+    await Promise.all(
+      older.map(([other, host]) => {
+        const gone = new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, DUPLICATE_LOGIN_WAIT_MILLIS);
+          other.once("disconnected", () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        other.kick(
+          options.languages.format(normalizeLocale(host.locale()), "system.host.duplicate_login", []),
+        );
+        return gone;
+      }),
+    );
+    await Promise.all([...pendingSaves]);
   };
 
   const sendCommands = (serv: SquidServer, player: SquidPlayer, hostPlayer: SquidHostPlayer): void => {
@@ -225,23 +255,20 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
           (line) => handler.completions(hostPlayer, line),
           failed(`completion failed for ${hostPlayer.name}`),
         );
+        // one connection per player, as vanilla: an older one with the same UUID is closed, and its logout save
+        // is written, before this one reads the player's data (flying-squid's own check runs before the UUID is
+        // set, so both stayed in the game and the older one's save overwrote the newer one's data)
+        const login = (player as LoggingInPlayer).login.bind(player);
+        (player as LoggingInPlayer).login = async () => {
+          await closeOlderConnections(player, hostPlayer);
+          return login();
+        };
       });
       player.once("spawned", () => {
-        // one connection per player, as vanilla: an older one with the same UUID is closed (flying-squid's own
-        // check runs before the UUID is set, so both would stay in the game)
-        for (const [other, otherHost] of hostPlayers)
-          if (other !== player && otherHost.uuid === hostPlayer.uuid)
-            other.kick(
-              options.languages.format(
-                normalizeLocale(otherHost.locale()),
-                "system.host.duplicate_login",
-                [],
-              ),
-            );
         spawned.add(hostPlayer);
         // the game's own operator commands, for a listed operator who needs no verification or passed it
         if (ops.has(player.username.toLowerCase()) && (options.operatorVerified?.(hostPlayer.uuid) ?? true))
-          player.op = true;
+          hostPlayer.enableGameOperator();
         try {
           sendCommands(serv, player, hostPlayer);
         } catch (error) {
