@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_ADVANCEMENTS } from "../../src/assistant/advancement-rules.js";
 import type { GameClock } from "../../src/game/context-types.js";
 import {
+  advancementRule,
   joinPlayer,
   type Player,
   questFolderFiles,
@@ -15,14 +16,7 @@ const FIXTURE = join(import.meta.dirname, "../fixtures/ftbquests/system-tasks");
 const DAY = 86_400_000;
 const TASKS_QUESTS = ["2100000000000001", "2100000000000002", "2100000000000003", "2100000000000004"];
 
-const rule = (
-  id: string,
-  event: string,
-  conditions: Record<string, unknown>,
-  workflow: string,
-  input: unknown,
-  repeat = "always",
-) => ({ id, trigger: { event, conditions }, action: { workflow, input }, repeat, enabled: true });
+const rule = advancementRule;
 
 /** The text of title packets a bot received (1.21 writes them as NBT: the strings are what the player reads). */
 const titles = (player: Player): string[] => {

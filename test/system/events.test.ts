@@ -1,15 +1,22 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { held, joinPlayer, type ShippedServer, startShipped, waitFor } from "./system-support.js";
+import {
+  advancementRule,
+  held,
+  joinPlayer,
+  type ShippedServer,
+  startShipped,
+  waitFor,
+} from "./system-support.js";
 
-const rule = (id: string, event: string, workflow: string, input: unknown, repeat = "once") => ({
-  id,
-  trigger: { event, conditions: {} },
-  action: { workflow, input },
-  repeat,
-  enabled: true,
-});
+const rule = (
+  id: string,
+  event: string,
+  workflow: string,
+  input: unknown,
+  repeat: "once" | "daily" = "once",
+) => advancementRule(id, event, {}, workflow, input, repeat);
 
 /**
  * Game events and advancement rules on the shipped server: `config/system/advancements.json` decides which

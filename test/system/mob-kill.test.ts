@@ -1,6 +1,14 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { joinPlayer, questFolderFiles, type ShippedServer, startShipped, waitFor } from "./system-support.js";
+import { DEFAULT_ADVANCEMENTS } from "../../src/assistant/advancement-rules.js";
+import {
+  advancementRule,
+  joinPlayer,
+  questFolderFiles,
+  type ShippedServer,
+  startShipped,
+  waitFor,
+} from "./system-support.js";
 
 const FIXTURE = join(import.meta.dirname, "../fixtures/ftbquests/system-tasks");
 
@@ -19,20 +27,10 @@ describe("summoning and killing a mob (shipped server)", () => {
         ...questFolderFiles(FIXTURE),
         "config/system/advancements.json": JSON.stringify({
           rules: [
-            {
-              id: "bounty",
-              trigger: { event: "system:kill", conditions: { entity: "minecraft:zombie" } },
-              action: { workflow: "system:points_bonus", input: { points: 3 } },
-              repeat: "always",
-              enabled: true,
-            },
-            {
-              id: "quest_narration",
-              trigger: { event: "system:quest_completed", conditions: {} },
-              action: { workflow: "system:quest_announce", input: {} },
-              repeat: "always",
-              enabled: true,
-            },
+            advancementRule("bounty", "system:kill", { entity: "minecraft:zombie" }, "system:points_bonus", {
+              points: 3,
+            }),
+            ...DEFAULT_ADVANCEMENTS.rules.filter((rule) => (rule as { id: string }).id === "quest_narration"),
           ],
         }),
       },

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ModuleData } from "../../src/agent/storage/player-data.js";
+import { DEFAULT_ADVANCEMENTS } from "../../src/assistant/advancement-rules.js";
 import { questProgressStorage } from "../../src/module/builtin/quests/quest-progress.js";
 import { Identifier } from "../../src/util/identifier.js";
 import {
   held,
   joinPlayer,
+  quitAndWait,
   type ShippedServer,
   startShipped,
   uuidOf,
@@ -43,18 +45,12 @@ describe("a quest claim whose delivery was never queued (shipped server)", () =>
       ),
     );
     expect(recorded).toBe(true);
-    nia.quit();
-    await waitFor(() =>
-      server.system.host.players().some((player) => player.name === "Nia") ? undefined : true,
-    );
+    await quitAndWait(server, nia, "Nia");
     nia = await joinPlayer(server.port, "Nia");
     await nia.next((m) => DELIVERED.test(m.text));
     await waitFor(() => (held(nia, "bread") === 3 ? true : undefined));
     expect(nia.bot.experience.level).toBe(2);
-    nia.quit();
-    await waitFor(() =>
-      server.system.host.players().some((player) => player.name === "Nia") ? undefined : true,
-    );
+    await quitAndWait(server, nia, "Nia");
     nia = await joinPlayer(server.port, "Nia");
     try {
       const card = await nia.say("/system quest welcome gift", (m) => m.text.startsWith("Welcome Gift"));
@@ -84,13 +80,10 @@ describe("a quest completion whose game event was never reported (shipped server
       files: {
         ...welcomeGiftQuestFiles(),
         "config/system/advancements.json": JSON.stringify({
-          rules: ["quest", "chapter"].map((kind) => ({
-            id: `${kind}_narration`,
-            trigger: { event: `system:${kind}_completed`, conditions: {} },
-            action: { workflow: "system:quest_announce", input: {} },
-            repeat: "always",
-            enabled: true,
-          })),
+          // the default narration rules, without the welcome kit and streak bonus
+          rules: DEFAULT_ADVANCEMENTS.rules.filter((rule) =>
+            (rule as { id: string }).id.endsWith("_narration"),
+          ),
         }),
       },
     });
@@ -108,19 +101,13 @@ describe("a quest completion whose game event was never reported (shipped server
       ModuleData.get(data, storage).announce("6000000000000001", Date.now()),
     );
     expect(announced).toBe(true);
-    nia.quit();
-    await waitFor(() =>
-      server.system.host.players().some((player) => player.name === "Nia") ? undefined : true,
-    );
+    await quitAndWait(server, nia, "Nia");
     nia = await joinPlayer(server.port, "Nia");
     await nia.next((m) => m.text === "★ Quest completed: Welcome Gift");
     await nia.next((m) => m.text === "★ Chapter completed: Welcome");
     const card = await nia.say("/system quest welcome gift", (m) => m.text.startsWith("Welcome Gift"));
     expect(card.text).not.toContain("★");
-    nia.quit();
-    await waitFor(() =>
-      server.system.host.players().some((player) => player.name === "Nia") ? undefined : true,
-    );
+    await quitAndWait(server, nia, "Nia");
     nia = await joinPlayer(server.port, "Nia");
     try {
       await nia.say("/system quest welcome gift", (m) => m.text.startsWith("Welcome Gift"));

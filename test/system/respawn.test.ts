@@ -1,13 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { joinPlayer, type ShippedServer, startShipped, waitFor } from "./system-support.js";
-
-const announce = (id: string, event: string, conditions: Record<string, unknown>, text: string) => ({
-  id,
-  trigger: { event, conditions },
-  action: { workflow: "system:announce", input: { message: { en_us: text } } },
-  repeat: "always",
-  enabled: true,
-});
+import { announceRule, joinPlayer, type ShippedServer, startShipped, waitFor } from "./system-support.js";
 
 /**
  * Dying and travelling on the shipped 1.21 server, as a player does it: the Respawn button brings a dead player
@@ -24,14 +16,19 @@ describe("respawn and dimension changes (shipped server)", () => {
       files: {
         "config/system/advancements.json": JSON.stringify({
           rules: [
-            announce("rip", "system:death", {}, "You died. Respawn when you are ready."),
-            announce(
+            announceRule("rip", "system:death", {}, "You died. Respawn when you are ready."),
+            announceRule(
               "hot",
               "system:dimension_change",
               { dimension: "minecraft:the_nether" },
               "The Nether burns.",
             ),
-            announce("home", "system:dimension_change", { dimension: "minecraft:overworld" }, "Back home."),
+            announceRule(
+              "home",
+              "system:dimension_change",
+              { dimension: "minecraft:overworld" },
+              "Back home.",
+            ),
           ],
         }),
       },

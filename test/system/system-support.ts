@@ -5,7 +5,7 @@ import { type GameClock, systemClock } from "../../src/game/context-types.js";
 import { type RunningSystem, startSystem } from "../../src/host/flying-squid/start-system.js";
 import { MemoryLogger } from "../../src/util/logger.js";
 import { type ChatMessage, command, recordChat } from "../e2e/assistant-support.js";
-import { joinBot, tempFolder } from "../e2e/host-support.js";
+import { joinBot, tempFolder, waitFor } from "../e2e/host-support.js";
 import type { ScriptedModelServer } from "../support/scripted-model-server.js";
 import { TEST_MODEL } from "../support/test-model.js";
 
@@ -168,4 +168,26 @@ export const welcomeGiftQuestFiles = (): Record<string, string> => {
     [`${folder}/lang/en_us.snbt`]:
       '{\n\tchapter.5000000000000001.title: "Welcome"\n\tquest.6000000000000001.title: "Welcome Gift"\n}\n',
   };
+};
+
+/** One rule of `config/system/advancements.json`, enabled. */
+export const advancementRule = (
+  id: string,
+  event: string,
+  conditions: Record<string, unknown>,
+  workflow: string,
+  input: unknown,
+  repeat: "once" | "daily" | "always" = "always",
+) => ({ id, trigger: { event, conditions }, action: { workflow, input }, repeat, enabled: true });
+
+/** A rule showing the admin's message (`system:announce`) on an event. */
+export const announceRule = (id: string, event: string, conditions: Record<string, unknown>, text: string) =>
+  advancementRule(id, event, conditions, "system:announce", { message: { en_us: text } });
+
+/** Quits a bot and waits until the server no longer lists the player (their leave has begun). */
+export const quitAndWait = async (server: ShippedServer, player: Player, name: string): Promise<void> => {
+  player.quit();
+  await waitFor(() =>
+    server.system.host.players().some((online) => online.name === name) ? undefined : true,
+  );
 };

@@ -54,10 +54,10 @@ export class SquidHostPlayer implements HostPlayer {
   constructor(
     private readonly serv: SquidServer,
     private readonly player: SquidPlayer,
-    initialLocale?: string,
-    private readonly worldFolder?: string,
+    initialLocale: string | undefined,
+    private readonly worldFolder: string | undefined,
     /** Named in the server's `ops`: an operator for System (subject to verification), whatever `player.op` is. */
-    private readonly listedOperator = false,
+    private readonly listedOperator: boolean,
   ) {
     if (initialLocale !== undefined && initialLocale !== "") this.#locale = initialLocale.toLowerCase();
     this.uuid = player._client.uuid;
