@@ -9,13 +9,27 @@ import { consoleLogger } from "./util/logger.js";
  * or with `SYSTEM_MODEL_BASE_URL`, `SYSTEM_MODEL` and `SYSTEM_MODEL_API_KEY`.
  */
 export const startServer = async (argv: readonly string[]): Promise<void> => {
-  const system = await startSystem({
+  const started = startSystem({
     argv,
     environment: process.env,
     logger: consoleLogger,
     clock: systemClock(),
   });
-  installShutdown({ close: () => system.host.close(), flush: () => system.close() }, consoleLogger);
+  // Installed before the start: once `listening on` is printed a stop signal must never find the process
+  // without a handler (the default action kills it at once, unflushed). A signal during the start waits for it;
+  // a start that fails is reported below, not again as a failed shutdown step.
+  const ready = started.then(
+    (system) => system,
+    () => undefined,
+  );
+  installShutdown(
+    {
+      close: async () => (await ready)?.host.close(),
+      flush: async () => (await ready)?.close(),
+    },
+    consoleLogger,
+  );
+  await started;
 };
 
 const isMain = process.argv[1] !== undefined && /main\.ts$/.test(process.argv[1]);

@@ -23,13 +23,31 @@ export interface ServeOptions {
 export const serve = async (options: ServeOptions): Promise<RunningHost> => {
   const cli = parseCliOptions(options.argv);
   if (!cli.success) throw new Error(`${cli.error}\nusage: system serve [--port N] [--data-dir DIR]`);
-  const config = await loadServerConfig(cli.value.dataDir, options.logger);
-  const handler = await options.handler(cli.value.dataDir, config);
-  const host = await start({
+  const started = startHost(cli.value.dataDir, cli.value.port, options);
+  // before the start, so that no stop signal after `listening on` meets the default action (an unflushed exit)
+  const ready = started.then(
+    (host) => host,
+    () => undefined,
+  );
+  installShutdown(
+    { close: async () => (await ready)?.close(), flush: options.flush },
+    options.logger,
+  );
+  return started;
+};
+
+const startHost = async (
+  dataDir: string,
+  port: number | undefined,
+  options: ServeOptions,
+): Promise<RunningHost> => {
+  const config = await loadServerConfig(dataDir, options.logger);
+  const handler = await options.handler(dataDir, config);
+  return start({
     host: config.host,
-    port: cli.value.port ?? config.port,
+    port: port ?? config.port,
     version: config.version,
-    worldFolder: worldFolderOf(config, cli.value.dataDir),
+    worldFolder: worldFolderOf(config, dataDir),
     onlineMode: config.onlineMode,
     ops: config.ops,
     generation: config.generation,
@@ -39,6 +57,4 @@ export const serve = async (options: ServeOptions): Promise<RunningHost> => {
     logger: options.logger,
     ...(options.shortcuts === undefined ? {} : { shortcuts: options.shortcuts }),
   });
-  installShutdown({ close: () => host.close(), flush: options.flush }, options.logger);
-  return host;
 };

@@ -32,26 +32,71 @@ const watchExitHook = (): (() => void) => {
 };
 
 /**
- * On the first SIGINT or SIGTERM: close the game server, flush storage, then exit 0 (1 if a step failed).
- * A second signal while shutting down exits at once with 130. Returns a function that uninstalls the handlers.
+ * How long after the first stop signal another one is taken as the same stop. A terminal's Ctrl+C signals the
+ * whole process group, so `npm start` and the server both receive it and npm forwards its copy moments later;
+ * systemd's default KillMode sends SIGTERM to every process of the unit the same way.
+ */
+export const REPEAT_WINDOW_MILLIS = 2_000;
+
+/** What a stop signal does: start the shutdown, be the echo of the one that started it, or force an exit. */
+export type SignalAction = "shut-down" | "repeat" | "force";
+
+/** The action for a signal at `now`, given when the first one arrived (undefined: none yet). */
+export const signalAction = (
+  firstAt: number | undefined,
+  now: number,
+  windowMillis: number = REPEAT_WINDOW_MILLIS,
+): SignalAction => {
+  if (firstAt === undefined) return "shut-down";
+  return now - firstAt < windowMillis ? "repeat" : "force";
+};
+
+/** Seams of `installShutdown` for tests: how the process exits and the monotonic clock in milliseconds. */
+export interface ShutdownOptions {
+  readonly exit?: (code: number) => void;
+  readonly now?: () => number;
+}
+
+/**
+ * The signal handler: the first SIGINT or SIGTERM closes the game server, flushes storage, then exits 0 (1 if a
+ * step failed). Another signal within `REPEAT_WINDOW_MILLIS` is the same stop and is ignored; a later one (a
+ * deliberate second Ctrl+C) exits at once with 130.
+ */
+export const shutdownHandler = (
+  steps: ShutdownSteps,
+  logger: Logger,
+  options: ShutdownOptions = {},
+): ((signal: NodeJS.Signals) => void) => {
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const now = options.now ?? (() => performance.now());
+  let firstAt: number | undefined;
+  return (signal) => {
+    const at = now();
+    const action = signalAction(firstAt, at);
+    if (action === "repeat") return;
+    if (action === "force") {
+      logger.warn(`${signal} again: exiting before the shutdown finished`);
+      exit(130);
+      return;
+    }
+    firstAt = at;
+    logger.info(`${signal}: shutting down`);
+    void runShutdown(steps, logger).then(exit);
+  };
+};
+
+/**
+ * Installs `shutdownHandler` for SIGINT and SIGTERM, in place of flying-squid's synchronous exit.
+ * Returns a function that uninstalls the handlers.
  */
 export const installShutdown = (
   steps: ShutdownSteps,
   logger: Logger,
-  exit: (code: number) => void = (code) => process.exit(code),
+  options: ShutdownOptions = {},
 ): (() => void) => {
   detachExitHook();
   const unwatch = watchExitHook();
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (stopping) {
-      exit(130);
-      return;
-    }
-    stopping = true;
-    logger.info(`${signal}: shutting down`);
-    void runShutdown(steps, logger).then(exit);
-  };
+  const onSignal = shutdownHandler(steps, logger, options);
   for (const signal of SIGNALS) process.on(signal, onSignal);
   return () => {
     unwatch();
