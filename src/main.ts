@@ -1,14 +1,24 @@
 import { systemClock } from "./game/context-types.js";
+import { parseCliOptions, SERVE_USAGE } from "./host/flying-squid/cli-options.js";
 import { installShutdown } from "./host/flying-squid/shutdown.js";
-import { startSystem } from "./host/flying-squid/start-system.js";
 import { consoleLogger } from "./util/logger.js";
 
 /**
  * `npm start` / `system serve`: the embedded flying-squid world with System inside. Flags: `--port N`,
- * `--data-dir DIR` (default `run`). No model is needed; configure one in `<dataDir>/config/system/model.json`
+ * `--panel-port N`, `--data-dir DIR` (default `run`); `--help` prints the usage and starts nothing. No model is needed; configure one in `<dataDir>/config/system/model.json`
  * or with `SYSTEM_MODEL_BASE_URL`, `SYSTEM_MODEL` and `SYSTEM_MODEL_API_KEY`.
  */
-export const startServer = async (argv: readonly string[]): Promise<void> => {
+export const startServer = async (
+  argv: readonly string[],
+  out: { write(text: string): unknown } = process.stdout,
+): Promise<void> => {
+  const options = parseCliOptions(argv);
+  if (options.success && options.value.help === true) {
+    out.write(`${SERVE_USAGE}\n`);
+    return;
+  }
+  // imported here: `--help` needs none of the server
+  const { startSystem } = await import("./host/flying-squid/start-system.js");
   const started = startSystem({
     argv,
     environment: process.env,

@@ -24,3 +24,35 @@ describe("parseCliOptions", () => {
     expect(parseCliOptions(["--port", "abc"]).success).toBe(false);
   });
 });
+
+describe("parseCliOptions: --panel-port and --help", () => {
+  it("reads --panel-port in both spellings, 0 for any free port", () => {
+    expect(parseCliOptions(["--panel-port", "0"])).toEqual({
+      success: true,
+      value: { dataDir: "run", panelPort: 0 },
+    });
+    expect(parseCliOptions(["--port=25566", "--panel-port=8766", "--data-dir", "run2"])).toEqual({
+      success: true,
+      value: { dataDir: "run2", port: 25566, panelPort: 8766 },
+    });
+  });
+
+  it("refuses a bad panel port, naming the flag", () => {
+    expect(parseCliOptions(["--panel-port", "65536"])).toEqual({
+      success: false,
+      error: "--panel-port must be 0–65535, got 65536",
+    });
+    expect(parseCliOptions(["--panel-port"])).toEqual({
+      success: false,
+      error: "--panel-port needs a value",
+    });
+  });
+
+  it("asks for the usage on --help or -h", () => {
+    expect(parseCliOptions(["--port", "1", "--help"])).toMatchObject({
+      success: true,
+      value: { help: true },
+    });
+    expect(parseCliOptions(["-h"])).toMatchObject({ success: true, value: { help: true } });
+  });
+});

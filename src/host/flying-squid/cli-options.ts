@@ -1,22 +1,37 @@
 import { invalid, type Validation, valid } from "../../util/validation.js";
 
-/** Flags of `npm start` / `system serve`; each overrides `config/system/server.json`. */
+/** Flags of `npm start` / `system serve`; each overrides `config/system/server.json` or `panel.json`. */
 export interface CliOptions {
   readonly dataDir: string;
   readonly port?: number;
+  /** `--panel-port N`: the web panel's port instead of `panel.json`'s (0: any free port). */
+  readonly panelPort?: number;
+  /** `--help` / `-h`: print `SERVE_USAGE` and start nothing. */
+  readonly help?: true;
 }
 
 /** The default data directory: config under `run/config/system/`, world under `run/world`. */
 export const DEFAULT_DATA_DIR = "run";
 
-/** Parses `--port N --data-dir DIR` (also `--port=N`); unknown flags are an error so typos are not ignored. */
+/** The usage line of `npm start -- …` / `system serve …`, printed with a refused flag and by `--help`. */
+export const SERVE_USAGE = "usage: system serve [--port N] [--panel-port N] [--data-dir DIR]";
+
+const PORT_FLAGS = ["--port", "--panel-port"] as const;
+type PortFlag = (typeof PORT_FLAGS)[number];
+const isPortFlag = (flag: string): flag is PortFlag => (PORT_FLAGS as readonly string[]).includes(flag);
+
+/**
+ * Parses `--port N --panel-port N --data-dir DIR` (also `--flag=value`) and `--help`/`-h`; unknown flags are an
+ * error so typos are not ignored.
+ */
 export const parseCliOptions = (argv: readonly string[]): Validation<CliOptions> => {
   let dataDir = DEFAULT_DATA_DIR;
-  let port: number | undefined;
+  const ports: Partial<Record<PortFlag, number>> = {};
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index]!;
+    if (argument === "--help" || argument === "-h") return valid({ dataDir, help: true });
     const [flag, inline] = argument.includes("=") ? argument.split("=", 2) : [argument, undefined];
-    if (flag !== "--port" && flag !== "--data-dir") return invalid(`unknown option ${argument}`);
+    if (flag !== "--data-dir" && !isPortFlag(flag!)) return invalid(`unknown option ${argument}`);
     const value = inline ?? argv[++index];
     if (value === undefined || value === "") return invalid(`${flag} needs a value`);
     if (flag === "--data-dir") {
@@ -25,8 +40,12 @@ export const parseCliOptions = (argv: readonly string[]): Validation<CliOptions>
     }
     const parsed = Number(value);
     if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535)
-      return invalid(`--port must be 0–65535, got ${value}`);
-    port = parsed;
+      return invalid(`${flag} must be 0–65535, got ${value}`);
+    ports[flag as PortFlag] = parsed;
   }
-  return valid(port === undefined ? { dataDir } : { dataDir, port });
+  return valid({
+    dataDir,
+    ...(ports["--port"] === undefined ? {} : { port: ports["--port"] }),
+    ...(ports["--panel-port"] === undefined ? {} : { panelPort: ports["--panel-port"] }),
+  });
 };

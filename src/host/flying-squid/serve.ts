@@ -1,5 +1,5 @@
 import type { Logger } from "../../util/logger.js";
-import { parseCliOptions } from "./cli-options.js";
+import { parseCliOptions, SERVE_USAGE } from "./cli-options.js";
 import type { HostHandler } from "./host-handler.js";
 import { type RunningHost, start } from "./server.js";
 import { loadServerConfig, type ServerConfig, worldFolderOf } from "./server-config.js";
@@ -22,17 +22,15 @@ export interface ServeOptions {
  */
 export const serve = async (options: ServeOptions): Promise<RunningHost> => {
   const cli = parseCliOptions(options.argv);
-  if (!cli.success) throw new Error(`${cli.error}\nusage: system serve [--port N] [--data-dir DIR]`);
+  if (!cli.success) throw new Error(`${cli.error}\n${SERVE_USAGE}`);
+  if (cli.value.help === true) throw new Error(SERVE_USAGE);
   const started = startHost(cli.value.dataDir, cli.value.port, options);
   // before the start, so that no stop signal after `listening on` meets the default action (an unflushed exit)
   const ready = started.then(
     (host) => host,
     () => undefined,
   );
-  installShutdown(
-    { close: async () => (await ready)?.close(), flush: options.flush },
-    options.logger,
-  );
+  installShutdown({ close: async () => (await ready)?.close(), flush: options.flush }, options.logger);
   return started;
 };
 

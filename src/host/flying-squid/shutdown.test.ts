@@ -69,11 +69,9 @@ describe("detachExitHook", () => {
 
 describe("installShutdown", () => {
   it("also removes an exit-hook listener registered after it was installed", async () => {
-    const uninstall = installShutdown(
-      { close: async () => {}, flush: async () => {} },
-      new MemoryLogger(),
-      { exit: () => {} },
-    );
+    const uninstall = installShutdown({ close: async () => {}, flush: async () => {} }, new MemoryLogger(), {
+      exit: () => {},
+    });
     function exit(): void {}
     const late = exit.bind(null);
     process.once("SIGTERM", late);

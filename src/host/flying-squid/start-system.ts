@@ -12,7 +12,7 @@ import { PanelServer } from "../panel/panel-server.js";
 import { PanelSessions } from "../panel/panel-sessions.js";
 import { AdminVerification, verificationRequired } from "./admin-verification.js";
 import { AssistantHostHandler } from "./assistant-handler.js";
-import { parseCliOptions } from "./cli-options.js";
+import { parseCliOptions, SERVE_USAGE } from "./cli-options.js";
 import { OnlinePlayers } from "./online-players.js";
 import { type RunningHost, start } from "./server.js";
 import { loadServerConfig, worldFolderOf } from "./server-config.js";
@@ -25,7 +25,7 @@ const PLAYTIME_TICK_MILLIS = 15_000;
 
 /** What `npm start` and `system serve` start; system tests start exactly this. */
 export interface SystemOptions {
-  /** `--port N`, `--data-dir DIR` (default `run`). */
+  /** `--port N`, `--panel-port N`, `--data-dir DIR` (default `run`). */
   readonly argv: readonly string[];
   /** Where `SYSTEM_MODEL_*` settings are read (the process environment for `npm start`). */
   readonly environment: Readonly<Record<string, string | undefined>>;
@@ -55,7 +55,8 @@ export interface RunningSystem {
  */
 export const startSystem = async (options: SystemOptions): Promise<RunningSystem> => {
   const cli = parseCliOptions(options.argv);
-  if (!cli.success) throw new Error(`${cli.error}\nusage: system serve [--port N] [--data-dir DIR]`);
+  if (!cli.success) throw new Error(`${cli.error}\n${SERVE_USAGE}`);
+  if (cli.value.help === true) throw new Error(SERVE_USAGE);
   const { dataDir } = cli.value;
   const config = await loadServerConfig(dataDir, options.logger);
   const world = worldFolderOf(config, dataDir);
@@ -73,7 +74,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
   }
   const extensions = await loadExtensions(dataDir, options.logger);
   // the web panel opens first: `/system bind` tells players its address
-  const panel = await openPanel(dataDir, world, options);
+  const panel = await openPanel(dataDir, world, cli.value.panelPort, options);
   const assistant = await AssistantServer.create({
     paths: { dataDir, world, packRoots: [...extensions.packRoots, join(dataDir, "datapacks")] },
     bridge: players,
@@ -141,14 +142,24 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
   };
 };
 
-/** Opens the web panel when `panel.json` enables it; a taken port is logged and the server runs without it. */
+/**
+ * Opens the web panel when `panel.json` enables it, on `--panel-port` when given. A taken port is logged in one
+ * line and the server runs without the panel: it never moves to another port by itself, since players' bookmarks
+ * and an admin's proxy or firewall name the configured one (and another server may be the one holding it).
+ */
 const openPanel = async (
   dataDir: string,
   world: string,
+  panelPort: number | undefined,
   options: SystemOptions,
 ): Promise<PanelServer | undefined> => {
-  const config = await loadPanelConfig(dataDir, options.logger);
-  if (!config.enabled) return undefined;
+  const loaded = await loadPanelConfig(dataDir, options.logger);
+  if (!loaded.enabled) {
+    if (panelPort !== undefined)
+      options.logger.info("--panel-port ignored: the web panel is off (enabled: false in panel.json)");
+    return undefined;
+  }
+  const config = panelPort === undefined ? loaded : { ...loaded, port: panelPort };
   const sessions = new PanelSessions(
     join(world, "system", "panel-sessions.json"),
     () => options.clock.now(),
@@ -164,9 +175,15 @@ const openPanel = async (
       logger: options.logger,
     });
   } catch (error) {
-    options.logger.warn(
-      `web panel not started on ${config.host}:${config.port}: ${(error as Error).message}`,
-    );
+    options.logger.warn(panelNotStarted(config, error));
     return undefined;
   }
+};
+
+/** The one line an admin reads when the panel could not listen: what happened and what to do. */
+export const panelNotStarted = (config: { host: string; port: number }, error: unknown): string => {
+  const address = `${config.host}:${config.port}`;
+  if ((error as { code?: unknown }).code === "EADDRINUSE")
+    return `web panel not started: ${address} is already in use (another server?); start with --panel-port N (0: any free port) or set "port" in config/system/panel.json`;
+  return `web panel not started on ${address}: ${error instanceof Error ? error.message : String(error)}`;
 };

@@ -1,0 +1,86 @@
+// The commands of `npx system <command>`; src/cli.ts runs them with the process arguments.
+import type { CliIo } from "./host/flying-squid/knowledge-cli.js";
+
+/** One subcommand: its arguments after the name, the streams; resolves to the exit code. */
+type Subcommand = (args: readonly string[], io: CliIo) => number | Promise<number>;
+
+/** A command of the table below: its usage lines (for `system help`) and what runs it. */
+interface Command {
+  readonly usage: readonly string[];
+  readonly run: Subcommand;
+}
+
+/** Every command by name; a new one is one entry here (its usage lines join `system help` by themselves). */
+const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
+  [
+    "serve",
+    {
+      usage: ["serve [--port N] [--panel-port N] [--data-dir DIR]   start the server (as npm start)"],
+      run: async (args, io) => {
+        const { startServer } = await import("./main.js");
+        await startServer(args, io.out);
+        return 0;
+      },
+    },
+  ],
+  [
+    "route",
+    {
+      usage: [
+        'route "<text>" | --stdin [--player NAME] [--locale zh_cn|en_us] [--data-dir DIR]   explain routing',
+        "route fit <labelled.tsv> [--data-dir DIR]   precision/recall per module over a threshold grid",
+      ],
+      run: async (args) => {
+        const { routeCommand } = await import("./assistant/route-cli.js");
+        return routeCommand(args, { out: process.stdout, err: process.stderr, input: process.stdin });
+      },
+    },
+  ],
+  [
+    "knowledge",
+    {
+      usage: ["knowledge import <dir> [--data-dir DIR] [--db <path>]   import Markdown/text/JSON knowledge"],
+      run: async (args, io) => {
+        const { knowledgeCommand } = await import("./host/flying-squid/knowledge-cli.js");
+        return knowledgeCommand(args, io);
+      },
+    },
+  ],
+  [
+    "quests",
+    {
+      usage: [
+        "quests inspect <dir> [--json] [--locale L]   load an FTB Quests folder: counts and every error",
+      ],
+      run: async (args, io) => {
+        const { questsCommand } = await import("./data/quests/quest-inspect.js");
+        return questsCommand(args, io);
+      },
+    },
+  ],
+]);
+
+/** What asks for the usage instead of a command. */
+const HELP = new Set(["help", "--help", "-h"]);
+
+const usage = (): string =>
+  [
+    "usage: system <command>",
+    ...[...COMMANDS.values()].flatMap((command) => command.usage.map((line) => `  ${line}`)),
+    "  help | --help | -h   this list",
+  ].join("\n");
+
+/** Runs `system <argv…>` with the given streams; resolves to the exit code (2: an unknown command). */
+export const runCli = async (argv: readonly string[], io: CliIo): Promise<number> => {
+  const [name, ...args] = argv;
+  if (name !== undefined && HELP.has(name)) {
+    io.out.write(`${usage()}\n`);
+    return 0;
+  }
+  const command = name === undefined ? undefined : COMMANDS.get(name);
+  if (command === undefined) {
+    io.err.write(`${name === undefined ? "" : `unknown command ${JSON.stringify(name)}\n`}${usage()}\n`);
+    return 2;
+  }
+  return command.run(args, io);
+};
