@@ -6,7 +6,7 @@
  * replies, BUSY, lost (no reply within 10 s; must be 0), requests/s, p50/p99, peak server RSS.
  * Run: `node --expose-gc --import tsx bench/e2e.ts` (or `npm run bench -- e2e`).
  *
- * The server runs as a CHILD PROCESS (`node --import tsx src/main.ts --port 0 --data-dir <tmp>`), not in-process:
+ * The server runs as a CHILD PROCESS (`node --import tsx src/main.ts --port 0 --panel-port 0 --data-dir <tmp>`), not in-process:
  * 50 mineflayer bots parse chunks, entities and physics on their event loop, which would share (and distort)
  * the server's loop and heap. RSS is therefore the child's, read from /proc/<pid>/status (VmRSS sampled,
  * VmHWM as the kernel's peak). Exit code is non-zero only on real failure (lost replies, a bot disconnected,
@@ -65,7 +65,7 @@ const startServer = (folder: string): Promise<ServerProcess> => {
   );
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "src/main.ts", "--port", "0", "--data-dir", folder],
+    ["--import", "tsx", "src/main.ts", "--port", "0", "--panel-port", "0", "--data-dir", folder],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   const tail: string[] = [];

@@ -33,7 +33,7 @@ export const startGame = async (
     writeFileSync(configPath, JSON.stringify({ generation: "superflat", ops: options.ops ?? [] }));
   const system = await startSystem({
     clock: systemClock(),
-    argv: ["--port", "0", "--data-dir", folder],
+    argv: ["--port", "0", "--panel-port", "0", "--data-dir", folder],
     environment: options.environment ?? {},
     logger: silentLogger,
     announce: () => {},

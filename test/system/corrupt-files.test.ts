@@ -31,7 +31,7 @@ const place = async (path: string, bytes: string | Buffer): Promise<void> => {
 const start = () =>
   startSystem({
     clock: systemClock(),
-    argv: ["--port", "0", "--data-dir", dir],
+    argv: ["--port", "0", "--panel-port", "0", "--data-dir", dir],
     environment: {},
     logger,
     announce: () => {},

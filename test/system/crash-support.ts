@@ -56,7 +56,7 @@ export interface Server {
 
 export const running = new Set<ChildProcess>();
 
-/** `node --import tsx src/main.ts --port 0 --data-dir <dir>`, as `npm start`; resolves on `listening on`. */
+/** `node --import tsx src/main.ts --port 0 --panel-port 0 --data-dir <dir>`, as `npm start`; resolves on `listening on`. */
 export const startServer = async (dataDir: string): Promise<Server> => {
   // no welcome kit (an advancement rule): the loops count what their own feature gives
   const advancements = join(dataDir, "config", "system", "advancements.json");
@@ -66,7 +66,7 @@ export const startServer = async (dataDir: string): Promise<Server> => {
   }
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "src/main.ts", "--port", "0", "--data-dir", dataDir],
+    ["--import", "tsx", "src/main.ts", "--port", "0", "--panel-port", "0", "--data-dir", dataDir],
     {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],

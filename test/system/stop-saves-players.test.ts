@@ -19,7 +19,7 @@ interface Started {
 
 /** `npm start` in `dataDir`, as a user runs it; resolves once it prints `listening on`. */
 const npmStart = async (dataDir: string): Promise<Started> => {
-  const child = spawn("npm", ["start", "--", "--port", "0", "--data-dir", dataDir], {
+  const child = spawn("npm", ["start", "--", "--port", "0", "--panel-port", "0", "--data-dir", dataDir], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     // its own process group: a failed test kills the server under npm too, not npm alone

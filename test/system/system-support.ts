@@ -40,6 +40,8 @@ export const startShipped = async (
     readonly folder?: string;
     /** The server clock (a test moves it to cross days); the process clock by default. */
     readonly clock?: GameClock;
+    /** More command-line flags, after `--port 0 --data-dir <folder>` (`--panel-port N`). */
+    readonly flags?: readonly string[];
   } = {},
 ): Promise<ShippedServer> => {
   const folder = options.folder ?? tempFolder("system-shipped-");
@@ -58,7 +60,7 @@ export const startShipped = async (
   const logger = new MemoryLogger();
   const system = await startSystem({
     clock: options.clock ?? systemClock(),
-    argv: ["--port", "0", "--data-dir", folder],
+    argv: ["--port", "0", "--data-dir", folder, ...(options.flags ?? [])],
     environment: options.environment ?? {},
     logger,
     announce: () => {},
