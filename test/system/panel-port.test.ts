@@ -62,4 +62,15 @@ describe("a second server beside one holding the panel port (shipped server)", (
     expect(server.logger.has("web panel not started")).toBe(false);
     player.quit();
   });
+
+  it("keeps a panel that panel.json turns off off, and says --panel-port was ignored", async () => {
+    server = await startShipped({
+      files: { "config/system/panel.json": JSON.stringify({ enabled: false }) },
+      flags: ["--panel-port", "0"],
+    });
+    expect(server.system.panelUrl).toBeUndefined();
+    expect(server.logger.lines.filter((line) => line.includes("panel"))).toEqual([
+      "INFO --panel-port ignored: the web panel is off (enabled: false in panel.json)",
+    ]);
+  });
 });

@@ -145,7 +145,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
 /**
  * Opens the web panel when `panel.json` enables it, on `--panel-port` when given. A taken port is logged in one
  * line and the server runs without the panel: it never moves to another port by itself, since players' bookmarks
- * and an admin's proxy or firewall name the configured one (and another server may be the one holding it).
+ * and an admin's proxy or firewall name the configured one.
  */
 const openPanel = async (
   dataDir: string,
