@@ -92,6 +92,7 @@ export const assembleAssistant = async (
     permissions,
     generations,
     modelConfigured: () => infrastructure.modelConfig.configured(),
+    quotaRefusal: (playerId) => infrastructure.gateway.quotaRefusal(playerId),
     modules: () => engine.modules(),
   });
   const policyOf = engine.policyOf.bind(engine);

@@ -70,10 +70,16 @@ export class AssistantServer {
   readonly speech: CardSpeech;
 
   private constructor(private readonly parts: AssistantParts) {
+    const refresh = (playerId: string): void => {
+      for (const listener of this.#commandListeners) listener(playerId);
+    };
     this.commands = new PlayerCommandTrees({
       engine: parts.infrastructure.engine,
       permissions: parts.permissions,
       pipeline: parts.pipeline,
+      router: parts.router,
+      infrastructure: parts.infrastructure,
+      changed: refresh,
     });
     this.speech = new CardSpeech(parts.infrastructure);
     this.#gameEvents = new PlayerGameEvents(
@@ -82,9 +88,6 @@ export class AssistantServer {
       parts.infrastructure.store,
       parts.infrastructure.logger,
     );
-    const refresh = (playerId: string): void => {
-      for (const listener of this.#commandListeners) listener(playerId);
-    };
     parts.infrastructure.lifecycles.register({ onPermissionChange: refresh, onRevoke: refresh });
   }
 
@@ -189,6 +192,8 @@ export class AssistantServer {
    * session). The host calls it periodically; tests call it after moving the clock.
    */
   tickPlaytime(): Promise<void> {
+    // a daily model quota comes back at midnight: the trees that left model workflows out are sent again
+    this.commands.recheckAll();
     return this.#gameEvents.tickPlaytime();
   }
 

@@ -3,7 +3,11 @@ import type CommandNode from "@jsprismarine/brigadier/tree/CommandNode";
 import type { CommandTreeNode } from "../agent/command/command-registry.js";
 import { type CommandSource, RecordingCommandSource } from "../agent/command/command-source.js";
 import type { AgentEngine } from "../agent/execution/agent-engine.js";
+import type { AnyAgentModule } from "../agent/module/agent-module.js";
+import type { HybridRouter } from "../agent/routing/hybrid-router.js";
+import type { RoutingPlayer } from "../agent/routing/routing-player.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
+import type { AssistantInfrastructure } from "./assistant-services.js";
 import type { PlayerInfo } from "./player-directory.js";
 import type { RequestPipeline } from "./request-pipeline.js";
 
@@ -18,47 +22,66 @@ export interface PlayerCommandTree {
 
 /**
  * The commands each player may use, as the game sends them (a Brigadier tree), as a plain tree (the web panel,
- * inspection) and as completions: every view filtered by the player's permissions and features now.
+ * inspection) and as completions: every view filtered by the player's permissions and features now, and by the
+ * filter routing and help use (a workflow that needs a model is left out while the player may not call one:
+ * AI off, `simple` mode, no model, quota used up).
  */
 export class PlayerCommandTrees {
+  /** The aliases each player's last game tree left out, to notice when that changes without a permission change. */
+  readonly #hidden = new Map<string, string>();
+
   constructor(
     private readonly parts: {
       readonly engine: AgentEngine;
       readonly permissions: PermissionService;
       readonly pipeline: RequestPipeline;
+      readonly router: HybridRouter;
+      readonly infrastructure: Pick<AssistantInfrastructure, "gateway" | "lifecycles">;
+      /** Called when a player's commands changed without a permission change (their tree must be sent again). */
+      readonly changed: (playerId: string) => void;
     },
-  ) {}
+  ) {
+    // a model call may use up the player's daily quota: the workflows that need a model leave their tree
+    parts.infrastructure.gateway.onUsage((playerId) => this.recheck(playerId));
+    parts.infrastructure.lifecycles.register({
+      onDisconnect: (playerId) => {
+        this.#hidden.delete(playerId);
+      },
+    });
+  }
 
   /** Completions for the last token of a line (after `/system`). */
   async completions(player: PlayerInfo, line: string): Promise<string[]> {
-    return this.parts.engine.modules().commands().completions(line, this.#identity(player));
+    const identity = this.#identity(player.uuid, player.locale);
+    return this.parts.engine.modules().commands().completions(line, identity, this.#shown(identity));
   }
 
   /** `/system <instruction>` with every command the player may use, plus the shortcuts. */
   root(player: PlayerInfo): PlayerCommandTree {
     const registry = this.parts.engine.modules().commands();
-    const snapshot = this.parts.permissions.snapshot(player.uuid);
-    const source = new RecordingCommandSource({
-      playerId: player.uuid,
-      permissionLevel: snapshot.opLevel,
-      features: snapshot.features,
-    });
+    const identity = this.#identity(player.uuid, player.locale);
+    const shown = this.#shown(identity);
+    const source = new RecordingCommandSource(identity);
     const system = literal<CommandSource>("system")
       .then(argument<CommandSource, string>("instruction", greedyString()).executes(async () => 1))
       .build();
-    for (const child of registry.root().getChildren()) system.addChild(child as CommandNode<CommandSource>);
+    for (const child of registry.root().getChildren())
+      if (registry.shows(child.getName(), shown)) system.addChild(child as CommandNode<CommandSource>);
     const root = new RootCommandNode<CommandSource>();
     root.addChild(system);
     for (const shortcut of this.shortcuts()) {
       const node = registry.root().getChild(shortcut);
-      if (node !== undefined) root.addChild(node as CommandNode<CommandSource>);
+      if (node !== undefined && registry.shows(shortcut, shown))
+        root.addChild(node as CommandNode<CommandSource>);
     }
+    this.#hidden.set(player.uuid, this.#hiddenKey(identity));
     return { root: root as CommandNode<CommandSource>, source };
   }
 
   /** The commands this player may use, as a plain tree. */
   tree(player: PlayerInfo): CommandTreeNode[] {
-    return this.parts.engine.modules().commands().tree(this.#identity(player));
+    const identity = this.#identity(player.uuid, player.locale);
+    return this.parts.engine.modules().commands().tree(identity, this.#shown(identity));
   }
 
   /** Command aliases the game registers as top-level commands too (`/reason …`, `/question …`). */
@@ -67,8 +90,34 @@ export class PlayerCommandTrees {
     return [...registry.aliases().keys()].filter((alias) => SHORTCUT_ALIASES.has(alias));
   }
 
-  #identity(player: PlayerInfo) {
+  /**
+   * Sends a player's tree again when what it leaves out changed without a permission change (their daily model
+   * quota was used up, or came back at midnight). Players whose tree was never sent are skipped.
+   */
+  recheck(playerId: string): void {
+    const sent = this.#hidden.get(playerId);
+    if (sent === undefined || sent === this.#hiddenKey(this.#identity(playerId, "en_us"))) return;
+    this.#hidden.set(playerId, this.#hiddenKey(this.#identity(playerId, "en_us")));
+    this.parts.changed(playerId);
+  }
+
+  /** `recheck` for every player whose tree was sent. */
+  recheckAll(): void {
+    for (const playerId of [...this.#hidden.keys()]) this.recheck(playerId);
+  }
+
+  #shown(identity: RoutingPlayer): (module: AnyAgentModule) => boolean {
+    return (module) => this.parts.router.available(identity, module);
+  }
+
+  #hiddenKey(identity: RoutingPlayer): string {
+    const shown = this.#shown(identity);
+    const registry = this.parts.engine.modules().commands();
+    return [...registry.aliases().keys()].filter((alias) => !registry.shows(alias, shown)).join(" ");
+  }
+
+  #identity(playerId: string, locale: string): RoutingPlayer {
     const { permissions, pipeline } = this.parts;
-    return pipeline.routingPlayer(permissions.snapshot(player.uuid), player.locale, 0);
+    return pipeline.routingPlayer(permissions.snapshot(playerId), locale, 0);
   }
 }

@@ -16,6 +16,8 @@ export class PlayerStandings {
       readonly permissions: PermissionService;
       readonly generations: MemoryGenerations;
       readonly modelConfigured: () => boolean;
+      /** QUOTA_EXCEEDED while the player's daily model allowance is used up. */
+      readonly quotaRefusal: (playerId: string) => Failure | undefined;
       readonly modules: () => ModuleRegistry;
     },
   ) {}
@@ -39,13 +41,22 @@ export class PlayerStandings {
   }
 
   /**
-   * The mode filter routing, help and completions share: a workflow that requires a model is unavailable to a
-   * player who may not call one now. Everything else is available (owner features are checked separately).
+   * Why a workflow that requires a model is unavailable to this player now: they may not call a model (see
+   * `modelRefusal`), or their daily quota is used up (QUOTA_EXCEEDED).
+   */
+  workflowRefusal(snapshot: PermissionSnapshot): Failure | undefined {
+    return this.modelRefusal(snapshot) ?? this.options.quotaRefusal(snapshot.playerId);
+  }
+
+  /**
+   * The filter routing, help, command trees and completions share: a workflow that requires a model is
+   * unavailable to a player who may not call one now (AI off, `simple` mode, no model, quota used up).
+   * Everything else is available (owner features are checked separately).
    */
   readonly availability = (playerId: string, moduleId: string): boolean => {
     const module: AnyAgentModule | undefined = this.options.modules().get(moduleId);
     if (module === undefined) return false;
     if (module.requiresModel !== true) return true;
-    return this.modelRefusal(this.options.permissions.snapshot(playerId)) === undefined;
+    return this.workflowRefusal(this.options.permissions.snapshot(playerId)) === undefined;
   };
 }

@@ -248,7 +248,10 @@ export class RequestPipeline {
     return module !== undefined && this.options.router.available(player, module) ? action : undefined;
   }
 
-  /** A workflow refused only because the player may not call a model says so (AI off, no model), not "disabled". */
+  /**
+   * A workflow refused only because the player may not call a model says so (AI off, no model, quota used up),
+   * not "disabled".
+   */
   #explain(decision: RouteDecision, request: PipelineRequest): Failure {
     const failure = decision.failure as Failure;
     const module: AnyAgentModule | undefined =
@@ -258,7 +261,7 @@ export class RequestPipeline {
         : undefined);
     if (failure.code !== AgentFailure.MODULE_DISABLED.code || module === undefined) return failure;
     if (!this.options.engine.modules().usable(module.id, request.snapshot.features)) return failure;
-    return this.options.standings.modelRefusal(request.snapshot) ?? failure;
+    return this.options.standings.workflowRefusal(request.snapshot) ?? failure;
   }
 }
 

@@ -93,14 +93,22 @@ export class ModuleManager {
       }
       created.push({ entry, module: type.create(entry.id, config.value) });
     }
+    // the server's own commands first, so a feature that reuses one of their aliases loses only that alias
     const ordered = [
-      ...created.filter((item) => item.module.toolModule),
-      ...created.filter((item) => !item.module.toolModule),
+      ...created.filter((item) => item.module.infrastructure === true),
+      ...created.filter((item) => item.module.infrastructure !== true && item.module.toolModule),
+      ...created.filter((item) => item.module.infrastructure !== true && !item.module.toolModule),
     ];
     const engine = this.options.engine;
+    const commands = engine.modules().commands();
     for (const { entry, module } of ordered) {
+      const droppedBefore = commands.dropped().length;
       try {
         module.install({ engine: featureRegistrar(engine, module, this.#unowned), services, id: entry.id });
+        for (const lost of commands.dropped().slice(droppedBefore))
+          this.options.logger.warn(
+            `feature ${entry.id}: command alias "${lost.alias}" of ${lost.module.id} is the server's own (${lost.holder.id}); ${lost.module.id} is installed without it`,
+          );
       } catch (error) {
         // A service the assembly does not provide is a wiring error: the server must not start without it.
         if (error instanceof MissingServiceError)

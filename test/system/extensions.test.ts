@@ -4,21 +4,31 @@ import { routeCommand } from "../../src/assistant/route-cli.js";
 import { joinPlayer, type Player, type ShippedServer, startShipped, tempFolder } from "./system-support.js";
 
 const HELLO = fileURLToPath(new URL("../fixtures/extensions/hello/index.ts", import.meta.url));
+/** Reuses the server's own `reload` and `mode` beside its own `tidy`; its namespace sorts before `system`. */
+const ADMIN_ALIASES = fileURLToPath(
+  new URL("../fixtures/extensions/admin-aliases/index.ts", import.meta.url),
+);
 
 /** An extension listed in `config/system/extensions.json` is loaded by the shipped server, no code edited. */
 describe("extensions loaded from extensions.json", () => {
   let server: ShippedServer;
   let alex: Player;
+  let admin: Player;
 
   beforeAll(async () => {
     server = await startShipped({
-      files: { "config/system/extensions.json": JSON.stringify({ extensions: [HELLO] }) },
+      ops: ["Admin"],
+      files: {
+        "config/system/extensions.json": JSON.stringify({ extensions: [HELLO, ADMIN_ALIASES] }),
+      },
     });
     alex = await joinPlayer(server.port, "Alex");
+    admin = await joinPlayer(server.port, "Admin");
   }, 120_000);
 
   afterAll(async () => {
     alex?.quit();
+    admin?.quit();
     await server?.close();
   });
 
@@ -28,6 +38,24 @@ describe("extensions loaded from extensions.json", () => {
     expect(reply.text).toContain("(hello extension)");
     const help = await alex.say("/system help", (m) => m.text.includes("/system help"));
     expect(help.text).toContain("/system hello");
+  });
+
+  it("keeps the server's own reload and mode when an extension reuses them: the extension loses those aliases, logged", async () => {
+    for (const alias of ["reload", "mode"])
+      expect(
+        server.logger.has(
+          `feature admintools:tidy: command alias "${alias}" of admintools:tidy is the server's own`,
+        ),
+      ).toBe(true);
+    // the core feature is installed and its commands run as ever
+    const reload = await admin.say("/system reload", (m) => /^Reloaded/.test(m.text));
+    expect(reload.text).not.toContain("Tidied");
+    const mode = await alex.say("/system mode", (m) => m.text.startsWith("Your mode"));
+    expect(mode.text).toContain("routing");
+    expect(mode.text).not.toContain("Tidied");
+    // the extension keeps its own alias
+    const tidy = await alex.say("/system tidy", (m) => m.text.includes("Tidied"));
+    expect(tidy.text).toBe("Tidied up (admin-aliases extension).");
   });
 
   it("is loaded by npx system route --data-dir too", async () => {

@@ -147,10 +147,27 @@ describe("FTB quests (shipped server)", () => {
     // its completion is announced once, with narration
     expect(timber.text).toContain("★ Quest complete: Timber!");
     const list = await steve.say("/system 任务列表", (m) => m.text.startsWith("Quests you can work on"));
-    expect(list.text).toContain("Stone Age");
+    // a complete quest whose rewards wait comes first, then the hidden quest it unlocked
+    expect(list.text).toContain("1. Timber! — Getting Started (complete, rewards to claim)");
+    expect(list.text).toContain("2. Stone Age — Getting Started (open)");
     const stone = await steve.say("/system quest stone age", (m) => m.text.startsWith("Stone Age"));
     expect(stone.text).toContain("not tracked on this server");
     expect(stone.text).toContain("not available on this server");
+  });
+
+  it("offers a complete quest whose rewards wait through system:ftb.query, first and marked", async () => {
+    const before = model.requests.length;
+    model.script(
+      reply({ type: "system:ftb.query", input: {} }),
+      reply({ type: "answer", text: "Claim the rewards of Timber! first." }),
+    );
+    const answer = await steve.say("/reason what should I do next", (m) => /Claim the rewards/.test(m.text));
+    expect(answer.text).toContain("Claim the rewards of Timber! first.");
+    const observed = JSON.stringify(model.requests[before + 1]?.user ?? {});
+    expect(observed).toMatch(
+      /"number":1,"title":"Timber!","chapter":"Getting Started","status":"complete","unclaimed":true/,
+    );
+    expect(observed).toContain("Stone Age");
   });
 
   it("claims a completed quest's rewards once: a durable delivery gives them, a second click gives nothing", async () => {
@@ -175,6 +192,10 @@ describe("FTB quests (shipped server)", () => {
     expect(after.text).toContain("Rewards claimed.");
     expect(after.clicks).toEqual([]);
     expect(bread()).toBe(2);
+    // claimed: no longer listed
+    const list = await steve.say("/system quests", (m) => m.text.startsWith("Quests you can work on"));
+    expect(list.text).not.toContain("Timber!");
+    expect(list.text).toContain("1. Stone Age");
   });
 
   it("lets an admin complete a task this server cannot observe; its xp levels arrive; rewards it cannot deliver are named, never run", async () => {

@@ -169,6 +169,58 @@ describe("CommandRegistry", () => {
     expect(engine.modules().get("system:help")).toBeUndefined();
   });
 
+  it("keeps the server's own aliases: a feature's module that reuses one registers without it", async () => {
+    const engine = new AgentEngine();
+    const { reload, shop } = routingModules();
+    engine.registerModule(reload);
+    const extension = new FixtureModule<{ topic: string }>({
+      action: HELP,
+      description: "Reuses reload.",
+      owner: SHOP,
+      routing: ModuleRouting.defaults<{ topic: string }>().command(
+        AgentCommand.literal({ topic: "" }, "RELOAD", "tidy"),
+      ),
+    });
+    engine.registerModule(extension);
+    engine.registerModule(shop);
+    engine.start();
+    const commands = engine.modules().commands();
+    expect(
+      commands.dropped().map((lost) => [lost.alias, lost.module.id.toString(), lost.holder.id.toString()]),
+    ).toEqual([["reload", "system:help", "system:reload"]]);
+    expect(commands.moduleOf("reload")?.id.toString()).toBe("system:reload");
+    expect(actionOf(await commands.parse("/reload", identity("op", [SHOP.toString()], 2))).module).toBe(
+      "system:reload",
+    );
+    expect(actionOf(await commands.parse("/tidy", identity("op", [SHOP.toString()], 2))).module).toBe(
+      "system:help",
+    );
+    // between two features (or against a feature) a reused alias is still an error
+    const clash = new AgentEngine();
+    clash.registerModule(routingModules().shop);
+    const other = new FixtureModule<{ topic: string }>({
+      action: HELP,
+      description: "Reuses buy.",
+      owner: SHOP,
+      routing: ModuleRouting.defaults<{ topic: string }>().command(
+        AgentCommand.literal({ topic: "" }, "buy"),
+      ),
+    });
+    expect(() => clash.registerModule(other)).toThrow(/alias "buy" is already used by system:shop/);
+  });
+
+  it("leaves out of completions and the tree the modules a filter does not show (a model workflow while AI is off)", async () => {
+    const { commands } = engineWith();
+    const hideItem = (module: { id: { toString(): string } }) => module.id.toString() !== "system:item_query";
+    expect(await commands.completions("/system ", alice, hideItem)).not.toContain("item");
+    expect(await commands.completions("/system ", alice, hideItem)).toContain("buy");
+    expect(await commands.completions("/system item minecraft:dia", alice, hideItem)).toEqual([]);
+    expect(commands.tree(alice, hideItem).map((node) => node.name)).not.toContain("item");
+    expect(commands.tree(alice).map((node) => node.name)).toContain("item");
+    // parsing is unchanged: the filter decides what is offered, not what runs
+    expect(actionOf(await commands.parse("/item stone", alice)).module).toBe("system:item_query");
+  });
+
   it("completes heads and filters completions by permission and installed modules", async () => {
     const { commands } = engineWith();
     expect(await commands.completions("/system ", alice)).toEqual(

@@ -39,6 +39,15 @@ interface AliasEntry {
   readonly command: AgentCommand<unknown>;
 }
 
+/** An alias a module asked for that the server's own command (a module without owner) already holds. */
+export interface DroppedAlias {
+  readonly alias: string;
+  /** The module that asked for it and registered without it. */
+  readonly module: AnyAgentModule;
+  /** The server's own module that keeps it. */
+  readonly holder: AnyAgentModule;
+}
+
 const NONE: CommandOutcome = { kind: "none" };
 
 /** INPUT_INVALID carrying the usage of the command that was mistyped. */
@@ -123,6 +132,7 @@ const formsOf = (node: CommandNode<CommandSource>, source: CommandSource): strin
 export class CommandRegistry {
   readonly dispatcher = new CommandDispatcher<CommandSource>();
   readonly #aliases = new Map<string, AliasEntry>();
+  readonly #dropped: DroppedAlias[] = [];
   readonly #roots: readonly string[];
   #frozen = false;
 
@@ -131,7 +141,11 @@ export class CommandRegistry {
     this.#roots = (options.roots ?? ["system"]).map((root) => root.toLowerCase());
   }
 
-  /** Adds a module's commands; every alias is checked before any is added, so a conflict changes nothing. */
+  /**
+   * Adds a module's commands; every alias is checked before any is added, so a conflict changes nothing. The
+   * server's own commands (modules without owner, such as `reload` and `mode`) win: a feature's module that asks
+   * for one of their aliases registers without it (listed by `dropped()`); any other conflict throws.
+   */
   register(
     module: AnyAgentModule,
     commands: readonly AgentCommand<unknown>[],
@@ -141,19 +155,25 @@ export class CommandRegistry {
   ): void {
     if (this.#frozen) throw new Error(`command tree is frozen; cannot add commands of ${module.id}`);
     const incoming = new Set<string>();
+    const dropped: DroppedAlias[] = [];
     for (const command of commands)
       for (const alias of command.aliases) {
-        const owner = this.#aliases.get(alias)?.module.id.toString();
-        if (owner !== undefined || incoming.has(alias))
+        const holder = this.#aliases.get(alias)?.module;
+        if (holder !== undefined && holder.owner === undefined && module.owner !== undefined) {
+          dropped.push({ alias, module, holder });
+          continue;
+        }
+        if (holder !== undefined || incoming.has(alias))
           throw new Error(
-            `module ${module.id}: command alias "${alias}" is already used by ${owner ?? module.id}`,
+            `module ${module.id}: command alias "${alias}" is already used by ${holder?.id.toString() ?? module.id}`,
           );
         if (this.#roots.includes(alias))
           throw new Error(`module ${module.id}: "${alias}" is a reserved root`);
         incoming.add(alias);
       }
+    this.#dropped.push(...dropped);
     for (const command of commands)
-      for (const alias of command.aliases) {
+      for (const alias of command.aliases.filter((candidate) => incoming.has(candidate))) {
         const builder = command.build(alias);
         const custom = builder.getRequirement() as ((source: CommandSource) => boolean) | undefined;
         builder.requires(
@@ -166,6 +186,11 @@ export class CommandRegistry {
 
   freeze(): void {
     this.#frozen = true;
+  }
+
+  /** The aliases modules asked for and lost to the server's own commands, in registration order. */
+  dropped(): readonly DroppedAlias[] {
+    return [...this.#dropped];
   }
 
   /** The shared root node (the host mounts it under `/system` when it sends the tree to game clients). */
@@ -234,17 +259,28 @@ export class CommandRegistry {
     return this.#validate(entry.module, source.emitted, line.head, invalid);
   }
 
-  /** Completions for the token at the end of the text, filtered by this identity's `requires`. */
-  async completions(text: string, identity: CommandIdentity): Promise<string[]> {
+  /**
+   * Completions for the token at the end of the text, filtered by this identity's `requires` and by `shown`
+   * (whether the module behind an alias is offered to this player now; every module by default).
+   */
+  async completions(
+    text: string,
+    identity: CommandIdentity,
+    shown: (module: AnyAgentModule) => boolean = () => true,
+  ): Promise<string[]> {
     const line = splitCommandText(text, this.#roots, true);
+    const typedPastHead = line.normalized.length > line.head.length;
+    if (typedPastHead && !this.shows(line.head, shown)) return [];
     const source = new RecordingCommandSource(identity);
     const parse = this.dispatcher.parse(line.normalized, source);
     const context = parse.getContext();
     const cursor = line.normalized.length;
     const suggestionContext = context.findSuggestionContext(cursor);
+    const atRoot = suggestionContext.parent === this.root();
     const found = new Set<string>();
     for (const child of suggestionContext.parent.getChildren() as Iterable<CommandNode<CommandSource>>) {
       if (!child.canUse(source)) continue;
+      if (atRoot && !this.shows(child.getName(), shown)) continue;
       try {
         const builder = new SuggestionsBuilder(line.normalized, Math.min(suggestionContext.startPos, cursor));
         const suggestions = await child.listSuggestions(context.build(line.normalized), builder);
@@ -256,8 +292,11 @@ export class CommandRegistry {
     return [...found].sort();
   }
 
-  /** The part of the tree this identity may use. */
-  tree(identity: CommandIdentity): CommandTreeNode[] {
+  /** The part of the tree this identity may use, without the aliases of modules `shown` leaves out. */
+  tree(
+    identity: CommandIdentity,
+    shown: (module: AnyAgentModule) => boolean = () => true,
+  ): CommandTreeNode[] {
     const source = new RecordingCommandSource(identity);
     const visit = (node: CommandNode<CommandSource>): CommandTreeNode => ({
       name: node.getName(),
@@ -265,7 +304,15 @@ export class CommandRegistry {
       executable: node.getCommand() !== null && node.getCommand() !== undefined,
       children: [...node.getChildren()].filter((child) => child.canUse(source)).map(visit),
     });
-    return [...this.root().getChildren()].filter((node) => node.canUse(source)).map(visit);
+    return [...this.root().getChildren()]
+      .filter((node) => node.canUse(source) && this.shows(node.getName(), shown))
+      .map(visit);
+  }
+
+  /** Whether an alias is offered under `shown` (an alias no module owns, such as a root, always is). */
+  shows(alias: string, shown: (module: AnyAgentModule) => boolean): boolean {
+    const entry = this.#aliases.get(alias.toLowerCase());
+    return entry === undefined || shown(entry.module);
   }
 
   #validate(

@@ -2,6 +2,7 @@ import type { Logger } from "../../util/logger.js";
 import { silentLogger } from "../../util/logger.js";
 import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
+import type { Failure } from "../failure.js";
 import {
   type DailyUsage,
   localDay,
@@ -47,6 +48,7 @@ export class ModelGateway implements ModelPort {
   readonly #now: () => number;
   /** Calls admitted but not yet recorded, per player and day, so parallel calls cannot overrun the quota. */
   readonly #pending = new Map<string, number>();
+  readonly #usageListeners: ((playerId: string) => void)[] = [];
 
   constructor(options: Partial<ModelGatewayOptions> & Pick<ModelGatewayOptions, "client">) {
     this.#options = {
@@ -80,7 +82,8 @@ export class ModelGateway implements ModelPort {
     if (meta.deadline - this.#now() <= 0) throw new AgentException(AgentFailure.TIMEOUT);
     const day = localDay(this.#now());
     const pendingKey = JSON.stringify([meta.playerId, day]);
-    this.#checkQuota(meta.playerId, day, this.#pending.get(pendingKey) ?? 0);
+    const refused = this.#quotaRefusal(meta.playerId, day, this.#pending.get(pendingKey) ?? 0);
+    if (refused !== undefined) throw new AgentException(refused);
     this.#pending.set(pendingKey, (this.#pending.get(pendingKey) ?? 0) + 1);
     let reached = false;
     let response: ModelResponse | undefined;
@@ -118,16 +121,26 @@ export class ModelGateway implements ModelPort {
     return this.#options.store.query(query);
   }
 
-  #checkQuota(playerId: string, day: string, pending: number): void {
+  /** QUOTA_EXCEEDED while the player's daily allowance is used up (until the server's local midnight). */
+  quotaRefusal(playerId: string): Failure | undefined {
+    return this.#quotaRefusal(playerId, localDay(this.#now()), 0);
+  }
+
+  /** Listens for model usage recorded for a player (a call that may have used up their quota). */
+  onUsage(listener: (playerId: string) => void): void {
+    this.#usageListeners.push(listener);
+  }
+
+  #quotaRefusal(playerId: string, day: string, pending: number): Failure | undefined {
     const quota = this.#options.quotaFor?.(playerId) ?? {
       calls: this.#options.dailyCalls,
       tokens: this.#options.dailyTokens,
     };
     const used = this.#options.store.daily(playerId, day);
     if (quota.calls > 0 && used.calls + pending >= quota.calls)
-      throw new AgentException(AgentFailure.QUOTA_EXCEEDED.with("calls"));
-    if (quota.tokens > 0 && used.tokens >= quota.tokens)
-      throw new AgentException(AgentFailure.QUOTA_EXCEEDED.with("tokens"));
+      return AgentFailure.QUOTA_EXCEEDED.with("calls");
+    if (quota.tokens > 0 && used.tokens >= quota.tokens) return AgentFailure.QUOTA_EXCEEDED.with("tokens");
+    return undefined;
   }
 
   async #record(
@@ -149,5 +162,11 @@ export class ModelGateway implements ModelPort {
     } catch (error) {
       (this.#options.logger ?? silentLogger).error("model usage could not be saved", error);
     }
+    for (const listener of this.#usageListeners)
+      try {
+        listener(meta.playerId);
+      } catch (error) {
+        (this.#options.logger ?? silentLogger).error("a model usage listener failed", error);
+      }
   }
 }

@@ -1,15 +1,13 @@
 import type { AssistantServer } from "../../assistant/assistant-server.js";
 import type { PresentedCard } from "../../assistant/card-presenter.js";
 import type { PlayerInfo } from "../../assistant/player-directory.js";
+import { systemLine } from "../../assistant/typed-line.js";
 import { normalizeLocale } from "../../util/language.js";
 import type { AdminVerification } from "./admin-verification.js";
 import { cardComponent } from "./card-component.js";
 import { brigadierTree } from "./declare-commands.js";
 import type { HostCommandTree, HostHandler, HostPlayer } from "./host-handler.js";
 import type { OnlinePlayers } from "./online-players.js";
-
-/** `system card <ref> <index>`: a click on a card button, as the chat component sends it. */
-const CLICK = /^card\s+(\S+)\s+(\S+)$/iu;
 
 /**
  * Connects the flying-squid host to an AssistantServer through its narrow facade: forwards `/system …` and
@@ -143,10 +141,10 @@ export class AssistantHostHandler implements HostHandler {
 
   /** A click, a known command after `/system` (explicit, so a typo gets its usage), or plain text. */
   #system(player: PlayerInfo, body: string) {
-    const click = CLICK.exec(body);
-    if (click !== null) return this.assistant.click(player, click[1] ?? "", click[2] ?? "");
-    const head = /^\S*/u.exec(body)?.[0]?.toLowerCase() ?? "";
-    return this.assistant.submit(player, this.assistant.isCommand(head) ? `/${body}` : body);
+    const line = systemLine(body, (head) => this.assistant.isCommand(head));
+    return line.kind === "click"
+      ? this.assistant.click(player, line.ref, line.index)
+      : this.assistant.submit(player, line.text);
   }
 }
 

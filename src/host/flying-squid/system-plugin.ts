@@ -150,9 +150,15 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
   const sendCommands = (serv: SquidServer, player: SquidPlayer, hostPlayer: SquidHostPlayer): void => {
     if (hostPlayer.protocolVersion < DECLARE_COMMANDS_PROTOCOL || !hostPlayer.isOnline()) return;
     const tree = handler.commandTree(hostPlayer);
+    // System's own bases appear as the tree has them: a shortcut it leaves out (`/reason` while the player may
+    // not call a model) is not sent as a plain command either
     const plain = Object.entries(serv.commands.uniqueHash)
       .filter(
-        ([name, command]) => name !== "" && !command.params.onlyConsole && (player.op || !command.params.op),
+        ([name, command]) =>
+          name !== "" &&
+          (tree === undefined || !bases.includes(name)) &&
+          !command.params.onlyConsole &&
+          (player.op || !command.params.op),
       )
       .map(([name]) => name);
     player._client.write("declare_commands", {

@@ -17,6 +17,7 @@ import { SystemResponseTypes } from "../../agent/response/system-response-types.
 import { literal } from "../../agent/text.js";
 import type { AssistantReply, AssistantServer } from "../../assistant/assistant-server.js";
 import type { PlayerInfo } from "../../assistant/player-directory.js";
+import { isSlashLine, slashLine } from "../../assistant/typed-line.js";
 import { ADMIN_LEVEL } from "../../module/builtin/core/core-services.js";
 import type { FrameChannel } from "../../util/frame-transport.js";
 import type { Logger } from "../../util/logger.js";
@@ -66,6 +67,15 @@ export class PanelConnections {
         if (connection.playerId === playerId)
           connection.session.send(
             new NoticeResponse(literal(card.title), showCard(card.page, this.#spoken(playerId, card.view))),
+          );
+    });
+    // the panel's completions follow the player's commands, as the game's tree does
+    assistant.onCommandsChanged((playerId) => {
+      for (const connection of this.#open)
+        if (connection.playerId === playerId)
+          panelState(assistant, playerId, connection.session).then(
+            (state) => connection.session.send(state),
+            (error: unknown) => logger.warn(`panel state for ${playerId} failed: ${String(error)}`),
           );
     });
   }
@@ -207,13 +217,18 @@ export class PanelConnections {
     return speech === undefined ? view : { ...view, speech };
   }
 
+  /**
+   * A click, or a typed line. A slash line is a command exactly as in game chat (an unknown or mistyped one gets
+   * "Unknown command" or its usage line, never routing); any other line is plain text (a complete command in it
+   * still runs, the rest is routed).
+   */
   #run(player: PlayerInfo, request: ChatRequest | CardActionRequest): Promise<AssistantReply> {
     if (request instanceof CardActionRequest)
       return this.assistant.clickAction(player, request.card, request.action, request.args);
-    const text = request.text
-      .trim()
-      .replace(/^\/system(\s+|$)/iu, "")
-      .replace(/^\//u, "");
-    return this.assistant.submit(player, text);
+    if (!isSlashLine(request.text)) return this.assistant.submit(player, request.text);
+    const line = slashLine(request.text, (head) => this.assistant.isCommand(head));
+    return line.kind === "click"
+      ? this.assistant.click(player, line.ref, line.index)
+      : this.assistant.submit(player, line.text);
   }
 }

@@ -21,7 +21,6 @@ import { connectBrowserChannel, getSession, postJson, readJson } from "./browser
 import {
   buttonRow,
   cardElement,
-  commandText,
   completionOptions,
   historyElements,
   localizePage,
@@ -278,7 +277,8 @@ const runAction = async (
 
 const sendChat = async (typed: string): Promise<void> => {
   const current = live;
-  const text = commandText(typed);
+  // sent as typed: the server reads a slash line as a command, exactly as game chat does
+  const text = typed.trim();
   if (current === undefined || current.ended || text === "") return;
   const line = document.createElement("div");
   line.className = "line user";

@@ -59,13 +59,6 @@ const fetchTable = async (locale: string): Promise<Record<string, string>> => {
   }
 };
 
-/** What the player typed, as the text after `/system` in game: a leading `/system ` or bare `/` is dropped. */
-export const commandText = (input: string): string => {
-  const trimmed = input.trim();
-  if (/^\/system(\s|$)/i.test(trimmed)) return trimmed.slice("/system".length).trim();
-  return trimmed.startsWith("/") ? trimmed.slice(1).trim() : trimmed;
-};
-
 /** The page's own strings (not the server's): English, or Chinese when the browser prefers it. */
 const UI = {
   en: {

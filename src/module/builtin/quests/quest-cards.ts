@@ -42,7 +42,9 @@ export const QUEST_LIST_CARD = CardType.of<QuestListData>("system:quest_list", c
       quest.number ?? index + 1,
       literal(quest.title),
       literal(quest.chapter),
-      translatable(`system.quests.status.${quest.status}`),
+      translatable(
+        quest.unclaimed === true ? "system.quests.status.unclaimed" : `system.quests.status.${quest.status}`,
+      ),
     ),
   );
   const builder = CardBuilder.of(

@@ -54,7 +54,10 @@ export const QUEST_LIST_ACTION = ActionType.of<ListInput>(
   codec(z.object({}).strict() as z.ZodType<ListInput>),
 );
 
-/** `system:quests` (`/system quests`, `/system 任务`): the quests the player can work on now, numbered. */
+/**
+ * `system:quests` (`/system quests`, `/system 任务`): the complete quests whose rewards wait to be claimed first,
+ * then the quests the player can work on now, numbered.
+ */
 export class QuestListModule extends AbstractAgentModule<ListInput> {
   constructor(
     private readonly service: QuestService,
@@ -62,7 +65,8 @@ export class QuestListModule extends AbstractAgentModule<ListInput> {
   ) {
     super({
       action: QUEST_LIST_ACTION,
-      description: "List the FTB quests the player can work on now, numbered, with buttons to open them.",
+      description:
+        "List the FTB quests the player can claim rewards of (first) or work on now, numbered, with buttons to open them.",
       tools: [tools.query],
       routing: ModuleRouting.defaults<ListInput>()
         .command(AgentCommand.literal<ListInput>({}, "quests", "任务", "任务列表"))

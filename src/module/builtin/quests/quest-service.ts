@@ -27,6 +27,8 @@ export const QUEST_BRIEF = z.object({
   title: z.string(),
   chapter: z.string(),
   status: z.enum(QUEST_STATUSES),
+  /** Complete, with rewards the player has not claimed yet (listed first). */
+  unclaimed: z.boolean().optional(),
 });
 export type QuestBriefOutput = z.infer<typeof QUEST_BRIEF>;
 
@@ -102,9 +104,19 @@ export class QuestService {
    * nothing (no room): that claim waits for the player to claim again.
    */
   async claimed(playerId: string, questId: string): Promise<boolean> {
+    return (await this.claimedAmong(playerId, [questId])).has(questId);
+  }
+
+  /** Those of `questIds` whose rewards the player has claimed (as `claimed` says), in one read. */
+  async claimedAmong(playerId: string, questIds: readonly string[]): Promise<ReadonlySet<string>> {
     return this.options.store.read(playerId, (data) => {
-      const claim = ModuleData.get(data, this.options.storage).claim(questId);
-      return claim !== undefined && !(claim.state === "PENDING" && claim.retry);
+      const progress = ModuleData.get(data, this.options.storage);
+      return new Set(
+        questIds.filter((id) => {
+          const claim = progress.claim(id);
+          return claim !== undefined && !(claim.state === "PENDING" && claim.retry);
+        }),
+      );
     });
   }
 
@@ -309,12 +321,23 @@ export class QuestService {
     };
   }
 
-  /** Quests the player can work on now (visible, unlocked, not complete), in book order; numbered and remembered. */
-  available(playerId: string, state: QuestState, locale: string): QuestBriefOutput[] {
-    const quests = [...this.options.book.quests.values()]
-      .filter((quest) => state.visible(quest) && state.status(quest) === "available")
-      .slice(0, LIST_LIMIT);
-    return this.#numbered(playerId, state, quests, locale);
+  /**
+   * Quests the player can work on now (visible, unlocked, not complete) in book order, after `unclaimed` (complete
+   * quests whose rewards wait to be claimed, marked); numbered and remembered.
+   */
+  available(
+    playerId: string,
+    state: QuestState,
+    locale: string,
+    unclaimed: readonly Quest[] = [],
+  ): QuestBriefOutput[] {
+    const open = [...this.options.book.quests.values()].filter(
+      (quest) => state.visible(quest) && state.status(quest) === "available",
+    );
+    const first = new Set(unclaimed.map((quest) => quest.id));
+    return this.#numbered(playerId, state, [...unclaimed, ...open].slice(0, LIST_LIMIT), locale).map(
+      (brief) => (first.has(brief.id) ? { ...brief, unclaimed: true } : brief),
+    );
   }
 
   /** Visible quests whose text in any language contains every word of `text`, best first. */

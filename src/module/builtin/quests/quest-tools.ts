@@ -3,6 +3,7 @@ import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import { Tool } from "../../../agent/tool/tool.js";
 import { ToolType } from "../../../agent/tool/tool-type.js";
+import type { Quest } from "../../../data/quests/quest-book.js";
 import { giftListTool } from "../../../game/tools/gift-list-tool.js";
 import { codec } from "../../../util/codec.js";
 import {
@@ -12,10 +13,11 @@ import {
   type QuestOutput,
   type QuestService,
 } from "./quest-service.js";
+import type { QuestState } from "./quest-state.js";
 
 const BRIEFS = codec(z.object({ quests: z.array(QUEST_BRIEF) }));
 
-/** `system:ftb.query`: the quests the asking player can work on now. */
+/** `system:ftb.query`: the quests the asking player can claim rewards of (first) or work on now. */
 export const FTB_QUERY = ToolType.of("system:ftb.query", codec(z.object({}).strict()), BRIEFS);
 
 /** `system:ftb.find`: visible quests whose text (any language of the pack) matches. */
@@ -38,11 +40,12 @@ export const questTools = (service: QuestService) => ({
   gift: giftListTool(service.catalog),
   query: Tool.of(FTB_QUERY, async (_input, scope): Promise<{ quests: QuestBriefOutput[] }> => {
     const state = await service.state(scope.playerId);
-    return { quests: service.available(scope.playerId, state, scope.locale) };
+    const unclaimed = await unclaimedQuests(service, scope.playerId, state);
+    return { quests: service.available(scope.playerId, state, scope.locale, unclaimed) };
   })
     .asReadOnly()
     .forReasoning(
-      "List the FTB quests the asking player can work on now (numbered, in the player's language).",
+      "List the FTB quests the asking player can claim rewards of (first, marked unclaimed) or work on now (numbered, in the player's language).",
     ),
   find: Tool.of(FTB_FIND, async (input, scope): Promise<{ quests: QuestBriefOutput[] }> => {
     const state = await service.state(scope.playerId);
@@ -68,3 +71,20 @@ export const questTools = (service: QuestService) => ({
       "Read one FTB quest by its 16-hex id or its number in the last list: description, tasks with progress, rewards, dependencies.",
     ),
 });
+
+/** Complete quests the player can see whose rewards they have not claimed yet, in book order. */
+const unclaimedQuests = async (
+  service: QuestService,
+  playerId: string,
+  state: QuestState,
+): Promise<Quest[]> => {
+  const complete = [...service.book.quests.values()].filter(
+    (quest) => quest.rewards.length > 0 && state.visible(quest) && state.status(quest) === "complete",
+  );
+  if (complete.length === 0) return [];
+  const claimed = await service.claimedAmong(
+    playerId,
+    complete.map((quest) => quest.id),
+  );
+  return complete.filter((quest) => !claimed.has(quest.id));
+};
