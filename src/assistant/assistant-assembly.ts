@@ -92,6 +92,7 @@ export const assembleAssistant = async (
     permissions,
     generations,
     modelConfigured: () => infrastructure.modelConfig.configured(),
+    externalAllowed: async (playerId) => (await infrastructure.conversation.preferences(playerId)).external,
     quotaRefusal: (playerId) => infrastructure.gateway.quotaRefusal(playerId),
     modules: () => engine.modules(),
   });

@@ -4,6 +4,7 @@ import type { Standing } from "../agent/execution/standing.js";
 import type { Failure } from "../agent/failure.js";
 import type { AnyAgentModule } from "../agent/module/agent-module.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
+import { EXTERNAL_SERVICES_OFF } from "../module/builtin/question/player-switches.js";
 import type { PermissionService, PermissionSnapshot } from "../module/permissions/permission-service.js";
 
 /**
@@ -16,6 +17,8 @@ export class PlayerStandings {
       readonly permissions: PermissionService;
       readonly generations: MemoryGenerations;
       readonly modelConfigured: () => boolean;
+      /** Whether the player allows external services (their preference) now. */
+      readonly externalAllowed: (playerId: string) => Promise<boolean>;
       /** QUOTA_EXCEEDED while the player's daily model allowance is used up. */
       readonly quotaRefusal: (playerId: string) => Failure | undefined;
       readonly modules: () => ModuleRegistry;
@@ -31,12 +34,15 @@ export class PlayerStandings {
 
   /** The live standing of a request admitted under `generation`. */
   of(playerId: string, generation: number): Standing {
-    const { permissions, generations } = this.options;
+    const { permissions, generations, externalAllowed } = this.options;
     return {
       features: () => permissions.snapshot(playerId).features,
       // Forget (/system clear) and revoke bump the generation: work from before may not go on.
       lost: () => (generations.isCurrent(playerId, generation) ? undefined : AgentFailure.CANCELLED),
-      modelRefusal: () => this.modelRefusal(permissions.snapshot(playerId)),
+      // the player's external-services switch is read at every model call too (the panel turns it off at any time)
+      modelRefusal: async () =>
+        this.modelRefusal(permissions.snapshot(playerId)) ??
+        ((await externalAllowed(playerId)) ? undefined : EXTERNAL_SERVICES_OFF),
     };
   }
 

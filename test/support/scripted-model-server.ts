@@ -11,6 +11,8 @@ export interface ScriptedReply {
   usage?: { promptTokens: number; completionTokens: number };
   /** Waits this long before answering; a client that gives up meanwhile is recorded as `closedEarly`. */
   delayMillis?: number;
+  /** Answers only once this settles (a test releases it after changing state while the call waits). */
+  until?: Promise<unknown>;
   /** Answers with this HTTP error status and an OpenAI-style error body. */
   status?: number;
   /** Sends this raw body instead of a chat completion (with `status` or 200). */
@@ -132,6 +134,11 @@ export class ScriptedModelServer {
           resolve();
         });
       });
+      if (response.destroyed || response.writableEnded) return;
+    }
+    if (reply.until !== undefined) {
+      const closed = new Promise<void>((resolve) => response.on("close", () => resolve()));
+      await Promise.race([reply.until.catch(() => {}), closed]);
       if (response.destroyed || response.writableEnded) return;
     }
     if (reply.body !== undefined) {

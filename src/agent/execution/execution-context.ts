@@ -264,8 +264,10 @@ export class ExecutionContext {
   /** Calls the model through the gateway, within modelCalls, input bytes, token budgets and the per-call timeout. */
   async model(call: ModelCall): Promise<ModelResponse> {
     this.checkAlive();
-    const refusal = this.#options.standing?.modelRefusal();
+    const refusal = await this.#options.standing?.modelRefusal();
     if (refusal !== undefined) throw new AgentException(refusal);
+    // the standing may have been read from storage: the request may have ended meanwhile
+    this.checkAlive();
     const port = this.#options.model;
     if (port === undefined) throw new AgentException(AgentFailure.MODEL_UNAVAILABLE);
     const policy = this.policy;

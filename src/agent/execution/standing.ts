@@ -9,8 +9,11 @@ export interface Standing {
   features(): ReadonlySet<string>;
   /** Why the request may not go on (memory cleared, access revoked); undefined while it may. */
   lost(): Failure | undefined;
-  /** Why the player may not call a model now (AI off, `simple` mode, no model); undefined when allowed. */
-  modelRefusal(): Failure | undefined;
+  /**
+   * Why the player may not call a model now (AI off, `simple` mode, no model, external services turned off);
+   * undefined when allowed. Read before every model call.
+   */
+  modelRefusal(): Failure | undefined | Promise<Failure | undefined>;
 }
 
 /** A standing fixed at admission (unit tests and tools that run outside a player's request). */

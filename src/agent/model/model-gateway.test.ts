@@ -77,6 +77,19 @@ describe("ModelGateway", () => {
     await gateway.call(request(), meta({ playerId: "bob" }));
   });
 
+  it("says whose quota is used up and tells listeners after each recorded call", async () => {
+    server.script(ok(), ok());
+    const gateway = testGateway(server, { dailyCalls: 2 });
+    const told: string[] = [];
+    gateway.onUsage((playerId) => told.push(`${playerId}:${gateway.quotaRefusal(playerId)?.code ?? "ok"}`));
+    expect(gateway.quotaRefusal("alice")).toBeUndefined();
+    await gateway.call(request(), meta());
+    await gateway.call(request(), meta());
+    expect(told).toEqual(["alice:ok", "alice:QUOTA_EXCEEDED"]);
+    expect(gateway.quotaRefusal("alice")).toMatchObject({ code: "QUOTA_EXCEEDED", args: ["calls"] });
+    expect(gateway.quotaRefusal("bob")).toBeUndefined();
+  });
+
   it("refuses calls once the daily token quota is used up", async () => {
     server.script(ok(80, 30), ok());
     const gateway = testGateway(server, { dailyTokens: 100 });

@@ -21,7 +21,7 @@ import { ToolType } from "../../../agent/tool/tool-type.js";
 import type { PlayerNotices } from "../../../game/context-types.js";
 import { codec, type Json } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
-import type { PlayerSwitches } from "../question/player-switches.js";
+import { EXTERNAL_SERVICES_OFF, type PlayerSwitches } from "../question/player-switches.js";
 import { freeChatPresentation } from "./free-chat-card.js";
 import {
   type RenderCard,
@@ -97,8 +97,8 @@ export class FreeChatModule extends AbstractAgentModule<FreeChatInput> {
     if (context.depth > 0) throw new AgentException(AgentFailure.TOOL_NOT_ALLOWED.with(FREE_CHAT_ID));
     const { switches, prompts } = this.options;
     const playerId = context.playerId;
-    if (!switches.aiEnabled(playerId) || !(await switches.externalAllowed(playerId)))
-      return AgentResult.error(AgentFailure.AI_DISABLED);
+    if (!switches.aiEnabled(playerId)) return AgentResult.error(AgentFailure.AI_DISABLED);
+    if (!(await switches.externalAllowed(playerId))) return AgentResult.error(EXTERNAL_SERVICES_OFF);
     let shown = 0;
     const catalog = this.#catalog(context).map((module) =>
       ReActTool.of(

@@ -1,3 +1,5 @@
+import { AgentFailure } from "../../../agent/agent-failure.js";
+import type { Failure } from "../../../agent/failure.js";
 import { ContextType } from "../../../agent/module/context-type.js";
 
 /**
@@ -14,3 +16,13 @@ export interface PlayerSwitches {
 }
 
 export const PLAYER_SWITCHES = ContextType.of<PlayerSwitches>("system:player_switches");
+
+/**
+ * The player turned external services (model providers, the web) off: no model call is made for them, and a
+ * request already running stops before its next one. Refused like AI turned off (AI_DISABLED), with its own text.
+ */
+export const EXTERNAL_SERVICES_OFF: Failure = {
+  code: AgentFailure.AI_DISABLED.code,
+  key: "system.error.external_off",
+  args: [],
+};

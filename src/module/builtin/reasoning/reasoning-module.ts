@@ -16,7 +16,7 @@ import type { AnyTool } from "../../../agent/tool/tool.js";
 import type { ToolLookup } from "../../../agent/tool/tool-registry.js";
 import type { AnyToolType } from "../../../agent/tool/tool-type.js";
 import type { Identifier } from "../../../util/identifier.js";
-import type { PlayerSwitches } from "../question/player-switches.js";
+import { EXTERNAL_SERVICES_OFF, type PlayerSwitches } from "../question/player-switches.js";
 import { WEB_FETCH, WEB_SEARCH } from "../search/web-tools.js";
 import { reasoningPresentation, stepsOf } from "./reasoning-card.js";
 import { REASONING_ACTION, type ReasoningInput } from "./reasoning-input.js";
@@ -77,8 +77,8 @@ export class ReasoningModule implements AgentModule<ReasoningInput> {
     context.checkInput(input.request);
     const switches = this.options.switches;
     const playerId = context.playerId;
-    if (!switches.aiEnabled(playerId) || !(await switches.externalAllowed(playerId)))
-      return AgentResult.error(AgentFailure.AI_DISABLED);
+    if (!switches.aiEnabled(playerId)) return AgentResult.error(AgentFailure.AI_DISABLED);
+    if (!(await switches.externalAllowed(playerId))) return AgentResult.error(EXTERNAL_SERVICES_OFF);
     const catalogTools = this.#catalogTools();
     const tools = context.tools(...catalogTools.map((tool) => tool.type));
     const catalog: AnyReActTool[] = catalogTools.map((tool) =>
