@@ -83,6 +83,14 @@ describe("the web panel (shipped server, chromium)", () => {
       await page.locator(".card", { hasText: "Your mode is now routing." }).waitFor();
       await expect.poll(() => page.getByLabel("Mode").inputValue()).toBe("routing");
 
+      // a slash line is a command as in game chat: a mistyped one says so and is never routed
+      const asked = model.requests.length;
+      await send(page, "/itme minecraft:diamond");
+      await page.locator(".card", { hasText: "Unknown command: itme" }).waitFor();
+      await send(page, "/system item");
+      await page.locator(".card", { hasText: "Usage: /system item <query>" }).waitFor();
+      expect(model.requests.length).toBe(asked);
+
       await send(page, "/system item minecraft:diamond");
       const diamond = page.locator(".card", { hasText: "ID: minecraft:diamond" }).last();
       await diamond.waitFor();
