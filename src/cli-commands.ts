@@ -24,6 +24,18 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
     },
   ],
   [
+    "gateway",
+    {
+      usage: [
+        "gateway --backend HOST:PORT [--port N] [--data-dir DIR]   relay players to your own server, System in front",
+      ],
+      run: async (args, io) => {
+        const { runGateway } = await import("./host/gateway/start-gateway.js");
+        return runGateway(args, io.err);
+      },
+    },
+  ],
+  [
     "route",
     {
       usage: [

@@ -1,0 +1,39 @@
+import { invalid, type Validation, valid } from "../../util/validation.js";
+import { DEFAULT_DATA_DIR } from "../flying-squid/cli-options.js";
+import { type Address, parseAddress } from "./gateway-config.js";
+
+/** Flags of `system gateway`; each overrides `config/system/gateway.json`. */
+export interface GatewayCliOptions {
+  readonly dataDir: string;
+  readonly backend?: Address;
+  /** Overrides the port of `listen`. */
+  readonly port?: number;
+}
+
+export const GATEWAY_USAGE = "usage: system gateway --backend HOST:PORT [--port N] [--data-dir DIR]";
+
+const FLAGS = new Set(["--backend", "--port", "--data-dir"]);
+
+/** Parses `--backend HOST:PORT --port N --data-dir DIR` (also `--flag=value`); unknown flags are errors. */
+export const parseGatewayCliOptions = (argv: readonly string[]): Validation<GatewayCliOptions> => {
+  let options: GatewayCliOptions = { dataDir: DEFAULT_DATA_DIR };
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index]!;
+    const [flag, inline] = argument.includes("=") ? argument.split("=", 2) : [argument, undefined];
+    if (flag === undefined || !FLAGS.has(flag)) return invalid(`unknown option ${argument}`);
+    const value = inline ?? argv[++index];
+    if (value === undefined || value === "") return invalid(`${flag} needs a value`);
+    if (flag === "--data-dir") options = { ...options, dataDir: value };
+    else if (flag === "--backend") {
+      const address = parseAddress(value);
+      if (!address.success) return invalid(`--backend ${address.error}`);
+      options = { ...options, backend: address.value };
+    } else {
+      const port = Number(value);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        return invalid(`--port must be 0–65535, got ${value}`);
+      options = { ...options, port };
+    }
+  }
+  return valid(options);
+};

@@ -1,0 +1,139 @@
+import type { Languages } from "../../util/language.js";
+import type { Logger } from "../../util/logger.js";
+import { BackendConfigSession } from "./backend/config-session.js";
+import { BackendLoginSession } from "./backend/login-session.js";
+import { BackendPlaySession } from "./backend/play-session.js";
+import { ClientConfigSession } from "./client/config-session.js";
+import { ClientLoginSession } from "./client/login-session.js";
+import { ClientPlaySession } from "./client/play-session.js";
+import { disconnectFrame, disconnectText } from "./disconnect-packet.js";
+import type { FrameConnection } from "./protocol/frame-connection.js";
+import type { Direction, PacketCodec, ProtocolState } from "./protocol/packet-codec.js";
+import type { SessionHandler } from "./session-handler.js";
+
+/** The states a relayed player passes through after the handshake; each has a handler per side. */
+type SessionState = Extract<ProtocolState, "login" | "configuration" | "play">;
+
+/** What a player's relay needs besides its two connections. */
+export interface ProxiedPlayerOptions {
+  readonly client: FrameConnection;
+  readonly backend: FrameConnection;
+  /** The packet table of the client's protocol version (from its handshake). */
+  readonly codec: PacketCodec;
+  readonly languages: Languages;
+  readonly logger: Logger;
+}
+
+/**
+ * One player relayed through the gateway: the client's connection, the backend connection opened for it, and
+ * the protocol state both share. Frames are relayed in order as they came; only the packets the current
+ * state's handlers name are decoded. The state follows what the client acknowledges (`login_acknowledged`,
+ * `finish_configuration`, `configuration_acknowledged`), the points at which the backend switches too.
+ */
+export class ProxiedPlayer {
+  readonly client: FrameConnection;
+  readonly backend: FrameConnection;
+  readonly codec: PacketCodec;
+  readonly languages: Languages;
+  readonly logger: Logger;
+  #state: SessionState = "login";
+  /** The client's language from its `settings`; undefined until it sends them. */
+  locale: string | undefined;
+  /** The name the client logged in with, and the UUID the backend gave it. */
+  username: string | undefined;
+  uuid: string | undefined;
+  /** Set when the backend ended the connection with its own disconnect packet, which the client already has. */
+  #backendSaidGoodbye = false;
+  /** Whether the backend connection was ever established (a refused one gets another reason). */
+  #backendConnected = false;
+  readonly #clientHandlers: Record<SessionState, SessionHandler>;
+  readonly #backendHandlers: Record<SessionState, SessionHandler>;
+  readonly #closeListeners: (() => void)[] = [];
+
+  constructor(options: ProxiedPlayerOptions) {
+    this.client = options.client;
+    this.backend = options.backend;
+    this.codec = options.codec;
+    this.languages = options.languages;
+    this.logger = options.logger;
+    this.#clientHandlers = {
+      login: new ClientLoginSession(this),
+      configuration: new ClientConfigSession(this),
+      play: new ClientPlaySession(this),
+    };
+    this.#backendHandlers = {
+      login: new BackendLoginSession(this),
+      configuration: new BackendConfigSession(this),
+      play: new BackendPlaySession(this),
+    };
+    this.client.on("frame", (frame) => this.#relay(frame, "toServer"));
+    this.backend.on("frame", (frame) => this.#relay(frame, "toClient"));
+    this.client.on("close", () => {
+      this.backend.close();
+      this.#closed();
+    });
+    this.backend.socket.once("connect", () => {
+      this.#backendConnected = true;
+    });
+    this.backend.on("close", () => this.#backendClosed());
+  }
+
+  get state(): SessionState {
+    return this.#state;
+  }
+
+  /** Moves both sides to `state` from the next frame on. */
+  switchState(state: SessionState): void {
+    this.#state = state;
+  }
+
+  /** The backend ended the connection itself (its disconnect packet is relayed): no reason of ours follows. */
+  backendSaidGoodbye(): void {
+    this.#backendSaidGoodbye = true;
+  }
+
+  /** Disconnects the client with a translated reason in the current state, and closes the backend leg. */
+  disconnect(key: string, args: readonly string[] = []): void {
+    const frame = disconnectFrame(
+      this.codec,
+      this.#state,
+      disconnectText(this.languages, this.locale, key, args),
+    );
+    if (frame !== undefined) this.client.write(frame);
+    this.client.close();
+    this.backend.close();
+  }
+
+  /** Calls `listener` once when the client's connection has ended. */
+  onClose(listener: () => void): void {
+    this.#closeListeners.push(listener);
+  }
+
+  #relay(frame: Buffer, direction: Direction): void {
+    const handler = (direction === "toServer" ? this.#clientHandlers : this.#backendHandlers)[this.#state];
+    const target = direction === "toServer" ? this.backend : this.client;
+    const name = this.codec.nameOf(this.#state, direction, frame);
+    if (name !== undefined && handler.reads.has(name)) {
+      const packet = this.codec.decode(this.#state, direction, frame);
+      if (packet !== undefined && handler.handle(packet) === "consume") return;
+    }
+    target.write(frame);
+  }
+
+  #backendClosed(): void {
+    if (this.client.closed) return;
+    if (this.#backendSaidGoodbye) this.client.close();
+    else if (this.#backendConnected) this.disconnect("system.gateway.backend_lost");
+    else {
+      const reason = (this.backend.error as NodeJS.ErrnoException | undefined)?.code ?? "closed";
+      this.logger.warn(
+        `the backend is not reachable (${reason}): ${this.username ?? "a player"} could not join`,
+      );
+      this.disconnect("system.gateway.backend_unreachable");
+    }
+  }
+
+  #closed(): void {
+    for (const listener of this.#closeListeners.splice(0)) listener();
+  }
+}

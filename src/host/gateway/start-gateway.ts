@@ -1,0 +1,167 @@
+import { fileURLToPath } from "node:url";
+import { Languages } from "../../util/language.js";
+import { consoleLogger, type Logger } from "../../util/logger.js";
+import { installShutdown } from "../flying-squid/shutdown.js";
+import { pingBackend } from "./backend-status.js";
+import { GATEWAY_USAGE, parseGatewayCliOptions } from "./gateway-cli-options.js";
+import {
+  type Address,
+  formatAddress,
+  gatewayConfigPath,
+  loadGatewayConfig,
+  parseAddress,
+} from "./gateway-config.js";
+import { GatewayServer } from "./gateway-server.js";
+import { PacketCodec } from "./protocol/packet-codec.js";
+
+/** What `system gateway` starts; system tests start exactly this. */
+export interface GatewayOptions {
+  /** `--backend HOST:PORT`, `--port N`, `--data-dir DIR` (default `run`). */
+  readonly argv: readonly string[];
+  readonly logger: Logger;
+  /** Receives the `listening on HOST:PORT` line; stdout by default. */
+  readonly announce?: (line: string) => void;
+}
+
+/** A running gateway. `close` disconnects every player and stops listening; it never exits the process. */
+export interface RunningGateway {
+  readonly host: string;
+  readonly port: number;
+  readonly backend: Address;
+  /** The backend's version as minecraft-data names it (`1.21.4`). */
+  readonly version: string;
+  readonly server: GatewayServer;
+  close(): Promise<void>;
+}
+
+const RESOURCES = fileURLToPath(new URL("../../../resources", import.meta.url));
+
+/** An error whose message is the one line the command prints (no stack trace is useful to the admin). */
+export class GatewayStartError extends Error {
+  override readonly name = "GatewayStartError";
+}
+
+/**
+ * Reads `<dataDir>/config/system/gateway.json` and the flags, pings the backend (its version, unless the file
+ * names one), warns about what is not safe, and listens; resolves once players can join. Throws a
+ * GatewayStartError with one line when the flags, the file or the backend are wrong.
+ */
+export const startGateway = async (options: GatewayOptions): Promise<RunningGateway> => {
+  const cli = parseGatewayCliOptions(options.argv);
+  if (!cli.success) throw new GatewayStartError(`${cli.error} (${GATEWAY_USAGE})`);
+  const { dataDir } = cli.value;
+  const path = gatewayConfigPath(dataDir);
+  const config = await loadGatewayConfig(dataDir, options.logger).catch((error: unknown) => {
+    throw new GatewayStartError(error instanceof Error ? error.message : String(error));
+  });
+  if (config.onlineMode)
+    throw new GatewayStartError(
+      `onlineMode is not available yet: the gateway cannot authenticate players with Mojang so far. Set "onlineMode": false in ${path}`,
+    );
+  if (config.forwarding !== "none")
+    throw new GatewayStartError(
+      `forwarding "${config.forwarding}" is not available yet; only "none" works so far. Set "forwarding": "none" in ${path}`,
+    );
+  const backendAddress = backendOf(cli.value.backend, config.backend, path);
+  const status = await pingBackend(backendAddress);
+  if (!status.success) throw new GatewayStartError(status.error);
+  const codec = configuredCodec(config.version, status.value.codec, path, options.logger);
+  const listen = parseAddress(config.listen, true);
+  if (!listen.success) throw new GatewayStartError(`"listen" in ${path} is not HOST:PORT`);
+  const host = listen.value.host;
+  warnUnsafe(host, backendAddress, options.logger);
+  const server = await GatewayServer.listen({
+    host,
+    port: cli.value.port ?? listen.value.port,
+    backend: backendAddress,
+    codec,
+    languages: Languages.load(RESOURCES),
+    logger: options.logger,
+  }).catch((error: unknown) => {
+    throw new GatewayStartError(
+      `cannot listen on ${formatAddress({ host, port: cli.value.port ?? listen.value.port })}: ${(error as Error).message}`,
+    );
+  });
+  options.logger.info(
+    `relaying to ${formatAddress(backendAddress)} (${status.value.versionName}, protocol ${codec.protocolVersion})`,
+  );
+  (options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)))(
+    `listening on ${formatAddress({ host, port: server.port })}`,
+  );
+  let closing: Promise<void> | undefined;
+  return {
+    host,
+    port: server.port,
+    backend: backendAddress,
+    version: codec.minecraftVersion,
+    server,
+    close: () => {
+      closing ??= server.close();
+      return closing;
+    },
+  };
+};
+
+/** The backend from `--backend`, else from the file; a missing or malformed one is a start error. */
+const backendOf = (flag: Address | undefined, file: string | undefined, path: string): Address => {
+  if (flag !== undefined) return flag;
+  if (file === undefined)
+    throw new GatewayStartError(
+      `no backend: pass --backend HOST:PORT or set "backend" in ${path} (${GATEWAY_USAGE})`,
+    );
+  const address = parseAddress(file);
+  if (!address.success) throw new GatewayStartError(`"backend" in ${path}: ${address.error}`);
+  return address.value;
+};
+
+/** The version the file names when minecraft-data knows it (a mismatch with the backend is logged), else the ping's. */
+const configuredCodec = (
+  version: string | undefined,
+  pinged: PacketCodec,
+  path: string,
+  logger: Logger,
+): PacketCodec => {
+  if (version === undefined) return pinged;
+  const codec = PacketCodec.forVersion(version);
+  if (codec === undefined)
+    throw new GatewayStartError(`"version" ${version} in ${path} is unknown to minecraft-data`);
+  if (codec.protocolVersion !== pinged.protocolVersion)
+    logger.warn(`"version" ${version} in ${path} differs from the backend's ${pinged.minecraftVersion}`);
+  return codec;
+};
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+/** The loud warnings of item 6: without forwarding and authentication, names are not proof of identity. */
+const warnUnsafe = (listenHost: string, backend: Address, logger: Logger): void => {
+  logger.warn(
+    "FORWARDING IS NONE: the backend sees offline UUIDs and no skins. Keep it in offline mode on loopback (server-ip=127.0.0.1) with enforce-secure-profile=false.",
+  );
+  if (!LOOPBACK.test(backend.host))
+    logger.warn(
+      `THE BACKEND ${formatAddress(backend)} IS NOT ON LOOPBACK: an offline-mode backend reachable by anyone else can be joined under any name.`,
+    );
+  if (!LOOPBACK.test(listenHost))
+    logger.warn(
+      `THE GATEWAY DOES NOT AUTHENTICATE PLAYERS YET: anyone who can reach ${listenHost} can join under any name.`,
+    );
+};
+
+/**
+ * `system gateway`: starts the gateway and stops it on SIGINT/SIGTERM. A start error is one line on stderr
+ * and exit code 1; resolves to the exit code (0 once listening).
+ */
+export const runGateway = async (
+  argv: readonly string[],
+  err: { write(text: string): unknown },
+): Promise<number> => {
+  try {
+    const gateway = await startGateway({ argv, logger: consoleLogger });
+    installShutdown({ close: () => gateway.close(), flush: async () => {} }, consoleLogger);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof GatewayStartError)) throw error;
+    err.write(`system gateway: ${error.message}\n`);
+    return 1;
+  }
+};

@@ -1,0 +1,111 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import mc from "minecraft-protocol";
+import type { Bot } from "mineflayer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GatewayStartError, startGateway } from "../../src/host/gateway/start-gateway.js";
+import { MemoryLogger } from "../../src/util/logger.js";
+import {
+  type CapturedPacket,
+  type GatewayUnderTest,
+  joinBot,
+  type PlainBackend,
+  recordReceived,
+  startGatewayFor,
+  startPlainBackend,
+  tempFolder,
+  waitFor,
+} from "./gateway-support.js";
+
+/** The gateway in front of a plain flying-squid 1.21.4 (no System inside), with mineflayer bots through it. */
+describe("gateway: a raw relay in front of a plain backend", () => {
+  let backend: PlainBackend;
+  let gateway: GatewayUnderTest;
+  const bots: Bot[] = [];
+
+  beforeAll(async () => {
+    backend = await startPlainBackend();
+    gateway = await startGatewayFor(backend.port);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const bot of bots) bot.quit();
+    await gateway?.close();
+    await backend?.close();
+  });
+
+  it("reads the backend's version from its status ping and passes status pings through", async () => {
+    expect(gateway.gateway.version).toBe("1.21.4");
+    const ping = async (port: number) => {
+      const answer = (await mc.ping({ host: "127.0.0.1", port, version: "1.21.4" })) as mc.NewPingResult;
+      return { version: answer.version, description: answer.description, max: answer.players.max };
+    };
+    const relayed = await ping(gateway.port);
+    expect(relayed).toEqual(await ping(backend.port));
+    expect(relayed).toMatchObject({ version: { protocol: 769 }, max: 20 });
+  });
+
+  it("logs a bot in through the gateway, compressed as the backend compresses, and relays configuration and play byte for byte", async () => {
+    const received: CapturedPacket[] = [];
+    const bot = await joinBot(gateway.port, "Relayed", (joining) => recordReceived(joining, received));
+    bots.push(bot);
+    // the backend's threshold reached the client, and every later frame was compressed on both legs
+    expect((bot._client as unknown as { compressionThreshold: number }).compressionThreshold).toBe(256);
+    expect(gateway.gateway.server.players().map((player) => [player.username, player.state])).toEqual([
+      ["Relayed", "play"],
+    ]);
+
+    const sent = backend.sent("Relayed");
+    const configuration = (packets: CapturedPacket[]) =>
+      packets
+        .filter((packet) => packet.state === "configuration")
+        .map((packet) => packet.bytes.toString("hex"));
+    expect(configuration(sent).length).toBeGreaterThan(3);
+    expect(configuration(received)).toEqual(configuration(sent));
+    expect(sent.some((packet) => packet.name === "registry_data")).toBe(true);
+
+    // play: every packet the bot read so far is the backend's, in order and unchanged
+    const play = (packets: CapturedPacket[]) => packets.filter((packet) => packet.state === "play");
+    const readByBot = play(received);
+    await waitFor(() => (play(backend.sent("Relayed")).length >= readByBot.length ? true : undefined));
+    const sentByBackend = play(backend.sent("Relayed")).slice(0, readByBot.length);
+    expect(readByBot.length).toBeGreaterThan(20);
+    expect(readByBot.map((packet) => packet.bytes.toString("hex"))).toEqual(
+      sentByBackend.map((packet) => packet.bytes.toString("hex")),
+    );
+    expect(readByBot.some((packet) => packet.name === "map_chunk" && packet.bytes.length > 256)).toBe(true);
+  });
+});
+
+describe("gateway: a backend that is not there", () => {
+  it("refuses to start with one clear line when nothing listens at the backend address", async () => {
+    const start = startGateway({
+      argv: ["--backend", "127.0.0.1:1", "--port", "0", "--data-dir", tempFolder("gateway-none-")],
+      logger: new MemoryLogger(),
+      announce: () => {},
+    });
+    await expect(start).rejects.toBeInstanceOf(GatewayStartError);
+    const message = await start.catch((error: Error) => error.message);
+    expect(message).toBe(
+      "backend 127.0.0.1:1 is not reachable (ECONNREFUSED): start the server there first, or fix --backend",
+    );
+  });
+
+  it("prints that one line, and no stack trace, from `system gateway`", async () => {
+    const bin = fileURLToPath(new URL("../../bin/system.js", import.meta.url));
+    const run = promisify(execFile)(
+      process.execPath,
+      [bin, "gateway", "--backend", "127.0.0.1:1", "--port", "0", "--data-dir", tempFolder("gateway-cli-")],
+      { timeout: 30_000 },
+    );
+    const failure = await run.then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr.trim().split("\n")).toEqual([
+      "system gateway: backend 127.0.0.1:1 is not reachable (ECONNREFUSED): start the server there first, or fix --backend",
+    ]);
+  }, 40_000);
+});
