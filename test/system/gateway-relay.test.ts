@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import mc from "minecraft-protocol";
 import type { Bot } from "mineflayer";
+import nbt from "prismarine-nbt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayStartError, startGateway } from "../../src/host/gateway/start-gateway.js";
 import { MemoryLogger } from "../../src/util/logger.js";
@@ -76,7 +77,65 @@ describe("gateway: a raw relay in front of a plain backend", () => {
     );
     expect(readByBot.some((packet) => packet.name === "map_chunk" && packet.bytes.length > 256)).toBe(true);
   });
+
+  it("follows the backend from play back into configuration and out again, relaying that phase raw too", async () => {
+    const received: CapturedPacket[] = [];
+    const bot = await joinBot(gateway.port, "Reconfigured", (joining) => recordReceived(joining, received));
+    bots.push(bot);
+    const squid = backend.server.players.find((player) => player.username === "Reconfigured");
+    const client = squid?._client as unknown as BackendPlayerClient;
+    const configurationBefore = received.filter((packet) => packet.state === "configuration").length;
+    // the backend asks the client to reconfigure (as a server does to resend registries or switch worlds)
+    const acknowledged = new Promise<void>((resolve) =>
+      client.once("configuration_acknowledged", () => {
+        // at once, as a server does: what the client sends next is configuration
+        client.state = "configuration";
+        resolve();
+      }),
+    );
+    client.write("start_configuration", {});
+    await acknowledged;
+    expect(player(gateway, "Reconfigured")?.state).toBe("configuration");
+    client.write("feature_flags", { features: ["minecraft:vanilla"] });
+    const finished = new Promise<void>((resolve) =>
+      client.once("finish_configuration", () => {
+        client.state = "play";
+        resolve();
+      }),
+    );
+    client.write("finish_configuration", {});
+    await finished;
+    expect(player(gateway, "Reconfigured")?.state).toBe("play");
+
+    const configuration = (packets: CapturedPacket[]) =>
+      packets
+        .filter((packet) => packet.state === "configuration")
+        .map((packet) => packet.bytes.toString("hex"));
+    await waitFor(() => (configuration(received).length > configurationBefore + 1 ? true : undefined));
+    expect(configuration(received)).toEqual(configuration(backend.sent("Reconfigured")));
+    // play goes on after the second configuration
+    const chat = new Promise<string>((resolve) =>
+      bot._client.on("system_chat", (packet: { content: unknown }) =>
+        resolve(JSON.stringify(packet.content)),
+      ),
+    );
+    client.write("system_chat", {
+      content: nbt.comp({ text: nbt.string("back in play") }),
+      isActionBar: false,
+    });
+    expect(await chat).toContain("back in play");
+  });
 });
+
+/** The minecraft-protocol connection of a backend player, driven by the test as a server would. */
+interface BackendPlayerClient {
+  state: string;
+  write(name: string, params: Record<string, unknown>): void;
+  once(event: string, listener: (...args: unknown[]) => void): void;
+}
+
+const player = (gateway: GatewayUnderTest, name: string) =>
+  gateway.gateway.server.players().find((candidate) => candidate.username === name);
 
 describe("gateway: a backend that is not there", () => {
   it("refuses to start with one clear line when nothing listens at the backend address", async () => {

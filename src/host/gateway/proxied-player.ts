@@ -72,6 +72,7 @@ export class ProxiedPlayer {
       this.backend.close();
       this.#closed();
     });
+    this.#backendConnected = !this.backend.socket.connecting;
     this.backend.socket.once("connect", () => {
       this.#backendConnected = true;
     });
