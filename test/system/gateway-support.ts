@@ -3,6 +3,7 @@ import type { EventEmitter } from "node:events";
 import { fileURLToPath } from "node:url";
 import type { Bot } from "mineflayer";
 import { loadFlyingSquid, type SquidServer } from "../../src/host/flying-squid/flying-squid-types.js";
+import type { GatewayCommands } from "../../src/host/gateway/gateway-commands.js";
 import { PacketCodec, type ProtocolState } from "../../src/host/gateway/protocol/packet-codec.js";
 import { type RunningGateway, startGateway } from "../../src/host/gateway/start-gateway.js";
 import { MemoryLogger } from "../../src/util/logger.js";
@@ -101,14 +102,16 @@ export interface GatewayUnderTest {
 /** Starts the gateway in front of `backendPort` on a free port, with a fresh data directory. */
 export const startGatewayFor = async (
   backendPort: number,
-  dataDir = tempFolder("gateway-"),
+  options: { readonly dataDir?: string; readonly commands?: GatewayCommands } = {},
 ): Promise<GatewayUnderTest> => {
+  const dataDir = options.dataDir ?? tempFolder("gateway-");
   const logger = new MemoryLogger();
   const lines: string[] = [];
   const gateway = await startGateway({
     argv: ["--backend", `127.0.0.1:${backendPort}`, "--port", "0", "--data-dir", dataDir],
     logger,
     announce: (line) => lines.push(line),
+    ...(options.commands === undefined ? {} : { commands: options.commands }),
   });
   if (lines[0] !== `listening on 127.0.0.1:${gateway.port}`)
     throw new Error(`announced ${JSON.stringify(lines)}`);

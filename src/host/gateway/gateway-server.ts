@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import type { Languages } from "../../util/language.js";
 import type { Logger } from "../../util/logger.js";
 import { acceptClient, type BackendAddress } from "./client/handshake-session.js";
+import type { GatewayCommands } from "./gateway-commands.js";
 import type { PacketCodec } from "./protocol/packet-codec.js";
 import type { ProxiedPlayer } from "./proxied-player.js";
 
@@ -15,6 +16,8 @@ export interface GatewayServerOptions {
   readonly codec: PacketCodec;
   readonly languages: Languages;
   readonly logger: Logger;
+  /** System's commands in players' trees and chat; unset, the gateway only relays. */
+  readonly commands?: GatewayCommands;
 }
 
 /**
@@ -43,6 +46,7 @@ export class GatewayServer {
         handshakeCodec: options.codec,
         languages: options.languages,
         logger: options.logger,
+        commands: options.commands,
         onPlayer: (player) => {
           gateway.#players.add(player);
           player.onClose(() => gateway.#players.delete(player));

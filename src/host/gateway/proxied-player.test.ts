@@ -97,6 +97,25 @@ describe("ProxiedPlayer", () => {
     expect(relay.player.locale).toBe("zh_cn");
   });
 
+  it("drops the client's chat session toward the backend (no forwarding: its key is for another UUID)", async () => {
+    await reachConfiguration();
+    const finished = next(relay.backend);
+    relay.client.write(codec.encode("configuration", "toServer", "finish_configuration", {}));
+    await finished;
+    expect(relay.player.state).toBe("play");
+    const session = codec.encode("play", "toServer", "chat_session_update", {
+      sessionUUID: UUID,
+      expireTime: 0n,
+      publicKey: Buffer.from([1, 2, 3]),
+      signature: Buffer.from([4, 5, 6]),
+    });
+    const chat = codec.encode("play", "toServer", "chat_command", { command: "spawn" });
+    const atBackend = next(relay.backend);
+    relay.client.write(session);
+    relay.client.write(chat);
+    expect(await atBackend).toEqual([chat]);
+  });
+
   it("adds no reason of its own after the backend's own disconnect", async () => {
     const reason = codec.encode("login", "toClient", "disconnect", {
       reason: JSON.stringify({ text: "Banned" }),

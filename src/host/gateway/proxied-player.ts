@@ -1,5 +1,7 @@
 import type { Languages } from "../../util/language.js";
 import type { Logger } from "../../util/logger.js";
+import type { ChatComponent } from "../flying-squid/chat-component.js";
+import { chatDialect, chatPacket } from "../flying-squid/chat-packets.js";
 import { BackendConfigSession } from "./backend/config-session.js";
 import { BackendLoginSession } from "./backend/login-session.js";
 import { BackendPlaySession } from "./backend/play-session.js";
@@ -7,6 +9,7 @@ import { ClientConfigSession } from "./client/config-session.js";
 import { ClientLoginSession } from "./client/login-session.js";
 import { ClientPlaySession } from "./client/play-session.js";
 import { disconnectFrame, disconnectText } from "./disconnect-packet.js";
+import type { GatewayCommands } from "./gateway-commands.js";
 import type { FrameConnection } from "./protocol/frame-connection.js";
 import type { Direction, PacketCodec, ProtocolState } from "./protocol/packet-codec.js";
 import type { SessionHandler } from "./session-handler.js";
@@ -22,6 +25,8 @@ export interface ProxiedPlayerOptions {
   readonly codec: PacketCodec;
   readonly languages: Languages;
   readonly logger: Logger;
+  /** System's commands in this player's tree and chat; unset, the gateway only relays. */
+  readonly commands?: GatewayCommands;
 }
 
 /**
@@ -36,6 +41,7 @@ export class ProxiedPlayer {
   readonly codec: PacketCodec;
   readonly languages: Languages;
   readonly logger: Logger;
+  readonly commands: GatewayCommands | undefined;
   #state: SessionState = "login";
   /** The client's language from its `settings`; undefined until it sends them. */
   locale: string | undefined;
@@ -56,6 +62,7 @@ export class ProxiedPlayer {
     this.codec = options.codec;
     this.languages = options.languages;
     this.logger = options.logger;
+    this.commands = options.commands;
     this.#clientHandlers = {
       login: new ClientLoginSession(this),
       configuration: new ClientConfigSession(this),
@@ -105,6 +112,19 @@ export class ProxiedPlayer {
     this.backend.close();
   }
 
+  /**
+   * Shows a component as a system message (`system_chat`, never `player_chat`, so signed chat is untouched);
+   * dropped outside PLAY and once the client has left.
+   */
+  sendChat(component: ChatComponent): void {
+    if (this.#state !== "play" || this.client.closed) return;
+    const packet = chatPacket(
+      chatDialect((feature) => this.codec.supports(feature), this.codec.protocolVersion),
+      component,
+    );
+    this.client.write(this.codec.encode("play", "toClient", packet.name, packet.params));
+  }
+
   /** Calls `listener` once when the client's connection has ended. */
   onClose(listener: () => void): void {
     this.#closeListeners.push(listener);
@@ -114,7 +134,9 @@ export class ProxiedPlayer {
     const handler = (direction === "toServer" ? this.#clientHandlers : this.#backendHandlers)[this.#state];
     const target = direction === "toServer" ? this.backend : this.client;
     const name = this.codec.nameOf(this.#state, direction, frame);
-    if (name !== undefined && handler.reads.has(name)) {
+    if (name !== undefined && handler.undecoded?.has(name)) {
+      if (handler.handle({ name, params: {}, frame }) === "consume") return;
+    } else if (name !== undefined && handler.reads.has(name)) {
       const packet = this.codec.decode(this.#state, direction, frame);
       if (packet !== undefined && handler.handle(packet) === "consume") return;
     }

@@ -10,5 +10,7 @@ export type Verdict = "relay" | "consume";
  */
 export interface SessionHandler {
   readonly reads: ReadonlySet<string>;
+  /** Packets handed over as their frame alone, never decoded (their content may be modded): `params` is empty. */
+  readonly undecoded?: ReadonlySet<string>;
   handle(packet: DecodedPacket): Verdict;
 }

@@ -4,6 +4,7 @@ import { consoleLogger, type Logger } from "../../util/logger.js";
 import { installShutdown } from "../flying-squid/shutdown.js";
 import { pingBackend } from "./backend-status.js";
 import { GATEWAY_USAGE, parseGatewayCliOptions } from "./gateway-cli-options.js";
+import type { GatewayCommands } from "./gateway-commands.js";
 import {
   type Address,
   formatAddress,
@@ -21,6 +22,8 @@ export interface GatewayOptions {
   readonly logger: Logger;
   /** Receives the `listening on HOST:PORT` line; stdout by default. */
   readonly announce?: (line: string) => void;
+  /** System's commands at the gateway (the assistant's facade); unset, the gateway only relays. */
+  readonly commands?: GatewayCommands;
 }
 
 /** A running gateway. `close` disconnects every player and stops listening; it never exits the process. */
@@ -77,6 +80,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     codec,
     languages: Languages.load(RESOURCES),
     logger: options.logger,
+    ...(options.commands === undefined ? {} : { commands: options.commands }),
   }).catch((error: unknown) => {
     throw new GatewayStartError(
       `cannot listen on ${formatAddress({ host, port: cli.value.port ?? listen.value.port })}: ${(error as Error).message}`,

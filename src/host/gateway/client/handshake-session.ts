@@ -1,6 +1,7 @@
 import { connect, type Socket } from "node:net";
 import type { Languages } from "../../../util/language.js";
 import type { Logger } from "../../../util/logger.js";
+import type { GatewayCommands } from "../gateway-commands.js";
 import { FrameConnection } from "../protocol/frame-connection.js";
 import { PacketCodec } from "../protocol/packet-codec.js";
 import { ProxiedPlayer } from "../proxied-player.js";
@@ -18,6 +19,7 @@ export interface HandshakeOptions {
   readonly handshakeCodec: PacketCodec;
   readonly languages: Languages;
   readonly logger: Logger;
+  readonly commands: GatewayCommands | undefined;
   /** Receives each player relayed with System (a login of a protocol version the gateway knows). */
   readonly onPlayer: (player: ProxiedPlayer) => void;
 }
@@ -65,7 +67,14 @@ const onHandshake = (client: FrameConnection, frame: Buffer, options: HandshakeO
     return;
   }
   options.onPlayer(
-    new ProxiedPlayer({ client, backend, codec, languages: options.languages, logger: options.logger }),
+    new ProxiedPlayer({
+      client,
+      backend,
+      codec,
+      languages: options.languages,
+      logger: options.logger,
+      ...(options.commands === undefined ? {} : { commands: options.commands }),
+    }),
   );
 };
 
