@@ -4,8 +4,8 @@ import Database from "better-sqlite3";
 import { CorruptFileError } from "../../util/corrupt-file-error.js";
 import type { KnowledgeDraft, KnowledgeEntry, KnowledgeHit, KnowledgeSource } from "./knowledge-entry.js";
 import { gramText } from "./knowledge-grams.js";
-import { applySchema, GRAMS, TABLE } from "./knowledge-schema.js";
-import { type KnowledgeRow, KnowledgeSearch } from "./knowledge-search.js";
+import { applySchema, GRAMS, type KnowledgeRow, TABLE } from "./knowledge-schema.js";
+import { KnowledgeSearch } from "./knowledge-search.js";
 import { snippetOf } from "./knowledge-terms.js";
 
 type Row = KnowledgeRow;

@@ -21,6 +21,18 @@ export const GRAMS = "knowledge_grams";
 /** The shared table; a row with `owner IS NULL` is shared, a row with an owner UUID is that player's private entry. */
 export const TABLE = '"system:knowledge"';
 
+/** A stored row as SQLite returns it. */
+export interface KnowledgeRow {
+  id: number;
+  owner: string | null;
+  title: string;
+  body: string;
+  source: string;
+  tags: string;
+  ref: string | null;
+  created: number;
+}
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ${TABLE} (
   id INTEGER PRIMARY KEY,

@@ -1,19 +1,9 @@
 import type Database from "better-sqlite3";
-import { gramToken, wordToken } from "./knowledge-grams.js";
-import { GRAMS, TABLE } from "./knowledge-schema.js";
+import { best, bm25Scorer, type Corpus, countTerms, idf } from "./knowledge-bm25.js";
+import { gramToken } from "./knowledge-grams.js";
+import { type Lookup, lookup } from "./knowledge-lookup.js";
+import { GRAMS, type KnowledgeRow, TABLE } from "./knowledge-schema.js";
 import { charLength, ftsPhrase, queryTerms } from "./knowledge-terms.js";
-
-/** A stored row as SQLite returns it. */
-export interface KnowledgeRow {
-  id: number;
-  owner: string | null;
-  title: string;
-  body: string;
-  source: string;
-  tags: string;
-  ref: string | null;
-  created: number;
-}
 
 /** The trigram index (terms of 3+ characters). */
 const FTS = "knowledge_fts";
@@ -30,10 +20,6 @@ const FALLBACK_CANDIDATES = 100;
 
 /** Newest matches read to estimate how many entries contain a term (its document frequency). */
 const FREQUENCY_SAMPLE = 50;
-
-/** BM25 parameters, the same as SQLite FTS5's bm25(). */
-const K1 = 1.2;
-const B = 0.75;
 
 const VISIBLE = "(k.owner IS NULL OR k.owner = ?)";
 /** A term anywhere in title, body or tags (LIKE: ASCII case-insensitive like the trigram index). */
@@ -57,33 +43,6 @@ const IN_GRAMS = `k.id IN (SELECT rowid FROM ${GRAMS} WHERE ${GRAMS} MATCH ?)`;
 const newest = (fts: string, filter: string): string =>
   `SELECT k.* FROM ${fts} JOIN ${TABLE} k ON k.id = ${fts}.rowid
     WHERE ${fts} MATCH ? AND ${filter} ORDER BY ${fts}.rowid DESC LIMIT ?`;
-
-/** Corpus statistics for BM25: entries, mean length in characters, and the id range (for frequency estimates). */
-interface Corpus {
-  readonly rows: number;
-  readonly averageLength: number;
-  readonly firstId: number;
-  readonly lastId: number;
-}
-
-/** How one term is looked up. */
-type Lookup =
-  /** In the short-term index: a CJK window or short word (exact), a longer word (stemmed by the index's
-   * tokenizer), or a long CJK term (all its character pairs, then `check`ed as written). */
-  | { readonly kind: "grams"; readonly expression: string; readonly word?: true; readonly check?: string }
-  /** In the trigram index, as a substring. */
-  | { readonly kind: "trigram" }
-  /** With LIKE only (a short term with punctuation inside). */
-  | { readonly kind: "scan" };
-
-const lookup = (term: string): Lookup => {
-  const token = gramToken(term);
-  if (token !== undefined) return { kind: "grams", expression: ftsPhrase(token) };
-  const word = wordToken(term);
-  if (word !== undefined) return { kind: "grams", expression: ftsPhrase(word), word: true };
-  if (CJK_TERM.test(term)) return { kind: "grams", expression: pairQuery(term), check: term };
-  return charLength(term) >= 3 ? { kind: "trigram" } : { kind: "scan" };
-};
 
 /**
  * The best `limit` of the newest `candidates` visible matches of the short-term index meeting `filter`, by
@@ -255,19 +214,7 @@ export class KnowledgeSearch {
     const weights = terms.map((term) =>
       terms.length === 1 ? 1 : idf(corpus.rows, this.#frequency(term, corpus)),
     );
-    const counters = terms.map(termCounter);
-    return (row) => {
-      const text = `${row.title}\n${row.body}\n${row.tags}`.toLowerCase();
-      // UTF-16 units: the same as characters outside rare astral ones, without splitting the text.
-      const length = text.length - 2;
-      const norm = K1 * (1 - B + (B * length) / corpus.averageLength);
-      let score = 0;
-      counters.forEach((count, index) => {
-        const frequency = count(text);
-        if (frequency > 0) score += ((weights[index] as number) * frequency * (K1 + 1)) / (frequency + norm);
-      });
-      return score;
-    };
+    return bm25Scorer(terms, weights, corpus.averageLength);
   }
 
   /**
@@ -327,56 +274,6 @@ export class KnowledgeSearch {
   }
 }
 
-/** The `limit` best rows by score; ties go to the newer entry. */
-const best = (
-  rows: readonly KnowledgeRow[],
-  scorer: (row: KnowledgeRow) => number,
-  limit: number,
-): KnowledgeRow[] =>
-  rows
-    .map((row) => ({ row, score: scorer(row) }))
-    .sort((left, right) => right.score - left.score || right.row.id - left.row.id)
-    .slice(0, limit)
-    .map((entry) => entry.row);
-
-/** FTS5's idf: ln((N − n + 0.5) / (n + 0.5)), floored at a small positive value as bm25() does. */
-const idf = (rows: number, frequency: number): number =>
-  Math.max(1e-6, Math.log((rows - frequency + 0.5) / (frequency + 0.5)));
-
-/** A term of CJK characters only. */
-const CJK_TERM = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u;
-
-/**
- * A long CJK term in the short-term index: every pair of adjacent characters, all required (the rarest pair
- * keeps FTS5's intersection short). The pairs may stand apart in an entry, so the term itself is checked on the
- * rows.
- */
-const pairQuery = (term: string): string => {
-  const characters = [...term];
-  const pairs = characters.slice(1).map((character, index) => `${characters[index]}${character}`);
-  return `(${[...new Set(pairs)].map(ftsPhrase).join(" AND ")})`;
-};
-
-const LATIN_SHORT = /^[\p{L}\p{N}]{1,2}$/u;
-const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-
-/**
- * Counts a term's occurrences in lower-cased text the way its index matches it: a short non-CJK word as a whole
- * word (the short-term index holds words), anything else as a substring (trigram windows, CJK character pairs).
- */
-const termCounter = (term: string): ((text: string) => number) => {
-  if (LATIN_SHORT.test(term) && !HAS_CJK.test(term)) {
-    const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    const word = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "gu");
-    return (text) => text.match(word)?.length ?? 0;
-  }
-  return (text) => {
-    let count = 0;
-    for (let at = text.indexOf(term); at >= 0; at = text.indexOf(term, at + 1)) count++;
-    return count;
-  };
-};
-
 /** SQLite varints (big-endian, 7 bits a byte, a 9th byte of 8 bits), as FTS5 writes its totals record. */
 const readVarints = (bytes: Uint8Array): number[] => {
   const values: number[] = [];
@@ -395,9 +292,4 @@ const readVarints = (bytes: Uint8Array): number[] => {
     values.push(value);
   }
   return values;
-};
-
-const countTerms = (row: KnowledgeRow, terms: readonly string[]): number => {
-  const text = `${row.title}\n${row.body}\n${row.tags}`.toLowerCase();
-  return terms.filter((term) => text.includes(term)).length;
 };

@@ -2,8 +2,8 @@ import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
 import { type Failure, failureIn } from "../../../agent/failure.js";
-import type { QuestOutput } from "../quests/quest-service.js";
 import { FTB_DETAIL, FTB_FIND } from "../quests/quest-tools.js";
+import type { QuestOutput } from "../quests/quest-views.js";
 
 /** Quests read (ftb.detail) and used as sources of one answer. */
 export const MAX_QUEST_SOURCES = 2;

@@ -5,7 +5,7 @@ import { CardType } from "../../../agent/card/card-type.js";
 import { literal, type Text, translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
 import { QUEST_CLAIM_ACTION_ID } from "./quest-claim-card.js";
-import { QUEST_BRIEF, QUEST_OUTPUT, type QuestOutput } from "./quest-service.js";
+import { QUEST_BRIEF, QUEST_OUTPUT, type QuestOutput } from "./quest-views.js";
 
 export const QUEST_DETAIL_ACTION_ID = "system:quest";
 export const QUEST_CHECK_ACTION_ID = "system:quest_check";

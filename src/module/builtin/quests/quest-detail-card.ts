@@ -4,7 +4,8 @@ import type { ExecutionContext } from "../../../agent/execution/execution-contex
 import type { Quest } from "../../../data/quests/quest-book.js";
 import type { GiftList } from "../../../game/tools/gift-list-tool.js";
 import { QUEST_DETAIL_CARD } from "./quest-cards.js";
-import type { QuestOutput, QuestService } from "./quest-service.js";
+import type { QuestService } from "./quest-service.js";
+import type { QuestOutput } from "./quest-views.js";
 
 /** Titles of quests a request found complete for the first time (at most eight, the card's limit). */
 export const completedTitles = (service: QuestService, quests: readonly Quest[], locale: string): string[] =>

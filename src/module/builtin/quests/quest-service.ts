@@ -1,102 +1,40 @@
-import { z } from "zod";
 import type { AgentStore } from "../../../agent/storage/agent-store.js";
 import type { ModuleStorage } from "../../../agent/storage/module-storage.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
-import type {
-  Quest,
-  QuestBook,
-  QuestChapter,
-  QuestItem,
-  QuestTask,
-} from "../../../data/quests/quest-book.js";
-import type { ItemCatalog } from "../../../game/data/item-catalog.js";
+import type { Quest } from "../../../data/quests/quest-book.js";
 import type { GameBridge } from "../../../game/game-bridge.js";
 import { type GameEventSink, GameEventTypes } from "../../../game/game-events.js";
-import type { Languages } from "../../../util/language.js";
 import type { TeamProgressImport } from "./quest-import.js";
 import type { QuestProgress, QuestProgressData } from "./quest-progress.js";
 import { observe, QuestState } from "./quest-state.js";
+import { type QuestViewOptions, QuestViews } from "./quest-views.js";
 
-export const QUEST_STATUSES = ["locked", "available", "complete"] as const;
-
-/** QuestBriefOutput of the seeds: one line of a quest list. */
-export const QUEST_BRIEF = z.object({
-  id: z.string(),
-  /** Its number in the player's last list (`/system quest 2`). */
-  number: z.number().int().positive().optional(),
-  title: z.string(),
-  chapter: z.string(),
-  status: z.enum(QUEST_STATUSES),
-  /** Complete, with rewards the player has not claimed yet (listed first). */
-  unclaimed: z.boolean().optional(),
-});
-export type QuestBriefOutput = z.infer<typeof QUEST_BRIEF>;
-
-/** QuestOutput of the seeds: a quest with its tasks, rewards and dependencies, text in the player's language. */
-export const QUEST_OUTPUT = QUEST_BRIEF.extend({
-  subtitle: z.string(),
-  description: z.array(z.string()),
-  tasks: z.array(
-    z.object({
-      id: z.string(),
-      type: z.string(),
-      title: z.string(),
-      status: z.enum(["done", "met", "submit", "open", "manual", "untracked"]),
-      have: z.number(),
-      need: z.number(),
-    }),
-  ),
-  rewards: z.array(z.object({ id: z.string(), type: z.string(), title: z.string(), count: z.number() })),
-  dependencies: z.array(z.object({ id: z.string(), title: z.string(), status: z.enum(QUEST_STATUSES) })),
-  /**
-   * The quest is a gift (rewards, and no task beyond a checkmark): only a category mark; the module that shows it
-   * lists the contents with the shared gift-list tool.
-   */
-  starterGift: z.boolean(),
-});
-export type QuestOutput = z.infer<typeof QUEST_OUTPUT>;
-
-const LIST_LIMIT = 20;
+/** What QuestService needs beyond the views: the player records, the game, and where completions are reported. */
+export interface QuestServiceOptions extends QuestViewOptions {
+  readonly store: AgentStore;
+  readonly storage: ModuleStorage<QuestProgressData, QuestProgress>;
+  readonly bridge: GameBridge;
+  /** FTB team progress from the world folder, imported into a player's record the first time it is read. */
+  readonly teamProgress?: TeamProgressImport | undefined;
+  readonly now: () => number;
+  /** Where completed quests and chapters are reported (`system:quest_completed`, `system:chapter_completed`). */
+  readonly gameEvents: GameEventSink;
+}
 
 /**
- * The quest book of one feature and each player's view of it: names in the player's language (the pack's text,
- * else the first task's or reward's item name), state from recorded progress plus the game, search over every
- * language the pack has, and the numbering of each player's last list. Quest text is untrusted data: it is only
- * ever shown, never run.
+ * The quest book of one feature with each player's progress in it: state from recorded progress plus the game,
+ * tasks recorded as the game shows them met (kills as the host reports them), completions announced and reported
+ * once, reward claims, and FTB team progress imported on first read. The views (names, lists, details, search)
+ * come from QuestViews.
  */
-export class QuestService {
-  readonly #lastLists = new Map<string, readonly string[]>();
-  readonly #search: ReadonlyMap<string, string>;
+export class QuestService extends QuestViews {
+  readonly #options: QuestServiceOptions;
   /** Players whose FTB team progress was looked for (imported, or none found under their name). */
   readonly #importChecked = new Set<string>();
 
-  constructor(
-    private readonly options: {
-      readonly book: QuestBook;
-      readonly store: AgentStore;
-      readonly storage: ModuleStorage<QuestProgressData, QuestProgress>;
-      readonly bridge: GameBridge;
-      readonly catalog: ItemCatalog | undefined;
-      /** Names tasks without a title ("Kill: minecraft:ender_dragon"); ids are shown without it. */
-      readonly languages?: Languages | undefined;
-      /** FTB team progress from the world folder, imported into a player's record the first time it is read. */
-      readonly teamProgress?: TeamProgressImport | undefined;
-      readonly now: () => number;
-      /** Where completed quests and chapters are reported (`system:quest_completed`, `system:chapter_completed`). */
-      readonly gameEvents: GameEventSink;
-    },
-  ) {
-    this.#search = new Map(
-      [...options.book.quests.values()].map((quest) => [quest.id, this.#searchText(quest).toLowerCase()]),
-    );
-  }
-
-  get book(): QuestBook {
-    return this.options.book;
-  }
-
-  get catalog(): ItemCatalog | undefined {
-    return this.options.catalog;
+  constructor(options: QuestServiceOptions) {
+    super(options);
+    this.#options = options;
   }
 
   /**
@@ -109,8 +47,8 @@ export class QuestService {
 
   /** Those of `questIds` whose rewards the player has claimed (as `claimed` says), in one read. */
   async claimedAmong(playerId: string, questIds: readonly string[]): Promise<ReadonlySet<string>> {
-    return this.options.store.read(playerId, (data) => {
-      const progress = ModuleData.get(data, this.options.storage);
+    return this.#options.store.read(playerId, (data) => {
+      const progress = ModuleData.get(data, this.#options.storage);
       return new Set(
         questIds.filter((id) => {
           const claim = progress.claim(id);
@@ -123,11 +61,11 @@ export class QuestService {
   /** The player's state now (recorded progress + what the game shows). */
   async state(playerId: string): Promise<QuestState> {
     await this.#importOnce(playerId);
-    const { done, counts } = await this.options.store.read(playerId, (data) => {
-      const progress = ModuleData.get(data, this.options.storage);
+    const { done, counts } = await this.#options.store.read(playerId, (data) => {
+      const progress = ModuleData.get(data, this.#options.storage);
       return { done: progress.doneTasks(), counts: progress.counts() };
     });
-    return new QuestState(this.options.book, done, observe(this.options.bridge.stats(playerId)), counts);
+    return new QuestState(this.#options.book, done, observe(this.#options.bridge.stats(playerId)), counts);
   }
 
   /**
@@ -137,13 +75,13 @@ export class QuestService {
   async record(playerId: string): Promise<{ readonly tasks: number; readonly completed: readonly Quest[] }> {
     const state = await this.state(playerId);
     const met = state.newlyMet();
-    const complete = [...this.options.book.quests.values()].filter(
+    const complete = [...this.#options.book.quests.values()].filter(
       (quest) => state.visible(quest) && state.complete(quest),
     );
     if (met.length === 0 && complete.length === 0) return { tasks: 0, completed: [] };
-    const at = this.options.now();
-    const recorded = await this.options.store.transaction(playerId, (data) => {
-      const progress = ModuleData.get(data, this.options.storage);
+    const at = this.#options.now();
+    const recorded = await this.#options.store.transaction(playerId, (data) => {
+      const progress = ModuleData.get(data, this.#options.storage);
       const tasks = met.filter((id) => progress.complete(id, at)).length;
       const completed = complete.filter((quest) => progress.announce(quest.id, at));
       return { tasks, completed, unreported: progress.unreported() };
@@ -159,8 +97,8 @@ export class QuestService {
    * records them as reported.
    */
   async reportPending(playerId: string): Promise<void> {
-    const unreported = await this.options.store.read(playerId, (data) =>
-      ModuleData.get(data, this.options.storage).unreported(),
+    const unreported = await this.#options.store.read(playerId, (data) =>
+      ModuleData.get(data, this.#options.storage).unreported(),
     );
     if (unreported.length > 0) await this.#report(playerId, await this.state(playerId), unreported);
   }
@@ -168,10 +106,10 @@ export class QuestService {
   async #report(playerId: string, state: QuestState, questIds: readonly string[]): Promise<void> {
     if (questIds.length === 0) return;
     const completed = questIds.flatMap((id) => {
-      const quest = this.options.book.quests.get(id);
+      const quest = this.#options.book.quests.get(id);
       return quest === undefined ? [] : [quest];
     });
-    const events = this.options.gameEvents;
+    const events = this.#options.gameEvents;
     const chapters = new Set<string>();
     for (const quest of completed) {
       await events.emit({
@@ -183,7 +121,7 @@ export class QuestService {
       chapters.add(quest.chapterId);
     }
     for (const chapterId of chapters) {
-      const chapter = this.options.book.chapters.get(chapterId);
+      const chapter = this.#options.book.chapters.get(chapterId);
       const members = chapter?.quests.filter((quest) => state.visible(quest)) ?? [];
       if (members.length === 0 || !members.every((quest) => state.complete(quest))) continue;
       await events.emit({
@@ -193,8 +131,8 @@ export class QuestService {
         data: { chapter: chapterId },
       });
     }
-    await this.options.store.transaction(playerId, (data) =>
-      ModuleData.get(data, this.options.storage).reported(questIds),
+    await this.#options.store.transaction(playerId, (data) =>
+      ModuleData.get(data, this.#options.storage).reported(questIds),
     );
   }
 
@@ -204,17 +142,17 @@ export class QuestService {
    * is looked for again later.
    */
   async #importOnce(playerId: string): Promise<void> {
-    const teams = this.options.teamProgress;
+    const teams = this.#options.teamProgress;
     if (teams === undefined || this.#importChecked.has(playerId)) return;
-    const name = this.options.bridge.playerName(playerId);
+    const name = this.#options.bridge.playerName(playerId);
     const plan = teams.planFor(playerId, name);
     if (plan === undefined) {
       if (name !== undefined) this.#importChecked.add(playerId);
       return;
     }
-    const at = this.options.now();
-    await this.options.store.transaction(playerId, (data) =>
-      ModuleData.get(data, this.options.storage).importTeam(plan.team, plan, at),
+    const at = this.#options.now();
+    await this.#options.store.transaction(playerId, (data) =>
+      ModuleData.get(data, this.#options.storage).importTeam(plan.team, plan, at),
     );
     this.#importChecked.add(playerId);
   }
@@ -225,29 +163,29 @@ export class QuestService {
    */
   async recordKill(playerId: string, entity: string, entityId: string): Promise<number> {
     const state = await this.state(playerId);
-    const tasks = [...this.options.book.quests.values()]
+    const tasks = [...this.#options.book.quests.values()]
       .filter((quest) => state.visible(quest) && state.unlocked(quest))
       .flatMap((quest) => quest.tasks)
       .filter((task) => task.type === "kill" && task.entity === entity && state.task(task).status !== "done")
       .map((task) => ({ id: task.id, need: Math.max(1, task.count) }));
     if (tasks.length === 0) return 0;
-    const at = this.options.now();
-    const counted = await this.options.store.transaction(playerId, (data) =>
-      ModuleData.get(data, this.options.storage).countKill(entityId, tasks, at),
+    const at = this.#options.now();
+    const counted = await this.#options.store.transaction(playerId, (data) =>
+      ModuleData.get(data, this.#options.storage).countKill(entityId, tasks, at),
     );
     return counted ? tasks.length : 0;
   }
 
   /** Ticks a checkmark task of a quest the player can work on; false when it is not one or not reachable. */
   async check(playerId: string, taskId: string): Promise<"checked" | "already" | "refused"> {
-    const quest = this.options.book.questOfTask(taskId);
+    const quest = this.#options.book.questOfTask(taskId);
     const task = quest?.tasks.find((candidate) => candidate.id === taskId);
     if (quest === undefined || task?.type !== "checkmark") return "refused";
     const state = await this.state(playerId);
     if (!state.visible(quest) || !state.unlocked(quest)) return "refused";
-    const at = this.options.now();
-    const changed = await this.options.store.transaction(playerId, (data) =>
-      ModuleData.get(data, this.options.storage).complete(taskId, at),
+    const at = this.#options.now();
+    const changed = await this.#options.store.transaction(playerId, (data) =>
+      ModuleData.get(data, this.#options.storage).complete(taskId, at),
     );
     return changed ? "checked" : "already";
   }
@@ -258,178 +196,14 @@ export class QuestService {
    */
   async complete(playerId: string, id: string): Promise<Quest | undefined> {
     const hex = id.trim().toUpperCase().replace(/^#/, "");
-    const quest = this.options.book.quests.get(hex) ?? this.options.book.questOfTask(hex);
+    const quest = this.#options.book.quests.get(hex) ?? this.#options.book.questOfTask(hex);
     if (quest === undefined) return undefined;
-    const tasks = this.options.book.quests.has(hex) ? quest.tasks.map((task) => task.id) : [hex];
-    const at = this.options.now();
-    await this.options.store.transaction(playerId, (data) => {
-      const progress = ModuleData.get(data, this.options.storage);
+    const tasks = this.#options.book.quests.has(hex) ? quest.tasks.map((task) => task.id) : [hex];
+    const at = this.#options.now();
+    await this.#options.store.transaction(playerId, (data) => {
+      const progress = ModuleData.get(data, this.#options.storage);
       for (const task of tasks) progress.complete(task, at);
     });
     return quest;
-  }
-
-  title(quest: Quest, locale: string): string {
-    const book = this.options.book;
-    const own = book.text(quest.title, locale);
-    if (own.length > 0) return own;
-    for (const task of quest.tasks) {
-      const title = this.taskTitle(task, locale);
-      if (title.length > 0) return title;
-    }
-    const reward = quest.rewards.find((candidate) => candidate.item !== undefined);
-    return reward?.item === undefined ? quest.id : this.itemName(reward.item, locale);
-  }
-
-  /** A task's own title, else its item's name, else what it asks for ("Kill: …", "Visit: …"); "" when none. */
-  taskTitle(task: QuestTask, locale: string): string {
-    const own = this.options.book.text(task.title, locale);
-    if (own.length > 0) return own;
-    if (task.item !== undefined) return this.itemName(task.item, locale);
-    const area = task.area;
-    const target = area === undefined ? (task.entity ?? task.dimension) : `${area.x}, ${area.y}, ${area.z}`;
-    if (target === undefined) return "";
-    const languages = this.options.languages;
-    const kind = area !== undefined ? "location" : task.entity === undefined ? "dimension" : "kill";
-    const key = `system.quests.task_kind.${kind}`;
-    return languages === undefined ? target : languages.format(locale, key, [target]);
-  }
-
-  itemName(item: QuestItem, locale: string): string {
-    const info = this.options.catalog?.lookup(item.id);
-    if (info === undefined) return item.id;
-    return locale.toLowerCase().startsWith("zh") ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
-  }
-
-  chapterTitle(quest: Quest, locale: string): string {
-    const chapter = this.options.book.chapters.get(quest.chapterId);
-    return chapter === undefined ? "" : this.chapterName(chapter, locale);
-  }
-
-  /** A chapter's title in the player's language, else its file name. */
-  chapterName(chapter: QuestChapter, locale: string): string {
-    return this.options.book.text(chapter.title, locale) || chapter.filename;
-  }
-
-  brief(state: QuestState, quest: Quest, locale: string, number?: number): QuestBriefOutput {
-    return {
-      id: quest.id,
-      ...(number === undefined ? {} : { number }),
-      title: this.title(quest, locale),
-      chapter: this.chapterTitle(quest, locale),
-      status: state.status(quest),
-    };
-  }
-
-  /**
-   * Quests the player can work on now (visible, unlocked, not complete) in book order, after `unclaimed` (complete
-   * quests whose rewards wait to be claimed, marked); numbered and remembered.
-   */
-  available(
-    playerId: string,
-    state: QuestState,
-    locale: string,
-    unclaimed: readonly Quest[] = [],
-  ): QuestBriefOutput[] {
-    const open = [...this.options.book.quests.values()].filter(
-      (quest) => state.visible(quest) && state.status(quest) === "available",
-    );
-    const first = new Set(unclaimed.map((quest) => quest.id));
-    return this.#numbered(playerId, state, [...unclaimed, ...open].slice(0, LIST_LIMIT), locale).map(
-      (brief) => (first.has(brief.id) ? { ...brief, unclaimed: true } : brief),
-    );
-  }
-
-  /** Visible quests whose text in any language contains every word of `text`, best first. */
-  find(playerId: string, state: QuestState, text: string, locale: string): QuestBriefOutput[] {
-    const words = text
-      .toLowerCase()
-      .split(/\s+/u)
-      .filter((word) => word.length > 0);
-    if (words.length === 0) return [];
-    const found: { quest: Quest; score: number }[] = [];
-    for (const quest of this.options.book.quests.values()) {
-      const haystack = this.#search.get(quest.id) ?? "";
-      if (!words.every((word) => haystack.includes(word))) continue;
-      if (!state.visible(quest)) continue;
-      const title = this.title(quest, locale).toLowerCase();
-      found.push({
-        quest,
-        score: title === text.toLowerCase() ? 0 : title.includes(words[0] as string) ? 1 : 2,
-      });
-    }
-    found.sort((left, right) => left.score - right.score);
-    return this.#numbered(
-      playerId,
-      state,
-      found.slice(0, LIST_LIMIT).map((entry) => entry.quest),
-      locale,
-    );
-  }
-
-  /** A quest by id (hex), by number from the player's last list, else undefined. */
-  byReference(playerId: string, reference: string): Quest | undefined {
-    const trimmed = reference.trim();
-    if (/^\d{1,3}$/.test(trimmed)) {
-      const id = this.#lastLists.get(playerId)?.[Number(trimmed) - 1];
-      return id === undefined ? undefined : this.options.book.quests.get(id);
-    }
-    const hex = trimmed.toUpperCase().replace(/^#/, "");
-    return /^[0-9A-F]{16}$/.test(hex) ? this.options.book.quests.get(hex) : undefined;
-  }
-
-  detail(state: QuestState, quest: Quest, locale: string): QuestOutput {
-    const book = this.options.book;
-    return {
-      ...this.brief(state, quest, locale),
-      subtitle: book.text(quest.subtitle, locale),
-      description: book.lines(quest.description, locale),
-      tasks: quest.tasks.map((task) => {
-        const view = state.task(task);
-        const title = this.taskTitle(task, locale) || task.type;
-        return {
-          id: task.id,
-          type: task.type,
-          title,
-          status: view.status,
-          have: view.have,
-          need: view.need,
-        };
-      }),
-      rewards: quest.rewards.map((reward) => ({
-        id: reward.id,
-        type: reward.type,
-        title:
-          book.text(reward.title, locale) ||
-          (reward.item === undefined ? reward.type : this.itemName(reward.item, locale)),
-        count: reward.amount ?? reward.count,
-      })),
-      dependencies: quest.dependencies.flatMap((id) => {
-        const dependency = book.quests.get(id);
-        if (dependency === undefined || !state.visible(dependency)) return [];
-        return [{ id, title: this.title(dependency, locale), status: state.status(dependency) }];
-      }),
-      starterGift: quest.rewards.length > 0 && quest.tasks.every((task) => task.type === "checkmark"),
-    };
-  }
-
-  #numbered(
-    playerId: string,
-    state: QuestState,
-    quests: readonly Quest[],
-    locale: string,
-  ): QuestBriefOutput[] {
-    this.#lastLists.set(
-      playerId,
-      quests.map((quest) => quest.id),
-    );
-    return quests.map((quest, index) => this.brief(state, quest, locale, index + 1));
-  }
-
-  #searchText(quest: Quest): string {
-    const names = quest.tasks.flatMap((task) =>
-      task.item === undefined ? [] : [this.itemName(task.item, "en_us"), this.itemName(task.item, "zh_cn")],
-    );
-    return [this.options.book.searchText(quest), quest.id, ...names].join("\n");
   }
 }

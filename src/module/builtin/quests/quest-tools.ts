@@ -6,14 +6,9 @@ import { ToolType } from "../../../agent/tool/tool-type.js";
 import type { Quest } from "../../../data/quests/quest-book.js";
 import { giftListTool } from "../../../game/tools/gift-list-tool.js";
 import { codec } from "../../../util/codec.js";
-import {
-  QUEST_BRIEF,
-  QUEST_OUTPUT,
-  type QuestBriefOutput,
-  type QuestOutput,
-  type QuestService,
-} from "./quest-service.js";
+import type { QuestService } from "./quest-service.js";
 import type { QuestState } from "./quest-state.js";
+import { QUEST_BRIEF, QUEST_OUTPUT, type QuestBriefOutput, type QuestOutput } from "./quest-views.js";
 
 const BRIEFS = codec(z.object({ quests: z.array(QUEST_BRIEF) }));
 
