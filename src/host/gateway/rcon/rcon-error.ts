@@ -16,7 +16,9 @@ export type RconFailureKind =
   /** The peer sent something that is not RCON. */
   | "protocol"
   /** The client was closed. */
-  | "closed";
+  | "closed"
+  /** The backend answered with a text no reply template matches: the command's outcome is unknown. */
+  | "unrecognized_reply";
 
 /** A failed RCON request; never thrown for a reply the server gave (that is the reply parser's business). */
 export class RconError extends Error {
@@ -28,6 +30,8 @@ export class RconError extends Error {
     readonly sent: boolean,
     /** The command, when the failure concerns one. */
     readonly command?: string,
+    /** The reply, for `unrecognized_reply`. */
+    readonly reply?: string,
   ) {
     super(message);
   }
