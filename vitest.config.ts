@@ -1,11 +1,38 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+
+/** Tests that start game servers, processes or browsers: they wait on sockets and timers more than on the CPU. */
+const SYSTEM = ["test/system/**/*.test.ts", "test/e2e/**/*.test.ts", "test/crash/**/*.test.ts"];
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: SYSTEM,
+          // every core; files share a worker's loaded modules (no test mocks modules or globals)
+          maxWorkers: availableParallelism(),
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "system",
+          include: SYSTEM,
+          maxWorkers: Math.max(2, Math.ceil(availableParallelism() / 2)),
+          isolate: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -126,6 +126,8 @@ export const assembleAssistant = async (
   });
   const interactive = new InteractiveExecutor<RequestPayload>({
     pool: infrastructure.tasks.interactive,
+    // repeated lines and history turns are timed by the server clock, like the replay window
+    now: () => options.clock.now(),
     generations,
     conversation: infrastructure.conversation,
     // structured requests repeated within the window are answered from the chat file (survives a restart)

@@ -125,8 +125,8 @@ export class AssistantServer {
     return this.parts.core;
   }
 
-  /** Durable event tasks: recent ones and those an admin must resolve (the web panel's admin page). */
-  get events(): UnconfirmedEvents {
+  /** Durable event tasks: recent ones, those an admin must resolve (the panel), when none runs (tests). */
+  get events(): UnconfirmedEvents & { whenIdle(): Promise<void> } {
     return this.parts.events;
   }
 
@@ -146,6 +146,11 @@ export class AssistantServer {
   /** A player left (see `join` for the order). */
   leave(uuid: string): Promise<void> {
     return this.#inTurn(uuid, () => this.#leave(uuid));
+  }
+
+  /** Resolves once the player's join or leave in progress (if any) has finished: what it queued is queued. */
+  turnSettled(uuid: string): Promise<void> {
+    return this.#turns.get(uuid) ?? Promise.resolve();
   }
 
   /** Runs a join or leave after the player's previous one settled. */

@@ -87,12 +87,15 @@ export const recordChat = (bot: Bot): ChatMessage[] => {
 
 const PRESENCE = /^\S+ (joined|left) the game\.?$/;
 
-/** Sends a command and waits for the next chat message that matches (join/leave broadcasts aside). */
+/**
+ * Sends a command and waits for the next chat message that matches (join/leave broadcasts aside). `match` names
+ * the reply: the first message to arrive may be a notice or another request's answer.
+ */
 export const command = async (
   bot: Bot,
   messages: ChatMessage[],
   line: string,
-  match: (message: ChatMessage) => boolean = () => true,
+  match: (message: ChatMessage) => boolean,
   timeoutMillis = 20_000,
 ): Promise<ChatMessage> => {
   const from = messages.length;

@@ -19,6 +19,15 @@ export interface ScriptedReply {
   body?: string;
 }
 
+/** A hold a test releases by hand: `until` goes into a ScriptedReply, `release()` lets the reply go. */
+export const gate = (): { readonly until: Promise<void>; release(): void } => {
+  let open = (): void => {};
+  const until = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { until, release: () => open() };
+};
+
 /** One request the server received, as the test inspects it. */
 export interface RecordedRequest {
   body: Record<string, unknown>;

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { GameClock } from "../../src/game/context-types.js";
 import {
   joinPlayer,
   type Player,
   type ShippedServer,
+  settled,
   speak,
   startShipped,
   waitFor,
@@ -16,20 +18,21 @@ const bread = (player: Player): number =>
 
 const checkInReply = (text: string): boolean => /Checked in|already checked in|签到成功|已经签到/.test(text);
 
-const pause = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis));
-
 describe("check-in tells the truth (shipped server, real bots)", () => {
   let server: ShippedServer;
   let admin: Player;
   let steve: Player;
   let li: Player;
+  /** The server clock, moved by the tests instead of waiting. */
+  let offset = 0;
+  const clock: GameClock = { now: () => Date.now() + offset, timeZone: "UTC" };
 
   beforeAll(async () => {
-    server = await startShipped({ ops: ["Admin"] });
+    server = await startShipped({ ops: ["Admin"], clock });
     admin = await joinPlayer(server.port, "Admin");
     steve = await joinPlayer(server.port, "Steve");
     li = await joinPlayer(server.port, "LiLei");
-    speak(li, "zh_cn");
+    await speak(server, li, "zh_cn");
   }, 120_000);
 
   afterAll(async () => {
@@ -57,7 +60,8 @@ describe("check-in tells the truth (shipped server, real bots)", () => {
     const againZh = await li.say("/system 签到", (m) => checkInReply(m.text));
     expect(againZh.text).toMatch(/^你今天（\d{4}-\d{2}-\d{2}）已经签到过了。/);
     // no second reward arrives
-    await pause(2_000);
+    await settled(server, steve);
+    await settled(server, li);
     expect(bread(steve)).toBe(3);
     expect(bread(li)).toBe(3);
   }, 120_000);
@@ -70,13 +74,12 @@ describe("check-in tells the truth (shipped server, real bots)", () => {
     try {
       // a first request settles the player's standing, so both check-ins carry the same fingerprint
       await alex.say("/system item minecraft:diamond", (m) => m.text.includes("minecraft:diamond"));
-      const sent = Date.now();
       const first = await alex.say("/system checkin", (m) => checkInReply(m.text));
       expect(first.text).toMatch(/^Checked in!/);
-      await pause(Math.max(0, 1_500 - (Date.now() - sent)));
+      offset += 1_500;
       const second = await alex.say("/system checkin", (m) => checkInReply(m.text));
       expect(second.text).toBe(first.text);
-      await pause(1_000);
+      await settled(server, alex);
       expect(bread(alex)).toBe(3);
     } finally {
       alex.quit();

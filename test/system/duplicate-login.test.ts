@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { joinPlayer, type ShippedServer, startShipped, waitFor } from "./system-support.js";
+import { joinPlayer, type ShippedServer, settled, startShipped, waitFor } from "./system-support.js";
 
 /**
  * The same player connecting twice (a client that reconnects before its dead connection timed out): as in
@@ -28,8 +28,8 @@ describe("a second connection of the same player (shipped server)", () => {
     try {
       await waitFor(() => (reason !== "" ? true : undefined));
       expect(reason).toContain("You logged in from another location.");
-      // the older connection's leave has run by now; the new one is still online for the assistant
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // the older connection's leave has run, then the new one's join: it is online for the assistant
+      await settled(server, second);
       const checkIn = await second.say("/system checkin", (m) => m.text.startsWith("Checked in!"));
       expect(checkIn.text).toContain("Streak: 1 day(s)");
       await second.next((m) => m.text.startsWith("Your check-in reward has arrived"));

@@ -5,8 +5,11 @@ import {
   advancementRule,
   held,
   joinPlayer,
+  quitAndWait,
   type ShippedServer,
+  settled,
   startShipped,
+  uuidOf,
   waitFor,
 } from "./system-support.js";
 
@@ -68,11 +71,13 @@ describe("game events and advancement rules (shipped server)", () => {
     expect(welcome.text).toContain("Bread × 8");
     expect(welcome.text).toContain("Torch × 16");
     await waitFor(() => (held(newbie, "bread") === 8 && held(newbie, "torch") === 16 ? true : undefined));
-    newbie.quit();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await quitAndWait(server, newbie, "Newbie");
     newbie = await joinPlayer(server.port, "Newbie");
     try {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await settled(server, newbie);
+      // the journal holds one welcome task for the player: the second join queued none
+      const tasks = server.system.assistant.events.recent(100, uuidOf(server.system, "Newbie"));
+      expect(tasks.filter((task) => task.type === "system:welcome")).toHaveLength(1);
       expect(newbie.chat.filter((m) => m.text.startsWith("Welcome")).length).toBe(0);
       expect(held(newbie, "bread")).toBe(8);
     } finally {

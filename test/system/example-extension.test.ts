@@ -10,6 +10,7 @@ import {
   modelEnvironment,
   type Player,
   type ShippedServer,
+  settled,
   speak,
   startShipped,
   waitFor,
@@ -74,12 +75,12 @@ describe("the example extension (examples/greeter)", () => {
     const help = await alex.say("/system help", (m) => m.text.includes("/system help"));
     expect(help.text).toContain("/system greet");
     expect(help.text).toContain("Greets you with the server's welcome.");
-    speak(alex, "zh_cn");
+    await speak(server, alex, "zh_cn");
     try {
       const chinese = await alex.say("/system 问候", (m) => m.text.includes("Welcome to the server"));
       expect(chinese.text).toContain("Welcome to the server，Alex！");
     } finally {
-      speak(alex, "en_us");
+      await speak(server, alex, "en_us");
     }
   });
 
@@ -110,7 +111,7 @@ describe("the example extension (examples/greeter)", () => {
     const steps = stepRecords(server.folder, "greeter:give_gift");
     expect(steps.map((step) => step.state)).toEqual(["RUNNING", "DONE"]);
     expect(steps[0]?.key).toMatch(/\/give$/);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await settled(server, alex);
     expect(count(alex, "bread")).toBe(3);
   });
 

@@ -5,6 +5,8 @@ import { joinPlayer, modelEnvironment, type ShippedServer, startShipped } from "
 const CLARIFY = JSON.stringify({ capabilityId: "clarify" });
 const UNMATCHED = "please tell me a story about the moon";
 const MODE_REPLY = /^(⚠ )?(Your mode|An admin set|full needs|Unknown mode|.* is not a mode you may choose)/;
+/** What simple mode answers text that matches no command (it asks no model). */
+const NOT_SURE = /^System is not sure what you meant/;
 
 /**
  * Players choosing their own execution mode on the shipped server with a model: `/system mode` shows the mode and
@@ -58,7 +60,7 @@ describe("players choose their mode (shipped server)", () => {
         "Your mode is now simple.",
       );
       const quiet = model.requests.length;
-      await mia.say(`/system ${UNMATCHED}`, () => true);
+      await mia.say(`/system ${UNMATCHED}`, (m) => NOT_SURE.test(m.text));
       expect(model.requests.length).toBe(quiet);
 
       expect((await mia.say("/system 模式 routing", (m) => MODE_REPLY.test(m.text))).text).toBe(
@@ -86,8 +88,13 @@ describe("players choose their mode (shipped server)", () => {
         "Your mode: simple (set for you by an admin). Modes players may choose: simple, routing.",
       );
       // players may not change the server's settings
-      const refused = await mia.say("/system mode default ask", () => true);
-      expect(refused.text).not.toMatch(/Server execution mode/);
+      const refused = await mia.say("/system mode default ask", (m) =>
+        /^⚠ Wrong command syntax/.test(m.text),
+      );
+      expect(refused.text).toBe(
+        "⚠ Wrong command syntax. Usage: /system mode; /system mode ask|full|routing|simple",
+      );
+      expect(server.system.assistant.infrastructure.access.get().defaultMode).toBe("routing");
       await admin.say("/system mode default simple", (m) =>
         /Server execution mode is now simple/.test(m.text),
       );

@@ -9,7 +9,14 @@ import type { AgentResponse } from "../../src/agent/response/agent-response.js";
 import { BindingResponse } from "../../src/agent/response/binding-response.js";
 import { ProtocolClient } from "../../src/agent/response/protocol-client.js";
 import { WebSocketFrameChannel } from "../../src/util/frame-transport.js";
-import { joinPlayer, type Player, type ShippedServer, startShipped, waitFor } from "./system-support.js";
+import {
+  joinPlayer,
+  type Player,
+  type ShippedServer,
+  startShipped,
+  uuidOf,
+  waitFor,
+} from "./system-support.js";
 
 interface Browserless {
   readonly csrf: string;
@@ -172,11 +179,13 @@ describe("web panel security (shipped server)", () => {
     const bound = await post(url, "/api/bind", { code: await codeOf(eve) }, browser.headers(url));
     const token = /system_session=([^;]+)/.exec(bound.headers.get("set-cookie") ?? "")?.[1] ?? "";
     const client = await openPanel(url, { Origin: url, Cookie: `system_session=${token}` });
+    const uuid = uuidOf(server.system, "Eve");
     eve.quit();
     await waitFor(() =>
       server.system.host.players().some((player) => player.name === "Eve") ? undefined : true,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // the assistant's leave has run: it no longer counts Eve online
+    await server.system.assistant.turnSettled(uuid);
     const reply = await client.request(new ChatRequest(crypto.randomUUID(), "checkin"));
     expect(reply.result.failure?.key).toBe("system.panel.offline");
   }, 60_000);

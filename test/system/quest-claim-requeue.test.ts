@@ -8,6 +8,7 @@ import {
   joinPlayer,
   quitAndWait,
   type ShippedServer,
+  settled,
   startShipped,
   uuidOf,
   waitFor,
@@ -55,7 +56,7 @@ describe("a quest claim whose delivery was never queued (shipped server)", () =>
     try {
       const card = await nia.say("/system quest welcome gift", (m) => m.text.startsWith("Welcome Gift"));
       expect(card.text).toContain("Rewards claimed.");
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await settled(server, nia);
       expect(nia.chat.filter((m) => DELIVERED.test(m.text)).length).toBe(0);
       expect(held(nia, "bread")).toBe(3);
     } finally {
@@ -111,7 +112,7 @@ describe("a quest completion whose game event was never reported (shipped server
     nia = await joinPlayer(server.port, "Nia");
     try {
       await nia.say("/system quest welcome gift", (m) => m.text.startsWith("Welcome Gift"));
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await settled(server, nia);
       expect(nia.chat.filter((m) => ANNOUNCED.test(m.text)).length).toBe(0);
     } finally {
       nia.quit();

@@ -4,6 +4,7 @@ import {
   held,
   joinPlayer,
   type Player,
+  positionOf,
   questFolderFiles,
   type ShippedServer,
   startShipped,
@@ -130,8 +131,15 @@ describe("FTB quest tasks and gifts (shipped server)", () => {
     try {
       const away = await walker.say("/system quest far marker", (m) => m.text.startsWith("Far Marker"));
       expect(away.text).toContain("☐ Go to: 1000, -100, 1000 (0/1)");
-      admin.bot.chat("/teleport Walker 1003 -60 1004");
-      await waitFor(() => (Math.floor(walker.bot.entity.position.x) === 1003 ? true : undefined));
+      // onto the superflat ground (grass at y 4): the player stands there, they do not fall out of the box
+      admin.bot.chat("/teleport Walker 1003 5 1004");
+      // the task reads the position the server holds, so the server's view is what is waited on
+      await waitFor(() => {
+        const at = positionOf(server, "Walker");
+        return at !== undefined && Math.floor(at.x) === 1003 && Math.floor(at.z) === 1004 && at.y >= 5
+          ? true
+          : undefined;
+      });
       const there = await walker.say("/system quest Far Marker", (m) => m.text.startsWith("Far Marker"));
       expect(there.text).toContain("(complete)");
       expect(there.text).toContain("★ Quest complete: Far Marker");

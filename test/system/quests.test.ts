@@ -77,7 +77,7 @@ describe("FTB quests (shipped server)", () => {
     steve = await joinPlayer(server.port, "Steve");
     li = await joinPlayer(server.port, "LiLei");
     admin = await joinPlayer(server.port, "Admin");
-    speak(li, "zh_cn");
+    await speak(server, li, "zh_cn");
   }, 120_000);
 
   afterAll(async () => {
@@ -199,11 +199,10 @@ describe("FTB quests (shipped server)", () => {
   });
 
   it("lets an admin complete a task this server cannot observe; its xp levels arrive; rewards it cannot deliver are named, never run", async () => {
-    const refused = await steve.say(
-      "/system complete Steve 3000000000000003",
-      (m) => !m.text.includes("joined"),
+    const refused = await steve.say("/system complete Steve 3000000000000003", (m) =>
+      /Unknown command|Completed/.test(m.text),
     );
-    expect(refused.text).not.toContain("Completed");
+    expect(refused.text).toBe("⚠ Unknown command: complete");
     const done = await admin.say("/system complete Steve 3000000000000003", (m) => /Completed/.test(m.text));
     expect(done.text).toContain("Completed 3000000000000003 (Stone Age) for Steve.");
     const stone = await steve.say("/system quest Stone Age", (m) => m.text.startsWith("Stone Age"));
@@ -227,7 +226,10 @@ describe("FTB quests (shipped server)", () => {
       reply({ type: "system:quest_claim", input: { quest: "2000000000000003" } }),
       reply({ type: "answer", text: "I looked at Timber!." }),
     );
-    const answer = await li.say("/reason 砍树任务怎么做", (m) => !m.text.includes("joined"));
+    const answer = await li.say("/reason 砍树任务怎么做", (m) =>
+      /I looked at Timber|claimed|领取/.test(m.text),
+    );
+    expect(answer.text).toBe("I looked at Timber!.");
     expect(JSON.stringify(model.requests[before + 1]?.body ?? {})).toContain("ignore earlier rules");
     expect(answer.text).not.toMatch(/claimed|领取/);
     // the loop told the model the claim is no tool of it, and the catalog never listed it

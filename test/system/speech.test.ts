@@ -3,6 +3,7 @@ import {
   joinPlayer,
   type Player,
   type ShippedServer,
+  settled,
   speak,
   startShipped,
   waitFor,
@@ -39,8 +40,7 @@ describe("speech (shipped server)", () => {
     try {
       const quietBar = actionBar(quiet);
       const lingBar = actionBar(ling);
-      speak(ling, "zh_cn");
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await speak(server, ling, "zh_cn");
       const on = await ling.say("/system settings speech on", (m) => /语音/.test(m.text));
       expect(on.text).toBe("语音播报已开启：播报显示在快捷栏上方，重要消息以标题显示。");
       await ling.say("/system 签到", (m) => /签到/.test(m.text));
@@ -48,7 +48,7 @@ describe("speech (shipped server)", () => {
       await waitFor(() => (lingBar.includes("签到奖励已送达。") ? true : undefined));
       await quiet.say("/system checkin", (m) => /Checked in/.test(m.text));
       await quiet.next((m) => /reward has arrived/.test(m.text));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await settled(server, quiet);
       expect(quietBar.filter((line) => /Checked in|arrived/.test(line))).toEqual([]);
       // an answer is narrated as a short spoken summary: its first sentence
       const admin = await joinPlayer(server.port, "Admin");
@@ -60,8 +60,7 @@ describe("speech (shipped server)", () => {
       } finally {
         admin.quit();
       }
-      speak(ling, "en_us");
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await speak(server, ling, "en_us");
       await ling.say("/question where are diamonds", (m) => /Diamonds are found/.test(m.text));
       await waitFor(() =>
         lingBar.includes("Diamonds are found deep underground.") ? true : undefined,
@@ -70,8 +69,7 @@ describe("speech (shipped server)", () => {
           `${String(error)}; action bar: ${JSON.stringify(lingBar)}; chat: ${JSON.stringify(ling.chat.map((m) => m.text))}`,
         );
       });
-      speak(ling, "zh_cn");
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await speak(server, ling, "zh_cn");
       const off = await ling.say("/system settings speech off", (m) => /语音/.test(m.text));
       expect(off.text).toBe("语音播报已关闭。");
     } finally {

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import nbt from "prismarine-nbt";
 import { afterEach, describe, expect, it } from "vitest";
 import { offlineUuid } from "../../src/util/offline-uuid.js";
-import { joinPlayer, type Player, tempFolder, waitFor } from "./system-support.js";
+import { joinPlayer, type Player, roundTrip, tempFolder, waitFor } from "./system-support.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -81,7 +81,12 @@ describe("a normal stop (SIGTERM) with players online", () => {
     steve.bot.setControlState("forward", true);
     await waitFor(() => (steve.bot.entity.position.distanceTo(start) > 3 ? true : undefined), 20_000);
     steve.bot.setControlState("forward", false);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // stopped, and the last position the bot sent is in: a round trip after it on the same connection
+    await waitFor(() => {
+      const { x, z } = steve.bot.entity.velocity;
+      return Math.hypot(x, z) < 0.001 ? true : undefined;
+    });
+    await roundTrip(steve);
     const walked = steve.bot.entity.position.clone();
     // the player is still online when the stop begins
     first.child.kill("SIGTERM");

@@ -72,7 +72,8 @@ export const startShipped = async (
 export interface Player {
   readonly bot: Bot;
   readonly chat: ChatMessage[];
-  say(line: string, match?: (message: ChatMessage) => boolean, timeoutMillis?: number): Promise<ChatMessage>;
+  /** Sends a line and waits for the reply `match` names (never just the first message: a notice may come first). */
+  say(line: string, match: (message: ChatMessage) => boolean, timeoutMillis?: number): Promise<ChatMessage>;
   /** Waits for a message that arrives without a command (a notice). */
   next(match: (message: ChatMessage) => boolean, timeoutMillis?: number): Promise<ChatMessage>;
   quit(): void;
@@ -99,8 +100,15 @@ export const joinPlayer = async (port: number, name: string): Promise<Player> =>
   };
 };
 
-/** Switches a bot's client language (the settings packet a real client sends when the language changes). */
-export const speak = (player: Player, locale: "zh_cn" | "en_us"): void => {
+/**
+ * Switches a bot's client language (the settings packet a real client sends when the language changes) and waits
+ * until the server holds it: notices and replies from then on are in that language.
+ */
+export const speak = async (
+  server: ShippedServer,
+  player: Player,
+  locale: "zh_cn" | "en_us",
+): Promise<void> => {
   player.bot._client.write("settings", {
     locale,
     viewDistance: 2,
@@ -112,6 +120,15 @@ export const speak = (player: Player, locale: "zh_cn" | "en_us"): void => {
     enableServerListing: true,
     particles: 0,
   });
+  const name = player.bot.username;
+  await waitFor(() =>
+    server.system.host
+      .players()
+      .find((online) => online.name === name)
+      ?.locale() === locale
+      ? true
+      : undefined,
+  );
 };
 
 /** The UUID the running server gave an online player (v3 of `OfflinePlayer:<name>`). */
@@ -120,6 +137,36 @@ export const uuidOf = (system: RunningSystem, name: string): string => {
   if (player === undefined) throw new Error(`${name} is not online`);
   return player.uuid;
 };
+
+/**
+ * A round trip on the player's connection (a tab completion the server answers): every packet the server sent
+ * the player before, a notice included, has been read into `chat` when it resolves.
+ */
+export const roundTrip = async (player: Player): Promise<void> => {
+  await player.bot.tabComplete("~", false, false, 20_000);
+};
+
+/**
+ * Waits until the server runs no event task (their notices are sent by then) and for a round trip on the
+ * player's connection: a check that something did NOT arrive may follow, and sees everything that was sent.
+ */
+export const settled = async (server: ShippedServer, player: Player): Promise<void> => {
+  const online = server.system.host.players().find((candidate) => candidate.name === player.bot.username);
+  // a join still running may queue event tasks (a welcome): those are waited for too
+  if (online !== undefined) await server.system.assistant.turnSettled(online.uuid);
+  await server.system.assistant.events.whenIdle();
+  await roundTrip(player);
+};
+
+/** Where the server holds an online player (what features read); undefined when they are not online. */
+export const positionOf = (
+  server: ShippedServer,
+  name: string,
+): { readonly x: number; readonly y: number; readonly z: number } | undefined =>
+  server.system.host
+    .players()
+    .find((player) => player.name === name)
+    ?.stats().position;
 
 /** How many of an item a bot holds (all its inventory stacks). */
 export const held = (player: Player, item: string): number =>

@@ -40,7 +40,7 @@ describe("the shipped server without a model", () => {
       m.text.includes("minecraft:diamond"),
     );
     expect(item.text).toMatch(/Diamond/);
-    const fallback = await alex.say("/system zorblax quimble", (m) => m.text.length > 0);
+    const fallback = await alex.say("/system zorblax quimble", (m) => /not sure what you meant/.test(m.text));
     expect(fallback.text).toContain("System is not sure what you meant");
   });
 
@@ -53,7 +53,7 @@ describe("the shipped server without a model", () => {
     expect(where.text.split("\n")[1]).toMatch(/^Position/);
     const wei = await joinPlayer(server.port, "Wei");
     try {
-      speak(wei, "zh_cn");
+      await speak(server, wei, "zh_cn");
       const health = await wei.say("/system 我的血量是多少", (m) => m.text.includes("Wei 的状态"));
       expect(health.text.split("\n")[1]).toMatch(/^生命值/);
       const ingot = await wei.say("/system 铁锭怎么来的", (m) => m.text.includes("minecraft:iron_ingot"));
@@ -62,7 +62,7 @@ describe("the shipped server without a model", () => {
       wei.quit();
     }
     // an action on the world is never a direct read route
-    const give = await alex.say("/system give me 64 diamonds", (m) => m.text.length > 0);
+    const give = await alex.say("/system give me 64 diamonds", (m) => /not sure|diamond/i.test(m.text));
     expect(give.text).toContain("System is not sure what you meant");
   });
 
@@ -78,15 +78,15 @@ describe("the shipped server without a model", () => {
   });
 
   it("says the model is unavailable for /reason and leaves it out of help", async () => {
-    const card = await alex.say("/reason what should I build", (m) => m.text.length > 0);
+    const card = await alex.say("/reason what should I build", (m) => /model/i.test(m.text));
     expect(card.text).toContain("The AI model is not available right now.");
     const help = await alex.say("/system help", (m) => /checkin|签到/i.test(m.text));
     expect(help.text).not.toMatch(/\/reason|reason </);
     // free chat likewise: a player in `full` mode gets local routing for plain text, and `/system free` says why not
-    const free = await alex.say("/system free check me in", (m) => m.text.length > 0);
+    const free = await alex.say("/system free check me in", (m) => /model|Checked in/i.test(m.text));
     expect(free.text).toContain("The AI model is not available right now.");
     await alex.say("/system mode full", (m) => /Your mode is now full/.test(m.text));
-    const local = await alex.say("/system what is a torch", (m) => m.text.length > 0);
+    const local = await alex.say("/system what is a torch", (m) => /torch|model/i.test(m.text));
     expect(local.text).toMatch(/Torch/);
     await alex.say("/system mode routing", (m) => /Your mode is now routing/.test(m.text));
   });
