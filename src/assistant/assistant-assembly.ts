@@ -2,11 +2,13 @@ import { join } from "node:path";
 import type { AgentResult } from "../agent/agent-result.js";
 import { MESSAGE_CARD } from "../agent/card/message-card.js";
 import { SELECTION_CARD } from "../agent/card/selection-card.js";
+import type { AgentEngine } from "../agent/execution/agent-engine.js";
 import { EventExecutor } from "../agent/execution/event-executor.js";
 import { EventRules } from "../agent/execution/event-rules.js";
 import { InteractiveExecutor } from "../agent/execution/interactive-executor.js";
 import { PromptNames } from "../agent/model/prompt-source.js";
-import type { ContextType } from "../agent/module/context-type.js";
+import type { ContextType, ServiceContext } from "../agent/module/context-type.js";
+import type { ModuleRegistry } from "../agent/module/module-registry.js";
 import { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { BUILTIN_PACK_ROOT } from "../data/prompts/prompt-store.js";
 import { ChatReplayCache } from "../data/store/chat-replay-cache.js";
@@ -60,6 +62,8 @@ export interface AssistantParts {
   readonly clock: GameClock;
   /** The services the core commands use (usage per player and day, access, modes). */
   readonly core: AssistantCoreServices;
+  /** What features were installed with (tests of one feature read the services it got). */
+  readonly services: ServiceContext<AgentEngine, ModuleRegistry>;
 }
 
 /**
@@ -263,6 +267,7 @@ export const assembleAssistant = async (
     advancements,
     clock: options.clock,
     core,
+    services,
   };
 };
 

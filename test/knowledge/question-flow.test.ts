@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentFailure } from "../../src/agent/agent-failure.js";
+import { gate } from "../support/scripted-model-server.js";
 import { cardOf, type Harness, PLAYER, reply, startHarness } from "./knowledge-harness.js";
 
 let harness: Harness | undefined;
@@ -49,10 +50,10 @@ describe("system:question, database first", () => {
   it("shows the stored text when AI is off or external services are off, without calling the model", async () => {
     harness = await startHarness();
     seed(harness);
-    harness.switches.ai = false;
+    await harness.setAi(false);
     expect(cardOf(await harness.ask("钻石"))).toMatchObject({ origin: "stored" });
-    harness.switches.ai = true;
-    harness.switches.external = false;
+    await harness.setAi(true);
+    await harness.setExternal(false);
     expect(cardOf(await harness.ask("钻石"))).toMatchObject({ origin: "stored" });
     expect(harness.model.requests).toHaveLength(0);
   });
@@ -81,10 +82,13 @@ describe("system:question, database first", () => {
   it("re-checks the sources before sending: a source removed meanwhile drops the summary", async () => {
     harness = await startHarness();
     const id = seed(harness);
-    harness.model.script({ ...reply({ type: "answer", text: "summary", sources: [1] }), delayMillis: 300 });
+    // the summary is held until the source is gone
+    const hold = gate();
+    harness.model.script({ ...reply({ type: "answer", text: "summary", sources: [1] }), until: hold.until });
     const pending = harness.ask("钻石");
     await harness.model.waitForRequests(1);
     harness.database.remove(id);
+    hold.release();
     const result = await pending;
     expect(result.failure?.code).toBe(AgentFailure.NOT_FOUND.code);
     expect(result.presentation).toBeUndefined();

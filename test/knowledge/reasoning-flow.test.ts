@@ -36,7 +36,7 @@ describe("system:reasoning", () => {
 
   it("leaves out tools of features the player does not have", async () => {
     harness = await startHarness();
-    harness.switches.features.delete("system:knowledge");
+    await harness.setFeature("system:knowledge", false);
     harness.model.script(
       reply({ type: "system:database.query", input: { query: "x" } }),
       reply({ type: "answer", text: "ok" }),
@@ -67,7 +67,7 @@ describe("system:reasoning", () => {
 
   it("refuses without AI and uses the 3/4/8/14/60 s/12 s default policy", async () => {
     harness = await startHarness();
-    harness.switches.ai = false;
+    await harness.setAi(false);
     expect((await harness.reason("anything")).failure?.code).toBe(AgentFailure.AI_DISABLED.code);
     const module = harness.engine.modules().get("system:reasoning");
     expect(module?.policy).toMatchObject({

@@ -68,10 +68,10 @@ describe("system:question web research (/search)", () => {
     harness = await startHarness();
     withResults(harness);
     expect((await harness.ask("netherite")).failure?.code).toBe(AgentFailure.NOT_FOUND.code);
-    harness.switches.features.delete("system:search");
+    await harness.setFeature("system:search", false);
     expect((await harness.ask("netherite", true)).failure?.code).toBe(AgentFailure.NOT_FOUND.code);
-    harness.switches.features.add("system:search");
-    harness.switches.external = false;
+    await harness.setFeature("system:search", true);
+    await harness.setExternal(false);
     expect((await harness.ask("netherite", true)).failure?.code).toBe(AgentFailure.NOT_FOUND.code);
     expect(harness.web.requests).toHaveLength(0);
     expect(harness.model.requests).toHaveLength(0);
@@ -224,8 +224,9 @@ describe("system:question web research (/search)", () => {
     withResults(harness);
     const h = harness;
     const results = h.web.results;
-    h.web.results = (query) => {
-      h.switches.external = false;
+    // the player turns external services off while the search is being answered
+    h.web.results = async (query) => {
+      await h.setExternal(false);
       return results(query);
     };
     h.model.script(

@@ -1,34 +1,24 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AgentResult } from "../../src/agent/agent-result.js";
-import { CardRegistry } from "../../src/agent/card/card-registry.js";
 import { buildCard } from "../../src/agent/card/card-type.js";
-import { AgentEngine, type ExecutionRequest } from "../../src/agent/execution/agent-engine.js";
-import { BoundedPool } from "../../src/agent/execution/bounded-pool.js";
-import { EventExecutor } from "../../src/agent/execution/event-executor.js";
-import { EventRules } from "../../src/agent/execution/event-rules.js";
+import type { ExecutionRequest } from "../../src/agent/execution/agent-engine.js";
 import type { AgentAction } from "../../src/agent/module/action-type.js";
-import { ServiceContext } from "../../src/agent/module/context-type.js";
-import { JournalStepRunner } from "../../src/agent/storage/journal-step-runner.js";
 import { translatable } from "../../src/agent/text.js";
 import { formatText } from "../../src/agent/text-format.js";
-import { FileAgentJournal } from "../../src/data/store/file-agent-journal.js";
-import { FileAgentStore } from "../../src/data/store/file-agent-store.js";
-import { type GameClock, GameContextTypes } from "../../src/game/context-types.js";
+import { type AssistantParts, assembleAssistant } from "../../src/assistant/assistant-assembly.js";
+import { BUILTIN_PACK_ROOT } from "../../src/data/prompts/prompt-store.js";
+import type { GameClock } from "../../src/game/context-types.js";
 import { ItemCatalog } from "../../src/game/data/item-catalog.js";
 import { ItemSources } from "../../src/game/data/item-sources.js";
-import { GAME_EVENT_TYPES, GAME_EVENTS, type GameEvent } from "../../src/game/game-events.js";
 import { MemoryGameBridge } from "../../src/game/tools/memory-game-bridge.js";
-import { FeatureSwitches } from "../../src/module/feature-switches.js";
-import { ModuleManager } from "../../src/module/module-manager.js";
-import type { AnyServerModuleType, SystemModuleEntry } from "../../src/module/server-module.js";
-import { SystemModuleTags } from "../../src/module/system-module-tags.js";
+import type { AnyServerModuleType } from "../../src/module/server-module.js";
+import { readSystemModuleEntries } from "../../src/module/system-module-entries.js";
 import { Identifier } from "../../src/util/identifier.js";
-import { Languages } from "../../src/util/language.js";
 import { MemoryLogger } from "../../src/util/logger.js";
-import { Registry } from "../../src/util/registry.js";
 
 /** The repository's resources folder (data packs and language files). */
 export const RESOURCES = fileURLToPath(new URL("../../resources", import.meta.url));
@@ -53,119 +43,105 @@ export class TestClock implements GameClock {
   }
 }
 
+/** One feature entry of the test's data pack: `{ id, server }`; the type defaults to the id. */
+export interface HarnessEntry {
+  readonly id: string;
+  readonly type?: string;
+  readonly server?: unknown;
+}
+
 export interface HarnessOptions {
-  readonly types: readonly AnyServerModuleType[];
-  /** Data-pack entries: `{ id, server }`; the type defaults to the id. */
-  readonly entries: readonly { readonly id: string; readonly type?: string; readonly server?: unknown }[];
-  /** A world folder to reuse (a restart); a new temp folder otherwise. */
+  /** The features on for this server, as data-pack entries; every other built-in feature is switched off. */
+  readonly entries: readonly HarnessEntry[];
+  /** Feature types the server embeds besides the built-in ones (an extension's). */
+  readonly extraTypes?: readonly AnyServerModuleType[];
+  /** A data directory to reuse (a restart on the same files); a new temp folder otherwise. */
   readonly world?: string;
   readonly clock?: TestClock;
   readonly bridge?: MemoryGameBridge;
-  /** Operator levels by player id (0 when absent). */
-  readonly opLevels?: Readonly<Record<string, number>>;
-  /** The host's module filter (every module available when absent). */
-  readonly availability?: (playerId: string, moduleId: string) => boolean;
+  /** `SYSTEM_MODEL_*` settings (a model server); no model when absent. */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 /**
- * A real assembly in miniature: AgentEngine with the file journal as step runner, FileAgentStore and
- * EventExecutor in a temp world folder, ModuleManager installing features from entries, an in-process game.
+ * The shipped assembly (`assembleAssistant`, what `startSystem` builds) without the game server: every service,
+ * store and executor is the server's own, on files in a temp data directory, with an in-process game
+ * (MemoryGameBridge). The test's entries are a server data pack; built-in features it does not list are
+ * switched off in that pack, as an admin would.
  */
 export class GameHarness {
-  readonly logger = new MemoryLogger();
-  readonly languages = Languages.load(RESOURCES);
-  /** Features an admin turned off per player. */
-  readonly disabled = new Map<string, Set<string>>();
+  readonly logger: MemoryLogger;
+  /** Results the server would show its players as notices (settled event tasks). */
+  readonly notices: { readonly playerId: string; readonly result: AgentResult }[];
   private constructor(
+    /** The data directory (config, data packs and the world's `system` folder); pass it back to restart. */
     readonly world: string,
-    readonly engine: AgentEngine,
-    readonly journal: FileAgentJournal,
-    readonly store: FileAgentStore,
-    readonly events: EventExecutor,
-    readonly manager: ModuleManager,
+    readonly parts: AssistantParts,
     readonly bridge: MemoryGameBridge,
     readonly clock: TestClock,
-    readonly cards: CardRegistry,
-    /** Game events the features reported (the shipped server matches them against advancement rules). */
-    readonly gameEvents: GameEvent[],
-  ) {}
-
-  static async create(options: HarnessOptions): Promise<GameHarness> {
-    const world = options.world ?? (await mkdtemp(join(tmpdir(), "system-game-")));
-    const journal = await FileAgentJournal.open({ folder: join(world, "system", "journal") });
-    const store = new FileAgentStore({ world });
-    const engine = new AgentEngine({ steps: new JournalStepRunner(journal) });
-    const bridge = options.bridge ?? new MemoryGameBridge();
-    const clock = options.clock ?? new TestClock(Date.UTC(2026, 11, 2, 4, 0, 0));
-    const features = new Set<string>();
-    const reported: GameEvent[] = [];
-    let harness: GameHarness | undefined;
-    const events = new EventExecutor({
-      engine,
-      journal,
-      pool: new BoundedPool("event", { running: 2, queued: 64 }),
-      rules: () =>
-        new EventRules([{ eventType: "system:deliver_reward", module: "system:check_in_delivery" }]),
-      isOnline: (playerId) => bridge.isOnline(playerId),
-      features: (playerId) => harness?.features(playerId) ?? features,
-    });
-    const services = new ServiceContext(engine, engine.modules());
-    const { catalog: items, sources: itemSources } = itemData();
-    const cards = new CardRegistry();
-    services
-      .provide(GameContextTypes.GAME_BRIDGE, bridge)
-      .provide(GameContextTypes.ITEM_CATALOG, items)
-      .provide(GameContextTypes.ITEM_SOURCES, itemSources)
-      .provide(GameContextTypes.AGENT_STORE, store)
-      .provide(GameContextTypes.EVENTS, events)
-      .provide(GameContextTypes.CARDS, cards)
-      .provide(GameContextTypes.LANGUAGES, Languages.load(RESOURCES))
-      .provide(GameContextTypes.CLOCK, clock)
-      .provide(GAME_EVENTS, { emit: async (event: GameEvent) => void reported.push(event) })
-      .provide(GameContextTypes.PERMISSION_LEVEL, (playerId: string) => options.opLevels?.[playerId] ?? 0)
-      .provide(GameContextTypes.AVAILABILITY, options.availability ?? (() => true));
-    const types = new Registry<AnyServerModuleType>("server_module_type");
-    for (const type of options.types) types.register(type.id, type);
-    const logger = new MemoryLogger();
-    const manager = new ModuleManager({
-      types,
-      engine,
-      logger,
-      switches: new FeatureSwitches(undefined, logger),
-      tags: SystemModuleTags.empty(),
-    });
-    for (const eventType of GAME_EVENT_TYPES) engine.registerEventType(eventType);
-    manager.install(
-      options.entries.map(
-        (entry): SystemModuleEntry => ({
-          id: Identifier.parse(entry.id),
-          type: Identifier.parse(entry.type ?? entry.id),
-          enabled: true,
-          enabledByDefault: undefined,
-          server: (entry.server ?? {}) as SystemModuleEntry["server"],
-          client: {},
-          source: "test",
-        }),
-      ),
-      services,
-    );
-    for (const installed of manager.installed()) features.add(installed.module.id.toString());
-    engine.start();
-    harness = new GameHarness(world, engine, journal, store, events, manager, bridge, clock, cards, reported);
-    for (const line of logger.lines) harness.logger.lines.push(line);
-    await events.start();
-    return harness;
+    logger: MemoryLogger,
+    notices: { readonly playerId: string; readonly result: AgentResult }[],
+  ) {
+    this.logger = logger;
+    this.notices = notices;
   }
 
-  /** The features this player has now: every installed one minus those turned off for them. */
-  features(playerId: string): Set<string> {
-    const off = this.disabled.get(playerId) ?? new Set<string>();
-    return new Set(
-      this.manager
-        .installed()
-        .map((entry) => entry.module.id.toString())
-        .filter((id) => !off.has(id)),
+  static async create(options: HarnessOptions): Promise<GameHarness> {
+    const folder = options.world ?? (await mkdtemp(join(tmpdir(), "system-game-")));
+    const packRoot = join(folder, "datapacks");
+    writeDataPack(packRoot, options.entries);
+    const bridge = options.bridge ?? new MemoryGameBridge();
+    const clock = options.clock ?? new TestClock(Date.UTC(2026, 11, 2, 4, 0, 0));
+    const logger = new MemoryLogger();
+    const notices: { playerId: string; result: AgentResult }[] = [];
+    const parts = await assembleAssistant(
+      {
+        paths: { dataDir: folder, world: join(folder, "world"), packRoots: [packRoot] },
+        bridge,
+        logger,
+        clock,
+        environment: options.environment ?? {},
+        ...(options.extraTypes === undefined ? {} : { extraTypes: options.extraTypes }),
+      },
+      (playerId, result) => void notices.push({ playerId, result }),
     );
+    await parts.events.start();
+    return new GameHarness(folder, parts, bridge, clock, logger, notices);
+  }
+
+  get engine() {
+    return this.parts.infrastructure.engine;
+  }
+  get journal() {
+    return this.parts.infrastructure.journal;
+  }
+  get store() {
+    return this.parts.infrastructure.store;
+  }
+  get events() {
+    return this.parts.events;
+  }
+  get manager() {
+    return this.parts.modules;
+  }
+  get cards() {
+    return this.parts.infrastructure.cards;
+  }
+  get languages() {
+    return this.parts.infrastructure.languages;
+  }
+
+  /** The features this player has now (the server's permission snapshot). */
+  features(playerId: string): Set<string> {
+    return new Set(this.parts.permissions.snapshot(playerId).features);
+  }
+
+  /** An admin turns one feature off for one player (`/system revoke <player> <feature>` stores the same). */
+  async disable(playerId: string, feature: string): Promise<void> {
+    await this.parts.permissions.update(playerId, (current) => ({
+      ...current,
+      features: { ...current.features, [feature]: false },
+    }));
   }
 
   request(playerId: string, locale = "en_us"): ExecutionRequest {
@@ -179,14 +155,11 @@ export class GameHarness {
 
   /** Parses a line through the engine's command tree and runs the action (what the host does for `/system …`). */
   async command(playerId: string, text: string, locale = "en_us"): Promise<AgentResult> {
+    const snapshot = this.parts.permissions.snapshot(playerId);
     const outcome = await this.engine
       .modules()
       .commands()
-      .parse(text, {
-        playerId,
-        permissionLevel: 0,
-        features: this.features(playerId),
-      });
+      .parse(text, { playerId, permissionLevel: snapshot.opLevel, features: snapshot.features });
     if (outcome.kind !== "action")
       throw new Error(`"${text}" is not a command here: ${JSON.stringify(outcome)}`);
     return this.engine.execute(outcome.action, this.request(playerId, locale));
@@ -216,10 +189,35 @@ export class GameHarness {
     };
   }
 
+  /** Stops as the server does (event tasks settle, files flushed and closed); the folder stays when asked. */
   async close(removeWorld = true): Promise<void> {
-    await this.events.whenIdle();
-    await this.store.close();
-    await this.journal.close();
+    const { infrastructure, interactive, modules, events } = this.parts;
+    await events.whenIdle();
+    await infrastructure.tasks.shutdown();
+    await interactive.flush();
+    await infrastructure.store.flush();
+    await infrastructure.store.close();
+    await infrastructure.journal.close();
+    await infrastructure.usage.flush();
+    await modules.close();
     if (removeWorld) await rm(this.world, { recursive: true, force: true });
   }
 }
+
+/**
+ * Writes the test's entries as a server data pack (`data/<namespace>/system_module/<path>.json`) and switches
+ * off every built-in entry it does not list (`enabled: false` over the built-in pack, as an admin's pack does).
+ */
+const writeDataPack = (root: string, entries: readonly HarnessEntry[]): void => {
+  const write = (id: string, content: unknown): void => {
+    const identifier = Identifier.parse(id);
+    const folder = join(root, "data", identifier.namespace, "system_module");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `${identifier.path}.json`), JSON.stringify(content));
+  };
+  const listed = new Set(entries.map((entry) => Identifier.parse(entry.id).toString()));
+  for (const builtin of readSystemModuleEntries([BUILTIN_PACK_ROOT], new MemoryLogger()))
+    if (!listed.has(builtin.id.toString()))
+      write(builtin.id.toString(), { type: builtin.type.toString(), enabled: false });
+  for (const entry of entries) write(entry.id, { type: entry.type ?? entry.id, server: entry.server ?? {} });
+};

@@ -26,7 +26,8 @@ export interface SearxResult {
  */
 export class SearchTestServer {
   readonly requests: { path: string; query: string | null }[] = [];
-  results: (query: string) => SearxResult[] = () => [];
+  /** The results of a search; a promise holds the answer until it settles. */
+  results: (query: string) => SearxResult[] | Promise<SearxResult[]> = () => [];
   readonly pages = new Map<string, TestPage>();
   /** Answer searches with this HTTP status instead (provider failure). */
   searchStatus = 200;
@@ -71,9 +72,10 @@ export class SearchTestServer {
         response.writeHead(this.searchStatus).end("error");
         return;
       }
-      const results = this.results(url.searchParams.get("q") ?? "");
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify({ query: url.searchParams.get("q"), results }));
+      void Promise.resolve(this.results(url.searchParams.get("q") ?? "")).then((results) => {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify({ query: url.searchParams.get("q"), results }));
+      });
       return;
     }
     const page = url.pathname.startsWith("/page/")

@@ -5,6 +5,13 @@ import type { ScriptedModelServer } from "./scripted-model-server.js";
 /** The model name tests send; the scripted server echoes it back. */
 export const TEST_MODEL = "scripted-test-model";
 
+/** The model environment `npm start` reads (`SYSTEM_MODEL_*`), pointed at a scripted server. */
+export const modelEnvironment = (model: ScriptedModelServer): Record<string, string> => ({
+  SYSTEM_MODEL_BASE_URL: model.baseUrl,
+  SYSTEM_MODEL: TEST_MODEL,
+  SYSTEM_MODEL_API_KEY: "test-key",
+});
+
 /** An OpenAI-protocol client pointed at a scripted server. */
 export const testClient = (server: ScriptedModelServer): OpenAiModelClient =>
   new OpenAiModelClient({

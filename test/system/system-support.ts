@@ -6,18 +6,10 @@ import { type RunningSystem, startSystem } from "../../src/host/flying-squid/sta
 import { MemoryLogger } from "../../src/util/logger.js";
 import { type ChatMessage, command, recordChat } from "../e2e/assistant-support.js";
 import { joinBot, tempFolder, waitFor } from "../e2e/host-support.js";
-import type { ScriptedModelServer } from "../support/scripted-model-server.js";
-import { TEST_MODEL } from "../support/test-model.js";
 
 export { type ChatMessage, command, recordChat } from "../e2e/assistant-support.js";
 export { joinBot, tempFolder, waitFor } from "../e2e/host-support.js";
-
-/** The model environment `npm start` reads, pointed at a scripted server. */
-export const modelEnvironment = (model: ScriptedModelServer): Record<string, string> => ({
-  SYSTEM_MODEL_BASE_URL: model.baseUrl,
-  SYSTEM_MODEL: TEST_MODEL,
-  SYSTEM_MODEL_API_KEY: "test-key",
-});
+export { modelEnvironment } from "../support/test-model.js";
 
 /** A server started exactly as `npm start` starts it (startSystem), in a temp data directory. */
 export interface ShippedServer {

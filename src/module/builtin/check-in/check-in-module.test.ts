@@ -10,7 +10,6 @@ import { Identifier } from "../../../util/identifier.js";
 import { checkInStorage } from "../storage/check-in-storage.js";
 import { pointsLedgerStorage } from "../storage/points-ledger.js";
 import { CHECK_IN_DELIVERY_ACTION, deliveryEventId } from "./check-in-delivery-module.js";
-import { CHECK_IN_FEATURE } from "./check-in-feature.js";
 import { CHECK_IN_ACTION } from "./check-in-module.js";
 
 const STEVE = "0f8fad5b-d9cb-469f-a165-70867728950e";
@@ -37,13 +36,13 @@ const open = async (
   options: { world?: string; bridge?: MemoryGameBridge; clock?: TestClock } = {},
 ): Promise<GameHarness> => {
   harness = await GameHarness.create({
-    types: [CHECK_IN_FEATURE],
     entries: [{ id: "system:check_in", server: CONFIG }],
     ...options,
   });
   return harness;
 };
 
+const zhText = (h: GameHarness, result: AgentResult) => h.render(result, "zh_cn").text;
 const record = (h: GameHarness) => h.store.read(STEVE, (data) => ModuleData.get(data, STORAGE).toData());
 const points = (h: GameHarness) =>
   h.store.read(STEVE, (data) => ModuleData.get(data, pointsLedgerStorage).entries());
@@ -278,13 +277,16 @@ describe("system:check_in", () => {
     expect(bridge.gives).toHaveLength(2);
   });
 
-  it("never pays a day twice after the player's file was reset: the ledger outlives it", async () => {
-    const h = await open();
-    h.bridge.join(STEVE, "Steve");
-    const first = await checkIn(h);
-    expect(h.render(first, "zh_cn").text).toMatch(/^签到成功！已连续签到 1 天，累计 1 天。\n奖励：/);
-    await h.store.reset(STEVE);
-    expect((await record(h)).total).toBe(0);
+  it("never pays a day twice after the player's file was reset, nor after a restart: the ledger outlives both", async () => {
+    const first = await open();
+    first.bridge.join(STEVE, "Steve");
+    const checked = await checkIn(first);
+    expect(zhText(first, checked)).toMatch(/^签到成功！已连续签到 1 天，累计 1 天。\n奖励：/);
+    await first.store.reset(STEVE);
+    expect((await record(first)).total).toBe(0);
+    // the ledger is the server's file (`<world>/system/check-in-ledger.json`): a restart reads it back
+    await first.close(false);
+    const h = await open({ world: first.world, bridge: first.bridge, clock: first.clock });
     const again = await checkIn(h);
     expect(again.failure?.code).toBe("ALREADY_DONE");
     expect(h.render(again, "zh_cn").text).toBe("你今天（2026-12-02）已经签到过了。已连续签到 0 天。");
@@ -315,7 +317,6 @@ describe("system:check_in", () => {
 
   it("credits no points when the config says 0", async () => {
     harness = await GameHarness.create({
-      types: [CHECK_IN_FEATURE],
       entries: [{ id: "system:check_in", server: { ...CONFIG, points: 0 } }],
     });
     harness.bridge.join(STEVE, "Steve");
@@ -325,7 +326,6 @@ describe("system:check_in", () => {
 
   it("refuses an invalid data-pack config: the feature is then not installed", async () => {
     harness = await GameHarness.create({
-      types: [CHECK_IN_FEATURE],
       entries: [{ id: "system:check_in", server: { rewards: [{ item: "bread", count: 0 }] } }],
     });
     expect(harness.manager.isInstalled("system:check_in")).toBe(false);

@@ -2,13 +2,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { GameHarness, RESOURCES } from "../../../../test/support/game-harness.js";
 import { MemoryLogger } from "../../../util/logger.js";
 import { readSystemModuleEntries } from "../../system-module-entries.js";
-import { CHECK_IN_FEATURE } from "../check-in/check-in-feature.js";
-import { ITEM_QUERY_FEATURE } from "../item-query/item-query-feature.js";
-import { PLAYER_QUERY_FEATURE } from "../player-query/player-query-feature.js";
-import { HELP_FEATURE } from "./help-feature.js";
 
 const STEVE = "0f8fad5b-d9cb-469f-a165-70867728950e";
-const TYPES = [HELP_FEATURE, ITEM_QUERY_FEATURE, PLAYER_QUERY_FEATURE, CHECK_IN_FEATURE];
+const GAME_FEATURES = ["system:check_in", "system:help", "system:item_query", "system:player_query"];
 let harness: GameHarness | undefined;
 afterEach(async () => {
   await harness?.close();
@@ -17,28 +13,27 @@ afterEach(async () => {
 describe("the built-in data pack", () => {
   it("declares the four game features with configs their types accept", async () => {
     const entries = readSystemModuleEntries([RESOURCES], new MemoryLogger()).filter((entry) =>
-      TYPES.some((type) => type.id.equals(entry.type)),
+      GAME_FEATURES.includes(entry.id.toString()),
     );
-    expect(entries.map((entry) => entry.id.toString()).sort()).toEqual([
-      "system:check_in",
-      "system:help",
-      "system:item_query",
-      "system:player_query",
-    ]);
+    expect(entries.map((entry) => `${entry.id}=${entry.type}`).sort()).toEqual(
+      GAME_FEATURES.map((id) => `${id}=${id}`),
+    );
+    // the server's own data pack lists them exactly as shipped: their configs are the built-in ones
     harness = await GameHarness.create({
-      types: TYPES,
       entries: entries.map((entry) => ({
         id: entry.id.toString(),
         type: entry.type.toString(),
         server: entry.server,
       })),
     });
-    expect(
-      harness.manager
-        .installed()
-        .map((entry) => entry.module.id.toString())
-        .sort(),
-    ).toEqual(["system:check_in", "system:help", "system:item_query", "system:player_query"]);
+    const installed = harness.manager.installed().map((entry) => entry.module.id.toString());
+    for (const id of GAME_FEATURES) {
+      expect(installed).toContain(id);
+      expect(harness.manager.enabled(id)).toBe(true);
+    }
+    expect([...harness.features(STEVE)].filter((id) => GAME_FEATURES.includes(id)).sort()).toEqual(
+      GAME_FEATURES,
+    );
     harness.bridge.join(STEVE, "Steve");
     await harness.command(STEVE, "签到");
     await harness.events.whenIdle();

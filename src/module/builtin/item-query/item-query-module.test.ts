@@ -3,14 +3,13 @@ import { GameHarness, itemData } from "../../../../test/support/game-harness.js"
 import { HybridRouter } from "../../../agent/routing/hybrid-router.js";
 import { DEFAULT_SEMANTIC_SETTINGS } from "../../../agent/routing/semantic-config.js";
 import { ItemTextIndex } from "../../../game/tools/item-text-index.js";
-import { ITEM_QUERY_FEATURE } from "./item-query-feature.js";
 import { ITEM_QUERY_ACTION } from "./item-query-module.js";
 
 const STEVE = "0f8fad5b-d9cb-469f-a165-70867728950e";
 let harness: GameHarness;
 
 beforeEach(async () => {
-  harness = await GameHarness.create({ types: [ITEM_QUERY_FEATURE], entries: [{ id: "system:item_query" }] });
+  harness = await GameHarness.create({ entries: [{ id: "system:item_query" }] });
 });
 afterEach(async () => {
   await harness.close();
@@ -103,7 +102,7 @@ describe("system:item_query", () => {
   });
 
   it("is refused as MODULE_DISABLED when the feature is turned off for the player", async () => {
-    harness.disabled.set(STEVE, new Set(["system:item_query"]));
+    await harness.disable(STEVE, "system:item_query");
     const result = await harness.run(ITEM_QUERY_ACTION.action({ query: "minecraft:diamond" }), STEVE);
     expect(result.failure?.code).toBe("MODULE_DISABLED");
   });

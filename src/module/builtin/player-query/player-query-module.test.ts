@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GameHarness } from "../../../../test/support/game-harness.js";
-import { PLAYER_QUERY_FEATURE } from "./player-query-feature.js";
 import { PLAYER_QUERY_ACTION } from "./player-query-module.js";
 
 const STEVE = "0f8fad5b-d9cb-469f-a165-70867728950e";
@@ -9,7 +8,6 @@ let harness: GameHarness;
 
 beforeEach(async () => {
   harness = await GameHarness.create({
-    types: [PLAYER_QUERY_FEATURE],
     entries: [{ id: "system:player_query" }],
   });
 });
