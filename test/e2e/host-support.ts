@@ -23,7 +23,15 @@ export const joinBot = (
   username: string,
   beforeSpawn: (bot: Bot) => void = () => {},
 ): Promise<Bot> => {
-  const bot = mineflayer.createBot({ host: "127.0.0.1", port, username, version: "1.21.4", auth: "offline" });
+  const bot = mineflayer.createBot({
+    host: "127.0.0.1",
+    port,
+    username,
+    version: "1.21.4",
+    auth: "offline",
+    // the library's own plugin-channel types need no schema check per bot (a compile per connection)
+    validateChannelProtocol: false,
+  });
   beforeSpawn(bot);
   return new Promise((resolve, reject) => {
     bot.once("spawn", () => resolve(bot));

@@ -22,7 +22,8 @@ export interface ShippedServer {
 
 /**
  * Starts the shipped assembly on a free port. `files` are written into the data directory first (config files,
- * data-pack overrides), `ops` become operators; the world is superflat so start-up is quick.
+ * data-pack overrides), `ops` become operators; the world is superflat with a view distance of 2 so start-up and
+ * joins are quick.
  */
 export const startShipped = async (
   options: {
@@ -38,7 +39,12 @@ export const startShipped = async (
 ): Promise<ShippedServer> => {
   const folder = options.folder ?? tempFolder("system-shipped-");
   const files: Record<string, string> = {
-    "config/system/server.json": JSON.stringify({ generation: "superflat", ops: options.ops ?? [] }),
+    // the nearest chunks only: each bot joins with 25 chunks instead of 169 (tests walk and teleport, never look far)
+    "config/system/server.json": JSON.stringify({
+      generation: "superflat",
+      ops: options.ops ?? [],
+      viewDistance: 2,
+    }),
     // no welcome kit unless a test asks for advancement rules: it would change what other tests count
     "config/system/advancements.json": JSON.stringify({ rules: [] }),
     // the web panel on a free port (tests run side by side)

@@ -94,6 +94,9 @@ export const start = async (options: HostOptions): Promise<RunningHost> => {
       "everybody-op": false,
       "max-entities": 100,
       "player-list-text": { header: { text: "System" }, footer: { text: "" } },
+      // the protocol library checks its own plugin-channel type definitions against a JSON schema at every
+      // login (a compile per connection, most of a login's CPU); they are the library's, not the player's
+      validateChannelProtocol: false,
     });
     serv.addPlugin("system", plugin, {});
     for (const [name, extra] of Object.entries(options.plugins ?? {})) serv.addPlugin(name, extra, {});
