@@ -179,8 +179,11 @@ describe("the web panel (shipped server, chromium)", () => {
         .toContain("Your check-in reward has arrived.");
       await page.reload();
       await page.locator(".card.history", { hasText: "Checked in!" }).first().waitFor();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await page.evaluate(() => (window as unknown as { spoken: string[] }).spoken)).toEqual([]);
+      // a request after the reload: its card arrives after anything the server sent before it
+      await send(page, "/system balance");
+      await page.locator(".card:not(.history)", { hasText: "Your points" }).last().waitFor();
+      const spoken = await page.evaluate(() => (window as unknown as { spoken: string[] }).spoken);
+      expect(spoken.filter((line) => /Checked in|check-in reward/.test(line))).toEqual([]);
     } finally {
       await context.close();
       sam.quit();
