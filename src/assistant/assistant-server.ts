@@ -247,7 +247,7 @@ export class AssistantServer {
         counters: new BudgetCounters(),
       });
     else {
-      // a write (check-in) is shared only while it runs; a later repeat is answered by the replay cache
+      // an answer is shared only while it runs; a later repeat of a write (check-in) is answered by the replay cache
       const writes =
         command.kind === "action" &&
         !isReadOnlyModule(command.module, infrastructure.engine.policyOf(command.module));
@@ -258,7 +258,6 @@ export class AssistantServer {
         text,
         // a resent line shares the running answer, but not across a permission or memory change
         fingerprint: `${snapshot.version}|${generation}|${fingerprintOf(text)}`,
-        shareFinished: !writes,
         ...(writes ? { replayKey: replayKeyOf(command.action) } : {}),
         payload: { kind: "text", command },
       });
@@ -325,7 +324,6 @@ export class AssistantServer {
         text,
         fingerprint: `${snapshot.version}|${generation}|${text}`,
         record: false,
-        shareFinished: readOnly,
         ...(resolved === undefined ? {} : { replayKey: replayKeyOf(resolved) }),
         payload: { kind: "button", action, args },
       });
