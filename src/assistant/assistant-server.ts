@@ -236,8 +236,11 @@ export class AssistantServer {
       .modules()
       .commands()
       .parse(text, pipeline.routingPlayer(snapshot, player.locale, generation));
+    // a command of a feature still waiting for what it lacks says so (`/system quests` without quest files)
+    const waiting = command.kind === "action" ? undefined : this.parts.modules.waitingCommand(text);
     let result: AgentResult;
-    if (command.kind === "action" && CONTROLS.has(command.action.type.id.toString()))
+    if (waiting !== undefined) result = AgentResult.error(waiting);
+    else if (command.kind === "action" && CONTROLS.has(command.action.type.id.toString()))
       result = await pipeline.control(command.action, {
         requestId: newRequestId(),
         snapshot,
