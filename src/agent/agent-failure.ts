@@ -46,6 +46,14 @@ export class AgentFailure implements Failure {
     return { code: this.code, key: this.key, args: args.map(String) };
   }
 
+  /**
+   * MODEL_UNAVAILABLE because the server has no model configured at all: the same reason to every check (nothing
+   * to wait for, no retry), told as it is, so nobody waits on "try again later" for a model that does not exist.
+   */
+  static modelNotConfigured(): Failure {
+    return { code: AgentFailure.MODEL_UNAVAILABLE.code, key: "system.error.model_not_configured", args: [] };
+  }
+
   /** BUDGET_EXHAUSTED naming the dimension that ran out. */
   static budgetExhausted(dimension: BudgetDimension): Failure {
     return AgentFailure.BUDGET_EXHAUSTED.with(dimension);

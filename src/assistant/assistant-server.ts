@@ -241,8 +241,11 @@ export class AssistantServer {
       .modules()
       .commands()
       .parse(text, pipeline.routingPlayer(snapshot, player.locale, generation));
+    // a command of a feature still waiting for what it lacks says so (`/system quests` without quest files)
+    const waiting = command.kind === "action" ? undefined : this.parts.modules.waitingCommand(text);
     let result: AgentResult;
-    if (command.kind === "action" && CONTROLS.has(command.action.type.id.toString()))
+    if (waiting !== undefined) result = AgentResult.error(waiting);
+    else if (command.kind === "action" && CONTROLS.has(command.action.type.id.toString()))
       result = await pipeline.control(command.action, {
         requestId: newRequestId(),
         snapshot,
@@ -252,7 +255,7 @@ export class AssistantServer {
         counters: new BudgetCounters(),
       });
     else {
-      // a write (check-in) is shared only while it runs; a later repeat is answered by the replay cache
+      // an answer is shared only while it runs; a later repeat of a write (check-in) is answered by the replay cache
       const writes =
         command.kind === "action" &&
         !isReadOnlyModule(command.module, infrastructure.engine.policyOf(command.module));
@@ -263,7 +266,6 @@ export class AssistantServer {
         text,
         // a resent line shares the running answer, but not across a permission or memory change
         fingerprint: `${snapshot.version}|${generation}|${fingerprintOf(text)}`,
-        shareFinished: !writes,
         ...(writes ? { replayKey: replayKeyOf(command.action) } : {}),
         payload: { kind: "text", command },
       });
@@ -330,7 +332,6 @@ export class AssistantServer {
         text,
         fingerprint: `${snapshot.version}|${generation}|${text}`,
         record: false,
-        shareFinished: readOnly,
         ...(resolved === undefined ? {} : { replayKey: replayKeyOf(resolved) }),
         payload: { kind: "button", action, args },
       });

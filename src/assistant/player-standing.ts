@@ -28,7 +28,7 @@ export class PlayerStandings {
   /** Why this player may not call a model now: AI off or `simple` mode (AI_DISABLED), no model configured. */
   modelRefusal(snapshot: PermissionSnapshot): Failure | undefined {
     if (!snapshot.ai || snapshot.mode === "simple") return AgentFailure.AI_DISABLED;
-    if (!this.options.modelConfigured()) return AgentFailure.MODEL_UNAVAILABLE;
+    if (!this.options.modelConfigured()) return AgentFailure.modelNotConfigured();
     return undefined;
   }
 

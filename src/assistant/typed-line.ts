@@ -11,13 +11,14 @@ const headOf = (line: string): string => /^\S*/u.exec(line)?.[0] ?? "";
 
 /**
  * The text after `/system` as game chat reads it: a card click; a known command head, run as an explicit command
- * (so a mistyped argument gets its usage line); anything else is plain text for routing (`/system how do I …`).
+ * (so a mistyped argument gets its usage line) and kept with its root as typed (`/system bind`, which is also how
+ * history and the web panel show it); anything else is plain text for routing (`/system how do I …`).
  */
 export const systemLine = (body: string, isCommand: (head: string) => boolean): TypedLine => {
   const trimmed = body.trim();
   const click = CLICK.exec(trimmed);
   if (click !== null) return { kind: "click", ref: click[1] ?? "", index: click[2] ?? "" };
-  return { kind: "text", text: isCommand(headOf(trimmed).toLowerCase()) ? `/${trimmed}` : trimmed };
+  return { kind: "text", text: isCommand(headOf(trimmed).toLowerCase()) ? `/system ${trimmed}` : trimmed };
 };
 
 /**

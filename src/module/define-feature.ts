@@ -3,6 +3,7 @@ import type { Codec } from "../util/codec.js";
 import { Identifier } from "../util/identifier.js";
 import type {
   AnyServerModuleType,
+  FeatureAbsence,
   ServerModule,
   ServerModuleContext,
   ServerModuleType,
@@ -18,6 +19,8 @@ export interface FeatureInstance<C> {
 /** What one instance does: install into the engine, the player storages it declares, what it closes. */
 export interface FeatureParts {
   install(context: ServerModuleContext): void;
+  /** What the instance still lacks once installed (see `ServerModule.unavailable`); never when omitted. */
+  unavailable?(): FeatureAbsence | undefined;
   /** Player storages (ModuleStorage.of with the instance id as owner); none when omitted. */
   readonly storages?: readonly AnyModuleStorage[];
   close?(): void | Promise<void>;
@@ -61,6 +64,7 @@ export const defineFeature = <C>(definition: FeatureDefinition<C>): AnyServerMod
         toolModule: definition.toolModule ?? false,
         ...(definition.infrastructure === true ? { infrastructure: true } : {}),
         install: (context) => parts.install(context),
+        ...(parts.unavailable === undefined ? {} : { unavailable: () => parts.unavailable?.() }),
         storages: () => storages,
         ...(parts.close === undefined ? {} : { close: () => parts.close?.() }),
       };

@@ -5,12 +5,15 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AgentLifecycles } from "../agent/agent-lifecycle.js";
 import { AgentResult } from "../agent/agent-result.js";
+import { AgentCommand } from "../agent/command/agent-command.js";
 import { AgentEngine } from "../agent/execution/agent-engine.js";
 import type { ExecutionContext } from "../agent/execution/execution-context.js";
+import { customFailure } from "../agent/failure.js";
 import { AbstractAgentModule } from "../agent/module/abstract-agent-module.js";
 import { ActionType } from "../agent/module/action-type.js";
 import { ServiceContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
+import { ModuleRouting } from "../agent/module/module-routing.js";
 import { literal } from "../agent/text.js";
 import { type AnyTool, Tool } from "../agent/tool/tool.js";
 import { ToolType } from "../agent/tool/tool-type.js";
@@ -40,7 +43,12 @@ class Greet extends AbstractAgentModule<Record<string, never>> {
     private readonly word: string,
     tool: AnyTool,
   ) {
-    super({ action: GREET, description: "Greets.", tools: [tool] });
+    super({
+      action: GREET,
+      description: "Greets.",
+      tools: [tool],
+      routing: ModuleRouting.defaults<Record<string, never>>().command(AgentCommand.literal({}, "greet")),
+    });
   }
   async run(_input: Record<string, never>, context: ExecutionContext): Promise<AgentResult> {
     const given = await context.tool(GIVE, "give", {});
@@ -213,6 +221,65 @@ describe("ModuleManager.applyEntries (reload)", () => {
     expect(reload.restart).toEqual(["test:odd", "test:plain"]);
     expect(logger.has("invalid server config")).toBe(true);
     expect((await run(engine, ["test:plain"])).message).toEqual(literal("hi hi"));
+  });
+});
+
+describe("a feature that lacks something on this server (no quest files)", () => {
+  const NO_WORDS = customFailure("NO_WORDS", "test.no_words");
+  /** A greeter that has nothing to say until `words.ready`, as the quests feature without quest files. */
+  const lackingType = (words: { ready: boolean; closed: number }) => ({
+    id: Identifier.parse("test:greeter"),
+    config: codec(z.object({})) as Codec<Record<string, never>>,
+    create: (id: Identifier): ServerModule => {
+      const ready = words.ready;
+      return {
+        id,
+        type: Identifier.parse("test:greeter"),
+        enabledByDefault: true,
+        toolModule: false,
+        install(context: ServerModuleContext) {
+          const tool = Tool.of(GIVE, async () => "words").asReadOnly() as unknown as AnyTool;
+          context.engine.registerModule(new Greet(ready ? "ready" : "empty", tool));
+        },
+        unavailable: () => (ready ? undefined : { reason: "no words here", failure: NO_WORDS }),
+        close: () => {
+          words.closed += 1;
+        },
+        storages: () => [],
+      };
+    },
+  });
+
+  it("waits unseen, tells a player who types its command why, and is installed by the reload that finds it", async () => {
+    const words = { ready: false, closed: 0 };
+    const type = lackingType(words) as unknown as AnyServerModuleType;
+    const { engine, manager, logger } = setUp(type, [entry("test:late")]);
+    expect(manager.isInstalled("test:late")).toBe(false);
+    expect(manager.statuses().map((status) => status.id)).not.toContain("test:late");
+    expect(logger.has("feature test:late is not installed: no words here")).toBe(true);
+    expect(logger.lines.filter((line) => line.startsWith("WARN"))).toEqual([]);
+    expect(manager.waitingCommand("/system greet")).toEqual(NO_WORDS);
+    expect(manager.waitingCommand("greet")).toEqual(NO_WORDS);
+    expect(manager.waitingCommand("hello there")).toBeUndefined();
+
+    // still lacking: the reload is quiet and changes nothing
+    expect(manager.applyEntries([entry("test:late")], SystemModuleTags.empty())).toEqual({
+      applied: [],
+      restart: [],
+    });
+    expect(manager.isInstalled("test:late")).toBe(false);
+
+    words.ready = true;
+    expect(manager.applyEntries([entry("test:late")], SystemModuleTags.empty())).toEqual({
+      applied: ["test:late"],
+      restart: [],
+    });
+    expect(manager.isInstalled("test:late")).toBe(true);
+    expect(manager.enabled("test:late")).toBe(true);
+    expect(manager.waitingCommand("greet")).toBeUndefined();
+    expect((await run(engine, ["test:late"])).message).toEqual(literal("ready words"));
+    // the waiting install and the one the quiet reload tried are both closed
+    expect(words.closed).toBe(2);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { AgentEngine } from "../agent/execution/agent-engine.js";
+import type { Failure } from "../agent/failure.js";
 import { MissingServiceError, type ModuleContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
 import type { AnyModuleStorage } from "../agent/storage/module-storage.js";
@@ -10,6 +11,7 @@ import { featureRegistrar, stagingRegistrar } from "./feature-registrar.js";
 import type { FeatureSwitches } from "./feature-switches.js";
 import {
   type AnyServerModuleType,
+  type FeatureAbsence,
   FeatureUnavailableError,
   type ServerModule,
   type SystemModuleEntry,
@@ -40,6 +42,13 @@ export interface FeatureStatus {
 
 export type SwitchOutcome = "changed" | "unchanged" | "unknown" | "infrastructure";
 
+/** A feature that installed without what it needs here (no quest files): registered, but in no snapshot. */
+interface WaitingModule {
+  readonly module: ServerModule;
+  readonly entry: SystemModuleEntry;
+  readonly absence: FeatureAbsence;
+}
+
 /** What a reload of the data packs did: switches applied now, entries whose change needs a restart. */
 export interface PackReload {
   readonly applied: readonly string[];
@@ -56,6 +65,8 @@ export interface PackReload {
  */
 export class ModuleManager {
   readonly #installed = new Map<string, InstalledModule>();
+  /** Features waiting for what they lack (`ServerModule.unavailable`); each reload installs them again. */
+  readonly #waiting = new Map<string, WaitingModule>();
   /** Workflows an infrastructure feature registered without owner: the only unowned ones allowed. */
   readonly #unowned = new Set<string>();
   #tags: SystemModuleTags;
@@ -124,6 +135,14 @@ export class ModuleManager {
         this.options.logger.error(`feature ${entry.id} failed to install; not installed: ${reason}`);
         continue;
       }
+      const absence = module.unavailable?.();
+      if (absence !== undefined) {
+        this.#waiting.set(entry.id.toString(), { module, entry, absence });
+        this.options.logger.info(
+          `feature ${entry.id} is not installed: ${absence.reason} (a /system reload installs it once there)`,
+        );
+        continue;
+      }
       this.#installed.set(entry.id.toString(), {
         module,
         entry,
@@ -148,6 +167,15 @@ export class ModuleManager {
 
   isInstalled(id: Identifier | string): boolean {
     return this.#installed.has(id.toString());
+  }
+
+  /**
+   * What a player is told for a line that names a command of a feature waiting for what it lacks (`/system quests`
+   * on a server without quest files); undefined for any other line.
+   */
+  waitingCommand(text: string): Failure | undefined {
+    const owner = this.options.engine.modules().commands().moduleOfLine(text)?.owner;
+    return owner === undefined ? undefined : this.#waiting.get(owner.toString())?.absence.failure;
   }
 
   /** Whether the feature is on for the server now: the admin's switch, else its data-pack entry. */
@@ -245,8 +273,25 @@ export class ModuleManager {
         applied.push(id);
       this.#installed.set(id, { module: installed.module, entry, enabledByDefault });
     }
+    for (const [id, waiting] of this.#waiting) {
+      const entry = next.get(id);
+      if (entry === undefined) continue;
+      const module = this.#reconfigure(entry, waiting.module);
+      if (module === "unavailable") continue;
+      if (module === undefined) restart.push(id);
+      else {
+        this.#waiting.delete(id);
+        this.#installed.set(id, {
+          module,
+          entry,
+          enabledByDefault: entry.enabledByDefault ?? module.enabledByDefault,
+        });
+        applied.push(id);
+        this.options.logger.info(`feature ${id} is installed`);
+      }
+    }
     for (const [id, entry] of next) {
-      if (this.#installed.has(id)) continue;
+      if (this.#installed.has(id) || this.#waiting.has(id)) continue;
       const module = this.#reconfigure(entry, undefined);
       if (module === "unavailable") continue;
       if (module === undefined) restart.push(id);
@@ -264,7 +309,8 @@ export class ModuleManager {
 
   /**
    * Installs `entry` again (or for the first time) after start; undefined, logged, when it needs a restart;
-   * `unavailable` when it has nothing to work on here (no quest files), as at start.
+   * `unavailable` when it has nothing to work on here (no quest files), as at start. A waiting feature's earlier
+   * install is closed once the new one has taken its place.
    */
   #reconfigure(
     entry: SystemModuleEntry,
@@ -278,7 +324,8 @@ export class ModuleManager {
     if (type === undefined) return refuse(`unknown module type ${entry.type}`);
     const config = type.config.decode(entry.server);
     if (!config.success) return refuse(`invalid server config (${config.error})`);
-    if (previous?.close !== undefined) return refuse("it holds resources opened at start");
+    const waiting = this.#waiting.get(entry.id.toString())?.module === previous && previous !== undefined;
+    if (previous?.close !== undefined && !waiting) return refuse("it holds resources opened at start");
     const services = this.#services;
     if (services === undefined) return refuse("features were never installed");
     const module = type.create(entry.id, config.value);
@@ -298,6 +345,10 @@ export class ModuleManager {
       }
       return release(`install failed (${error instanceof Error ? error.message : String(error)})`);
     }
+    if (module.unavailable?.() !== undefined) {
+      void Promise.resolve(module.close?.()).catch(() => {});
+      return "unavailable";
+    }
     const newEvent = staged.eventTypes.find((id) => !engine.hasEventType(id));
     if (newEvent !== undefined) return release(`it registers the new event type ${newEvent}`);
     const rejects = engine.modules().routes.rejects();
@@ -311,13 +362,14 @@ export class ModuleManager {
       return release(error instanceof Error ? error.message : String(error));
     }
     for (const tool of staged.tools) engine.tools.configure(tool);
+    if (waiting) void Promise.resolve(previous?.close?.()).catch(() => {});
     this.options.logger.info(`feature ${entry.id} configured from ${entry.source}`);
     return module;
   }
 
   /** Closes every installed feature (databases it opened); a failure is logged and the others still close. */
   async close(): Promise<void> {
-    for (const [id, installed] of this.#installed) {
+    for (const [id, installed] of [...this.#installed, ...this.#waiting]) {
       try {
         await installed.module.close?.();
       } catch (error) {

@@ -1,4 +1,5 @@
 import type { AgentEngine } from "../agent/execution/agent-engine.js";
+import type { Failure } from "../agent/failure.js";
 import type { AnyAgentModule } from "../agent/module/agent-module.js";
 import type { ModuleContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
@@ -52,9 +53,22 @@ export interface ServerModule {
    */
   readonly infrastructure?: boolean;
   install(context: ServerModuleContext): void;
+  /**
+   * Asked once install has run: what the feature still lacks on this server (no quest files), or undefined when it
+   * has what it needs. A feature that lacks something has registered its entry points all the same and waits: it
+   * appears nowhere (no player has it), each reload installs it again until it has what it needs, and a player who
+   * types one of its commands meanwhile is told `failure`.
+   */
+  unavailable?(): FeatureAbsence | undefined;
   storages(): readonly AnyModuleStorage[];
   /** Releases what install opened (a database); called once at shutdown. */
   close?(): void | Promise<void>;
+}
+
+/** What a waiting feature lacks: a line for the log and the failure a player who types its commands is told. */
+export interface FeatureAbsence {
+  readonly reason: string;
+  readonly failure: Failure;
 }
 
 /** A registered kind of feature: decodes its data-pack config and creates the ServerModule. */

@@ -106,6 +106,10 @@ describe("the web panel (shipped server, chromium)", () => {
       const restored = page.locator(".card.history", { hasText: "ID: minecraft:diamond" });
       await restored.first().waitFor();
       expect(await restored.first().getByRole("button").count()).toBe(0);
+      // the command typed in game shows as typed, root and all
+      const typed = await page.locator(".card.history.user").allTextContents();
+      expect(typed).toContain("/system bind");
+      expect(typed).not.toContain("/bind");
       await page.screenshot({ path: join(SHOTS, "3-history.png"), fullPage: true });
 
       // unbinding in game reaches the open panel at once

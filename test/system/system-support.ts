@@ -22,14 +22,14 @@ export interface ShippedServer {
 
 /**
  * Starts the shipped assembly on a free port. `files` are written into the data directory first (config files,
- * data-pack overrides), `ops` become operators; the world is superflat with a view distance of 2 so start-up and
- * joins are quick.
+ * data-pack overrides; a file given as undefined is not written, so the server starts with its own default), `ops`
+ * become operators; the world is superflat with a view distance of 2 so start-up and joins are quick.
  */
 export const startShipped = async (
   options: {
     readonly environment?: Record<string, string>;
     readonly ops?: readonly string[];
-    readonly files?: Readonly<Record<string, string>>;
+    readonly files?: Readonly<Record<string, string | undefined>>;
     readonly folder?: string;
     /** The server clock (a test moves it to cross days); the process clock by default. */
     readonly clock?: GameClock;
@@ -38,7 +38,7 @@ export const startShipped = async (
   } = {},
 ): Promise<ShippedServer> => {
   const folder = options.folder ?? tempFolder("system-shipped-");
-  const files: Record<string, string> = {
+  const files: Record<string, string | undefined> = {
     // the nearest chunks only: each bot joins with 25 chunks instead of 169 (tests walk and teleport, never look far)
     "config/system/server.json": JSON.stringify({
       generation: "superflat",
@@ -52,6 +52,7 @@ export const startShipped = async (
     ...options.files,
   };
   for (const [path, content] of Object.entries(files)) {
+    if (content === undefined) continue;
     mkdirSync(join(folder, path, ".."), { recursive: true });
     writeFileSync(join(folder, path), content);
   }

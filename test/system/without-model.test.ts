@@ -77,14 +77,25 @@ describe("the shipped server without a model", () => {
     expect(notice.text).toMatch(/Bread/);
   });
 
-  it("says the model is unavailable for /reason and leaves it out of help", async () => {
-    const card = await alex.say("/reason what should I build", (m) => /model/i.test(m.text));
-    expect(card.text).toContain("The AI model is not available right now.");
+  it("says the server has no model for /reason and free chat (never 'try again later') and leaves them out of help", async () => {
+    const card = await alex.say("/reason what should I build", (m) => /AI model/i.test(m.text));
+    expect(card.text).toContain("This server has no AI model configured");
+    expect(card.text).not.toMatch(/try again later|not available right now/);
     const help = await alex.say("/system help", (m) => /checkin|签到/i.test(m.text));
     expect(help.text).not.toMatch(/\/reason|reason </);
     // free chat likewise: a player in `full` mode gets local routing for plain text, and `/system free` says why not
-    const free = await alex.say("/system free check me in", (m) => /model|Checked in/i.test(m.text));
-    expect(free.text).toContain("The AI model is not available right now.");
+    const free = await alex.say("/system free check me in", (m) => /AI model|Checked in/i.test(m.text));
+    expect(free.text).toContain("This server has no AI model configured");
+    expect(free.text).not.toMatch(/try again later/);
+    const wei = await joinPlayer(server.port, "WeiReason");
+    try {
+      speak(wei, "zh_cn");
+      const zh = await wei.say("/reason 我该建什么", (m) => m.text.includes("AI"));
+      expect(zh.text).toContain("本服务器没有配置 AI 模型");
+      expect(zh.text).not.toContain("稍后再试");
+    } finally {
+      wei.quit();
+    }
     await alex.say("/system mode full", (m) => /Your mode is now full/.test(m.text));
     const local = await alex.say("/system what is a torch", (m) => /torch|model/i.test(m.text));
     expect(local.text).toMatch(/Torch/);
@@ -113,5 +124,10 @@ describe("the shipped server without a model", () => {
     const card = await alex.say("/reason what should I build", (m) => m.text.includes("lighthouse"));
     expect(card.text).toContain("Build a lighthouse.");
     expect(model.requests).toHaveLength(1);
+    // a configured model that fails is another matter: that one may well work later
+    model.script({ status: 500 });
+    const down = await alex.say("/reason what should I build next", (m) => /AI model/.test(m.text));
+    expect(down.text).toContain("The AI model is not available right now. Please try again later.");
+    expect(down.text).not.toContain("no AI model configured");
   });
 });

@@ -203,6 +203,11 @@ export class CommandRegistry {
     return this.#aliases.get(alias.toLowerCase())?.module;
   }
 
+  /** The module whose alias heads a line (`/system quests`, `quests`, `/quests`), whoever may use it. */
+  moduleOfLine(text: string): AnyAgentModule | undefined {
+    return this.#aliases.get(splitCommandText(text, this.#roots).head)?.module;
+  }
+
   /** Aliases by module, in registration order. */
   aliases(): ReadonlyMap<string, AnyAgentModule> {
     return new Map([...this.#aliases].map(([alias, entry]) => [alias, entry.module]));

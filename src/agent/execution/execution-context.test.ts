@@ -345,10 +345,14 @@ describe("ExecutionContext input bytes", () => {
 });
 
 describe("ExecutionContext.model", () => {
-  it("refuses without a model port", async () => {
-    expect(await refusal(makeContext().model({ system: "s", user: {} }))).toBe(
-      AgentFailure.MODEL_UNAVAILABLE,
+  it("refuses without a model port, saying no model is configured (nothing to try again later)", async () => {
+    expect(await refusal(makeContext().model({ system: "s", user: {} }))).toEqual(
+      AgentFailure.modelNotConfigured(),
     );
+    expect(AgentFailure.modelNotConfigured()).toMatchObject({
+      code: AgentFailure.MODEL_UNAVAILABLE.code,
+      key: "system.error.model_not_configured",
+    });
   });
 
   it("counts model calls and steps and refuses beyond modelCalls", async () => {

@@ -269,7 +269,7 @@ export class ExecutionContext {
     // the standing may have been read from storage: the request may have ended meanwhile
     this.checkAlive();
     const port = this.#options.model;
-    if (port === undefined) throw new AgentException(AgentFailure.MODEL_UNAVAILABLE);
+    if (port === undefined) throw new AgentException(AgentFailure.modelNotConfigured());
     const policy = this.policy;
     this.#charge("modelCalls", this.counters.modelCalls, policy.modelCalls);
     this.#charge("steps", this.counters.steps, policy.steps);

@@ -6,7 +6,6 @@ import type { BoundedPool } from "./bounded-pool.js";
 import { BudgetCounters } from "./budget-counters.js";
 import type { ConversationService } from "./conversation-service.js";
 import type { MemoryGenerations } from "./memory-generations.js";
-import { RecentResults } from "./recent-results.js";
 import { isReplayable, type ReplayCache } from "./replay-cache.js";
 
 /** One player request as the host hands it over; `payload` carries what the assembly parsed already. */
@@ -20,11 +19,6 @@ export interface InteractiveRequest<P = unknown> {
   readonly fingerprint?: string;
   /** Whether the exchange may be written to history (default true; replays and controls pass false). */
   readonly record?: boolean;
-  /**
-   * False for a request that writes: a resent line shares its answer only while the work still runs, and a repeat
-   * after it finished runs again, unless the replay cache answers it (`replayKey`). Default true.
-   */
-  readonly shareFinished?: boolean;
   /**
    * The identity of a structured request (a command or a button resolved to its typed action, see `replayKeyOf`)
    * for the replay cache; free text never has one. A stored result of the same key within the window is the
@@ -58,8 +52,6 @@ export interface InteractiveExecutorOptions<P = unknown> {
   readonly replay?: ReplayCache;
   /** UTF-8 bytes of request text accepted before anything runs (default 16 KiB). */
   readonly maxInputBytes?: number;
-  /** How long a request's answer is shared with an identical request of the same player (default 3 s). */
-  readonly dedupeMillis?: number;
   /**
    * Write history after the reply instead of before it (the chat cache is a cache: its fsync need not delay the
    * player). Writes of one player stay in order; `flush()` waits for them. Default false.
@@ -67,11 +59,6 @@ export interface InteractiveExecutorOptions<P = unknown> {
   readonly backgroundHistory?: boolean;
   readonly now?: () => number;
   readonly logger?: Logger;
-}
-
-interface Outcome {
-  readonly admitted: boolean;
-  readonly result: AgentResult;
 }
 
 const CANCELLED = AgentResult.error(AgentFailure.CANCELLED);
@@ -92,11 +79,16 @@ export const fingerprintOf = (text: string): string => text.normalize("NFKC").tr
  * Admits players' requests: input size, fingerprint dedupe, per-player exclusivity (a distinct second request
  * while one is active is refused BUSY), the bounded interactive pool, cancellation and history write-back.
  * `submit` never throws: every refusal is a failed AgentResult.
+ *
+ * A player reads their own writes: an identical request shares an answer only while that answer's work still
+ * runs (a resent line, a double click); once it has finished, a repeat runs again and sees every write completed
+ * since (a structured write's repeat is answered by the replay cache instead, and runs nothing).
  */
 export class InteractiveExecutor<P = unknown> {
   readonly #options: InteractiveExecutorOptions<P>;
   readonly #active = new Map<string, Active>();
-  readonly #recent: RecentResults<AgentResult>;
+  /** Answers still being worked out, by player and fingerprint: an identical request joins them. */
+  readonly #running = new Map<string, Promise<AgentResult>>();
   readonly #now: () => number;
   readonly #logger: Logger;
   readonly #writes = new Map<string, Promise<void>>();
@@ -106,7 +98,6 @@ export class InteractiveExecutor<P = unknown> {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#logger = options.logger ?? silentLogger;
-    this.#recent = new RecentResults(options.dedupeMillis ?? 3_000, this.#now);
   }
 
   /** Whether the player has a request admitted and not yet finished. */
@@ -120,7 +111,7 @@ export class InteractiveExecutor<P = unknown> {
     if (bytes > limit)
       return Promise.resolve(AgentResult.error(AgentFailure.INPUT_TOO_LARGE.with(bytes, limit)));
     const key = `${request.playerId}\u0000${request.fingerprint ?? fingerprintOf(request.text)}`;
-    const shared = this.#recent.get(key);
+    const shared = this.#running.get(key);
     if (shared !== undefined) return shared;
     const replay = this.#options.replay;
     if (replay === undefined || request.replayKey === undefined) return this.#admit(request, key);
@@ -143,7 +134,7 @@ export class InteractiveExecutor<P = unknown> {
     }
     if (stored !== undefined) return stored;
     // an identical request may have been admitted while the cache was read: share it rather than run twice
-    return this.#recent.get(key) ?? this.#admit(request, key);
+    return this.#running.get(key) ?? this.#admit(request, key);
   }
 
   #admit(request: InteractiveRequest<P>, key: string): Promise<AgentResult> {
@@ -157,23 +148,15 @@ export class InteractiveExecutor<P = unknown> {
     });
     this.#active.set(request.playerId, { controller, finished });
     const running = this.#run(admitted, controller);
-    const cancelled = new Promise<Outcome>((resolve) =>
-      controller.signal.addEventListener("abort", () => resolve({ admitted: true, result: CANCELLED }), {
-        once: true,
-      }),
+    const cancelled = new Promise<AgentResult>((resolve) =>
+      controller.signal.addEventListener("abort", () => resolve(CANCELLED), { once: true }),
     );
     // The caller hears CANCELLED at once; the player's slot is freed only when the handler has really stopped.
-    const outcome = Promise.race([running, cancelled]);
-    const answer = outcome.then((settled) => settled.result);
-    this.#recent.put(key, answer);
-    void outcome.then((settled) => {
-      if (
-        !settled.admitted ||
-        settled.result.failure?.code === AgentFailure.CANCELLED.code ||
-        request.shareFinished === false
-      )
-        this.#recent.delete(key, answer);
-      else this.#recent.settle(key, answer);
+    const answer = Promise.race([running, cancelled]);
+    this.#running.set(key, answer);
+    // shared only while it runs: a later repeat must see the writes completed since (read your own writes)
+    void answer.then(() => {
+      if (this.#running.get(key) === answer) this.#running.delete(key);
     });
     void running.then(() => {
       if (this.#active.get(request.playerId)?.controller === controller)
@@ -197,18 +180,13 @@ export class InteractiveExecutor<P = unknown> {
     return true;
   }
 
-  async #run(request: AdmittedRequest<P>, player: AbortController): Promise<Outcome> {
+  async #run(request: AdmittedRequest<P>, player: AbortController): Promise<AgentResult> {
     try {
-      const result = await this.#options.pool.submit((poolSignal) =>
-        this.#work(request, player.signal, poolSignal),
-      );
-      return { admitted: true, result };
+      return await this.#options.pool.submit((poolSignal) => this.#work(request, player.signal, poolSignal));
     } catch (error) {
-      const failure = AgentException.failure(error);
       if (!(error instanceof AgentException))
         this.#logger.error(`request of ${request.playerId} failed`, error);
-      // A full pool never admitted the request: it must not be shared with a later identical one.
-      return { admitted: failure.code !== AgentFailure.BUSY.code, result: AgentResult.error(failure) };
+      return AgentResult.error(AgentException.failure(error));
     }
   }
 

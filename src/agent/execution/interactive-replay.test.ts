@@ -44,8 +44,6 @@ const request = (text: string, extra: Partial<InteractiveRequest> = {}): Interac
   playerId: "alex",
   locale: "en_us",
   text,
-  // writes are not shared once finished: only the replay cache answers a later repeat
-  shareFinished: false,
   ...extra,
 });
 

@@ -77,7 +77,7 @@ export class ModelGateway implements ModelPort {
 
   async call(request: ModelRequest, meta: ModelCallMeta): Promise<ModelResponse> {
     const client = this.#options.client;
-    if (client === undefined) throw new AgentException(AgentFailure.MODEL_UNAVAILABLE);
+    if (client === undefined) throw new AgentException(AgentFailure.modelNotConfigured());
     if (request.signal.aborted) throw new AgentException(AgentFailure.CANCELLED);
     if (meta.deadline - this.#now() <= 0) throw new AgentException(AgentFailure.TIMEOUT);
     const day = localDay(this.#now());

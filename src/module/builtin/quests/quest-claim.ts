@@ -103,6 +103,8 @@ export class QuestClaimModule extends AbstractAgentModule<ClaimInput> {
       action: QUEST_CLAIM_ACTION,
       description: "Claim the rewards of a completed FTB quest (card button).",
       routing: ModuleRouting.structuredOnly<ClaimInput>(),
+      // it records the claim and queues its delivery: a write, so a repeated click is answered by the replay cache
+      policy: { ...SIMPLE_POLICY, writeSteps: 1 },
     });
   }
 

@@ -1,16 +1,19 @@
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { registerCardType } from "../../../agent/card/card-text.js";
+import { customFailure } from "../../../agent/failure.js";
+import { QuestBook } from "../../../data/quests/quest-book.js";
 import { findQuestFolder, loadQuestBook } from "../../../data/quests/quest-loader.js";
-import { readTeamProgress } from "../../../data/quests/team-progress.js";
+import { readTeamProgress, type TeamProgressRead } from "../../../data/quests/team-progress.js";
 import { GameContextTypes } from "../../../game/context-types.js";
 import { GAME_EVENTS } from "../../../game/game-events.js";
 import { giveItemsTool } from "../../../game/tools/give-items-tool.js";
 import { takeItemsTool } from "../../../game/tools/player-write-tools.js";
 import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
+import type { Logger } from "../../../util/logger.js";
 import { defineFeature } from "../../define-feature.js";
-import { FeatureUnavailableError } from "../../server-module.js";
+import type { FeatureAbsence } from "../../server-module.js";
 import { SERVER_PATHS } from "../../server-paths.js";
 import { CORE_SERVICES } from "../core/core-services.js";
 import { QUEST_ANNOUNCE_CARD, QuestAnnounceModule } from "./quest-announce.js";
@@ -51,11 +54,18 @@ const QUESTS_CONFIG = codec(
     .strict() as z.ZodType<QuestsConfig>,
 );
 
+/** What a player who types a quest command is told while the server has no quest files. */
+const NO_QUEST_BOOK = customFailure("NO_QUEST_BOOK", "system.quests.no_book");
+
+/** The book of a server without quest files: no chapter, no quest. */
+const emptyBook = (): QuestBook => new QuestBook({ key: "" }, [], new Map(), new Map(), "en_us");
+
 /**
  * `system:ftb_quests`: an FTB Quests book read from `<data-dir>/config/ftbquests/quests/` (configurable), with
  * progress System tracks per player, the tools `system:ftb.query|find|detail` (read-only, offered to reasoning)
- * and the workflows `/system quests`, `/system quest <…>` and the checkmark button. Without quest files it is not
- * installed and appears nowhere. Needs GAME_BRIDGE, AGENT_STORE, EVENTS, CORE_SERVICES, LOGGER, CLOCK and SERVER_PATHS; uses ITEM_CATALOG, CARDS.
+ * and the workflows `/system quests`, `/system quest <…>` and the checkmark button. Without quest files it waits
+ * (`unavailable`): it appears nowhere, its commands say the server has no quest book, and the `/system reload`
+ * that finds quest files installs it. Needs GAME_BRIDGE, AGENT_STORE, EVENTS, CORE_SERVICES, LOGGER, CLOCK and SERVER_PATHS; uses ITEM_CATALOG, CARDS.
  */
 export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
   id: Identifier.parse("system:ftb_quests"),
@@ -63,42 +73,35 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
   create: ({ id, config }) => {
     const storage = questProgressStorage(id);
     let stopKills: (() => void) | undefined;
+    let absence: FeatureAbsence | undefined;
     return {
+      unavailable: () => absence,
       install(context) {
         const services = context.services;
         const paths = services.get(SERVER_PATHS);
         const resolve = (path: string): string => (isAbsolute(path) ? path : join(paths.dataDir, path));
         const configured = resolve(config.folder);
         const folder = findQuestFolder(configured);
-        if (folder === undefined)
-          throw new FeatureUnavailableError(`no FTB Quests files (data.snbt) in ${configured}`);
-        const loaded = loadQuestBook(folder);
         const logger = services.get(GameContextTypes.LOGGER);
-        for (const error of loaded.errors.slice(0, 20))
-          logger.warn(`quests ${error.file}:${error.line}: ${error.message}`);
-        const counts = loaded.book.counts();
-        logger.info(
-          `quests: ${counts.chapters} chapters, ${counts.quests} quests from ${folder}${loaded.errors.length === 0 ? "" : ` (${loaded.errors.length} errors)`}`,
-        );
-        const progressFolder = config.progress === undefined ? paths.world : resolve(config.progress);
-        const teams = readTeamProgress(progressFolder);
-        for (const error of teams.errors.slice(0, 20))
-          logger.warn(
-            `quest progress ${error.file}${error.line === undefined ? "" : `:${error.line}`}: ${error.message}`,
-          );
-        if (teams.players.size > 0)
-          logger.info(
-            `quests: FTB team progress of ${teams.players.size} players to import from ${progressFolder}`,
-          );
+        // without quest files the workflows are registered all the same (over an empty book), so that the
+        // reload which finds the files can swap the real ones in; until then no player has the feature
+        if (folder === undefined)
+          absence = { reason: `no FTB Quests files (data.snbt) in ${configured}`, failure: NO_QUEST_BOOK };
+        const book = folder === undefined ? emptyBook() : loadBook(folder, logger);
+        const teams =
+          folder === undefined
+            ? undefined
+            : readTeams(config.progress === undefined ? paths.world : resolve(config.progress), logger);
         const clock = services.get(GameContextTypes.CLOCK);
         const service = new QuestService({
-          book: loaded.book,
+          book,
           store: services.get(GameContextTypes.AGENT_STORE),
           storage,
           bridge: services.get(GameContextTypes.GAME_BRIDGE),
           catalog: services.find(GameContextTypes.ITEM_CATALOG),
           languages: services.find(GameContextTypes.LANGUAGES),
-          teamProgress: teams.players.size === 0 ? undefined : new TeamProgressImport(loaded.book, teams),
+          teamProgress:
+            teams === undefined || teams.players.size === 0 ? undefined : new TeamProgressImport(book, teams),
           now: () => clock.now(),
           gameEvents: services.get(GAME_EVENTS),
         });
@@ -145,9 +148,11 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
         context.engine.registerModule(claimModule);
         // what a crash left between two writes is finished at the next join: a claim recorded whose delivery
         // was never queued, and a completion announced whose game event was never reported
-        const lifecycles = services.get(GameContextTypes.LIFECYCLES);
-        lifecycles.register({ onJoin: (playerId) => claimModule.requeue(playerId) });
-        lifecycles.register({ onJoin: (playerId) => service.reportPending(playerId) });
+        if (folder !== undefined) {
+          const lifecycles = services.get(GameContextTypes.LIFECYCLES);
+          lifecycles.register({ onJoin: (playerId) => claimModule.requeue(playerId) });
+          lifecycles.register({ onJoin: (playerId) => service.reportPending(playerId) });
+        }
         context.engine.registerModule(
           new QuestDeliveryModule(
             claims,
@@ -163,3 +168,27 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
     };
   },
 });
+
+/** The quest book of a folder; what could not be read is logged (file and line) and the rest loads. */
+const loadBook = (folder: string, logger: Logger): QuestBook => {
+  const loaded = loadQuestBook(folder);
+  for (const error of loaded.errors.slice(0, 20))
+    logger.warn(`quests ${error.file}:${error.line}: ${error.message}`);
+  const counts = loaded.book.counts();
+  logger.info(
+    `quests: ${counts.chapters} chapters, ${counts.quests} quests from ${folder}${loaded.errors.length === 0 ? "" : ` (${loaded.errors.length} errors)`}`,
+  );
+  return loaded.book;
+};
+
+/** FTB team progress to import from a folder (the world's by default); unreadable files are logged. */
+const readTeams = (folder: string, logger: Logger): TeamProgressRead => {
+  const teams = readTeamProgress(folder);
+  for (const error of teams.errors.slice(0, 20))
+    logger.warn(
+      `quest progress ${error.file}${error.line === undefined ? "" : `:${error.line}`}: ${error.message}`,
+    );
+  if (teams.players.size > 0)
+    logger.info(`quests: FTB team progress of ${teams.players.size} players to import from ${folder}`);
+  return teams;
+};
