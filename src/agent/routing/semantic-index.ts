@@ -14,6 +14,8 @@ export interface TargetScore {
   readonly similarity: number;
   /** Share of the query's words found in the target's samples (0..1). */
   readonly coverage: number;
+  /** The query's words none of the target's samples has (normalised: `<item>`, stems). */
+  readonly uncovered?: readonly string[];
   /** The closest sample, as registered. */
   readonly sample: string;
 }
@@ -62,14 +64,17 @@ export class SemanticIndex {
         this.#sampleText.push(sample);
       }
     }
-    const documentFrequency = new Map<string, number>();
-    for (const { features } of analysed)
-      for (const feature of new Set(features))
-        documentFrequency.set(feature, (documentFrequency.get(feature) ?? 0) + 1);
+    const targetSets = new Map<string, Set<number>>();
+    for (const { target, features } of analysed)
+      for (const feature of features) {
+        let set = targetSets.get(feature);
+        if (set === undefined) targetSets.set(feature, (set = new Set()));
+        set.add(target);
+      }
     const count = analysed.length;
-    for (const [feature, frequency] of documentFrequency)
-      this.#idf.set(feature, Math.log(1 + count / frequency));
-    this.#unseenIdf = Math.log(1 + Math.max(1, count)) / 2;
+    const targets = Math.max(1, this.#targets.length);
+    for (const [feature, set] of targetSets) this.#idf.set(feature, Math.log(1 + targets / set.size));
+    this.#unseenIdf = Math.log(1 + targets) / 2;
     analysed.forEach(({ target, features }, sample) => {
       this.#sampleTarget.push(target);
       const vector = this.#vector(features);
@@ -152,6 +157,7 @@ export class SemanticIndex {
           reject: entry.reject,
           similarity: Math.min(1, score),
           coverage: this.#coverage(query.words, target),
+          uncovered: query.words.filter((word) => !this.#vocabulary[target]!.has(word)),
           sample: this.#sampleText[sample]!,
         };
       });

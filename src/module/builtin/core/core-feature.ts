@@ -7,6 +7,7 @@ import { AccessModule, ReloadModule, ResetModule, UsageModule } from "./core-mod
 import { CORE_SERVICES } from "./core-services.js";
 import { FeatureModule } from "./feature-commands.js";
 import { ModeModule } from "./mode-module.js";
+import { ModeShowModule } from "./mode-show-module.js";
 import { CancelModule, ClearModule, SettingsModule } from "./player-commands.js";
 
 /** Greetings, thanks and small talk: a reject class, so they never route directly anywhere. */
@@ -66,6 +67,7 @@ class CoreFeature implements ServerModule {
       new ReloadModule(services),
       new FeatureModule(services),
       new ModeModule(services),
+      new ModeShowModule(services),
       new SettingsModule(services),
       new ClearModule(services),
       new CancelModule(services),
