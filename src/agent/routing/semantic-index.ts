@@ -20,6 +20,8 @@ export interface TargetScore {
   readonly sample: string;
 }
 
+const CJK_WORD = /^[\u3400-\u9fff\uf900-\ufaff]+$/;
+
 /** How many of the best targets are also scored against their centroid. */
 const CENTROID_TARGETS = 8;
 
@@ -40,6 +42,8 @@ export class SemanticIndex {
   readonly #sampleText: string[] = [];
   readonly #targets: IndexEntry[] = [];
   readonly #vocabulary: Set<string>[] = [];
+  /** Per target: its samples' normalised text, for Chinese words the segmenter cut differently. */
+  readonly #texts: string[] = [];
   readonly #vectors: Map<string, number>[] = [];
   /** Per target: the normalised sum of its sample vectors (what the target's samples say together). */
   readonly #centroids: Map<string, number>[] = [];
@@ -57,6 +61,7 @@ export class SemanticIndex {
       const target = this.#targets.push(entry) - 1;
       const vocabulary = new Set<string>();
       this.#vocabulary.push(vocabulary);
+      this.#texts.push(entry.samples.map((sample) => this.#analyzer.normalize(sample)).join("\n"));
       for (const sample of entry.samples) {
         const { words, features } = this.#analyzer.learn(sample);
         for (const word of words) vocabulary.add(word);
@@ -157,7 +162,7 @@ export class SemanticIndex {
           reject: entry.reject,
           similarity: Math.min(1, score),
           coverage: this.#coverage(query.words, target),
-          uncovered: query.words.filter((word) => !this.#vocabulary[target]!.has(word)),
+          uncovered: query.words.filter((word) => !this.#covers(target, word)),
           sample: this.#sampleText[sample]!,
         };
       });
@@ -180,10 +185,18 @@ export class SemanticIndex {
 
   #coverage(words: readonly string[], target: number): number {
     if (words.length === 0) return 0;
-    const vocabulary = this.#vocabulary[target]!;
     let covered = 0;
-    for (const word of words) if (vocabulary.has(word)) covered++;
+    for (const word of words) if (this.#covers(target, word)) covered++;
     return covered / words.length;
+  }
+
+  /**
+   * Whether a target's samples have a query word: one of their words, or for a Chinese word of two or more
+   * characters a part of their text (the lexicon may cut 我还剩 as 我还|剩 where a sample has 我还有).
+   */
+  #covers(target: number, word: string): boolean {
+    if (this.#vocabulary[target]!.has(word)) return true;
+    return word.length > 1 && CJK_WORD.test(word) && this.#texts[target]!.includes(word);
   }
 
   /** L2-normalised log-tf × idf; words unseen in the samples get `#unseenIdf` (they dilute the match). */

@@ -30,6 +30,8 @@ const GAME_ACTION_SAMPLES = RoutingProfile.hints(
     "封禁这个玩家",
     "帮我把这些怪清掉",
     "给我创造模式",
+    "把这个人踢出服务器",
+    "禁言他",
   ],
   [
     "give me a stack of iron",
@@ -41,6 +43,8 @@ const GAME_ACTION_SAMPLES = RoutingProfile.hints(
     "ban that player",
     "kill all the zombies near me",
     "put me in creative mode",
+    "kick that player out",
+    "mute him",
   ],
 );
 

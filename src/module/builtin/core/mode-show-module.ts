@@ -33,7 +33,7 @@ const MODE_SAMPLES = {
     "AI现在用的什么模式",
   ],
   en: [
-    "what is my execution mode",
+    "which execution mode applies to me",
     "show my execution mode",
     "my execution mode",
     "which execution mode do I have",

@@ -52,7 +52,7 @@ const BALANCE_SAMPLES = {
     "积分还剩几个",
     "我攒下的积分",
     "账户余额",
-    "目前积分",
+    "积分有多少",
   ],
   en: [
     "how many points do I have",
@@ -61,7 +61,7 @@ const BALANCE_SAMPLES = {
     "check my balance",
     "my points",
     "what is my balance",
-    "how much money have I got",
+    "my money",
     "my point total",
     "points left",
     "show my point history",

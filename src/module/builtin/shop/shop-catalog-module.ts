@@ -67,13 +67,14 @@ const CATALOG_SAMPLES = {
 } as const;
 
 /**
- * The shop is the subject. A purchase ("buy 2 bread", "用积分买面包": the quote workflow's, confirmed with a
+ * The shop is the subject (what one already bought is the orders'). A purchase ("buy 2 bread", "用积分买面包": the quote workflow's, confirmed with a
  * button) or a change of the shop (add, remove, price) is never a direct read of the list; asking what one can buy
  * is ("我能用积分买什么", "what can I buy with my points").
  */
 const CATALOG_WORDS: ReadWords = {
   topic:
-    /商店|商城|商品|店|卖|买|兑换|换|价格|价钱|多少钱|售|\bshop|\bstores?\b|\bsale\b|\bsell|\bsold\b|\bbuy\b|\bpurchas|\bprices?\b|\bcosts?\b|\bcatalog|\bspend\b|\bmarket/,
+    // what one bought is the orders' ("what did i buy", "我买过什么"), not the list's
+    /^(?!.*(?:\b(?:did|have) i (?:buy|order|purchase)|\bi (?:bought|ordered|purchased)\b|买过|买了|买的|购买的|我下的))(?=.*(?:商店|商城|商品|店|卖|买|兑换|换|价格|价钱|多少钱|售|\bshop|\bstores?\b|\bsale\b|\bsell|\bsold\b|\bbuy\b|\bpurchas|\bprices?\b|\bcosts?\b|\bcatalog|\bspend\b|\bmarket))/,
   changes:
     /^\s*(?:please\s+|pls\s+)?(?:buy|purchase|order|spend|get me)\b|\b(?:buy|purchase)\s+(?!(?:with|here|in|from|at|using|there|anything|something|stuff|things|today|now|for)\b)[\w']|\b(?:i|i'd|id|we)\s+(?:want|wanna|would like|like|need)\s+to\s+(?:buy|purchase)|\b(?:add|remove|delete|set|change|raise|lower|restock)\b|(?:买|购买)(?!什么|啥|些|哪|的|得|到什么|吗|呢|$)|上架|下架|添加|删除|改成|改为|设为|调成|涨价|降价/,
 };
