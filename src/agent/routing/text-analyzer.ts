@@ -45,6 +45,7 @@ const FILLER = new Set([
   "of",
   "do",
   "does",
+  "did",
   "now",
   "currently",
   "都",

@@ -22,6 +22,16 @@ const SOMEONE_ELSE = new RegExp(
   ].join("|"),
 );
 
+/**
+ * A line that orders System to act on the world, a player or a store (kick, give, remove, buy…; 踢, 给我一把,
+ * 删除…): it starts with the verb. No read takes it; it is the model's, or the player's explicit command.
+ */
+const ORDERS_TO_ACT =
+  /^\s*(?:please\s+|pls\s+)?(?:kick|ban|unban|mute|tp|teleport|give|kill|spawn|summon|set|put|clear|heal|feed|op|deop|fly|gamemode|whitelist|remove|delete|add|sell|buy|purchase|drop|get me|bring me|claim|submit|redeem)\b|^\s*(?:请|帮我|麻烦)?\s*(?:踢|封禁|封了|禁言|传送|杀|召唤|清除|清空|设置|删除|移除|添加|卖掉|购买|买|把|领取|提交|兑换|签到|打卡|给我(?!讲|说|看|介绍|解释|列|查|显示))/;
+
+/** Whether a line orders an action rather than asks (`ORDERS_TO_ACT`). */
+export const ordersToAct = (text: string): boolean => ORDERS_TO_ACT.test(normalizedRequest(text));
+
 /** A text in the form the patterns read: NFKC (full-width → half-width) and lower case. */
 export const normalizedRequest = (text: string): string => text.normalize("NFKC").toLowerCase();
 

@@ -87,7 +87,7 @@ const BALANCE_WORDS: ReadWords = {
   topic:
     /积分|分数|几分|多少分|点数|余额|钱|账户|帐户|\bpoints?\b|\bbalance\b|\bwallet\b|\bmoney\b|\bcoins?\b|\brich\b|\baccount\b|\bscore\b/,
   changes:
-    /\b(give|giving|transfer|send|pay|spend|add|take|remove|reset|set|buy)\b|转给|转账|转让|送给|给.{0,16}[加扣减送转]|[加扣减]\s*\d|扣|清零|花掉|买/,
+    /\b(give|giving|transfer|send|pay|spend|add|take|remove|reset|set|buy)\b|转给|转账|转让|送给|给.{0,16}[加扣减送转\d一二两三四五六七八九十百千]|[加扣减]\s*\d|扣|清零|花掉|买/,
 };
 
 type BalanceInput = Record<string, never>;

@@ -9,6 +9,7 @@ import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import type { Tool } from "../../../agent/tool/tool.js";
 import type { Identifier } from "../../../util/identifier.js";
+import { ordersToAct } from "../core/own-read.js";
 import type { DatabaseQueryInput, DatabaseQueryOutput } from "../knowledge/database-query-tool.js";
 import { DATABASE_QUERY } from "../knowledge/database-query-tool.js";
 import { FTB_DETAIL, FTB_FIND } from "../quests/quest-tools.js";
@@ -33,10 +34,6 @@ export interface QuestionModuleOptions {
   readonly searchOwner: () => string | undefined;
 }
 
-/** A line that orders an action rather than asks: it starts with the verb (kick, ban, tp…; 踢, 封禁, 传送…). */
-const ORDERS =
-  /^\s*(?:please\s+|pls\s+)?(?:kick|ban|unban|mute|tp|teleport|give|kill|spawn|summon|set|make|put|clear|heal|feed|op|deop|fly|gamemode|whitelist)\b|^\s*(?:请|帮我|给我)?\s*(?:踢|封禁|封了|禁言|传送|杀|召唤|清除|清空|设置|把)/;
-
 /** Every entry of the question workflow: `/question` never grants the web, `/search` asks for it. */
 const routing = (): ModuleRouting<QuestionInput> =>
   ModuleRouting.defaults<QuestionInput>()
@@ -46,7 +43,7 @@ const routing = (): ModuleRouting<QuestionInput> =>
     // order to act on the world or a player ("kick the griefer", "把他踢了") is no question for the knowledge base.
     .semantic(
       RoutingProfile.read(
-        (text) => (ORDERS.test(text.normalize("NFKC").toLowerCase()) ? undefined : { text, allowWeb: false }),
+        (text) => (ordersToAct(text) ? undefined : { text, allowWeb: false }),
         [
           "服务器规则是什么",
           "怎么领取新手礼包",

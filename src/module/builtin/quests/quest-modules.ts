@@ -10,7 +10,6 @@ import type { ExecutionContext } from "../../../agent/execution/execution-contex
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
-import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import { literal as literalText, translatable } from "../../../agent/text.js";
 import type { Quest } from "../../../data/quests/quest-book.js";
 import { GIFT_LIST } from "../../../game/tools/gift-list-tool.js";
@@ -19,7 +18,7 @@ import { unknownPlayer } from "../core/core-module.js";
 import { ADMIN_LEVEL, type CoreServices, isAdmin } from "../core/core-services.js";
 import { QUEST_CHECK_ACTION_ID, QUEST_DETAIL_ACTION_ID, QUEST_LIST_CARD } from "./quest-cards.js";
 import { completedTitles, detailCard } from "./quest-detail-card.js";
-import { DETAIL_SAMPLES, LIST_SAMPLES, QUEST_TOPIC, questExtractors } from "./quest-routing.js";
+import { questProfiles } from "./quest-routing.js";
 import type { QuestService } from "./quest-service.js";
 import { FTB_DETAIL, FTB_FIND, FTB_QUERY, type questTools } from "./quest-tools.js";
 
@@ -43,13 +42,7 @@ export class QuestListModule extends AbstractAgentModule<ListInput> {
       tools: [tools.query],
       routing: ModuleRouting.defaults<ListInput>()
         .command(AgentCommand.literal<ListInput>({}, "quests", "任务", "任务列表"))
-        .semantic(
-          RoutingProfile.read<ListInput>(
-            questExtractors(service.book).list,
-            LIST_SAMPLES.zh,
-            LIST_SAMPLES.en,
-          ).about(QUEST_TOPIC),
-        )
+        .semantic(questProfiles(service.book).list)
         .shortcut("system.quests.shortcut", {}),
     });
   }
@@ -101,13 +94,7 @@ export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
             "任务详情",
           ),
         )
-        .semantic(
-          RoutingProfile.read<DetailInput>(
-            questExtractors(service.book).detail,
-            DETAIL_SAMPLES.zh,
-            DETAIL_SAMPLES.en,
-          ),
-        ),
+        .semantic(questProfiles(service.book).detail),
     });
   }
 

@@ -1,3 +1,4 @@
+import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import type { SlotFactory } from "../../../agent/routing/routing-table.js";
 import type { QuestBook } from "../../../data/quests/quest-book.js";
 import { aboutSomeoneElse, normalizedRequest, ownRead } from "../core/own-read.js";
@@ -242,6 +243,8 @@ export interface QuestExtractors {
   readonly list: (text: string) => Record<string, never> | undefined;
   /** `system:quest`: the quest a text names, by 16-hex id, list number or title. */
   readonly detail: (text: string) => { query: string } | undefined;
+  /** `system:quest`'s topic: the text names one quest (else the detail is not a candidate at all). */
+  readonly names: (text: string) => boolean;
 }
 
 /**
@@ -264,6 +267,7 @@ export const questExtractors = (book: QuestBook): QuestExtractors => {
     return undefined;
   };
   return {
+    names: (text) => reference(normalizedRequest(text)) !== undefined,
     // a text naming one quest is not a list request: the list then neither wins nor narrows the detail's margin
     list: (text) =>
       ownRead(text, QUEST_CHANGES) && reference(normalizedRequest(text)) === undefined ? {} : undefined,
@@ -276,4 +280,30 @@ export const questExtractors = (book: QuestBook): QuestExtractors => {
       return { query: found.query };
     },
   };
+};
+
+const PROFILES = new WeakMap<QuestBook, QuestProfiles>();
+
+/** The routing profiles of the quest workflows over one book. */
+export interface QuestProfiles {
+  readonly list: RoutingProfile<Record<string, never>>;
+  readonly detail: RoutingProfile<{ query: string }>;
+}
+
+/**
+ * `system:quests` reads the player's quests (its topic: 任务 / quest); `system:quest` one quest the text names (its
+ * topic: a quest named at all, so a list request never has it as a candidate). Built once per book.
+ */
+export const questProfiles = (book: QuestBook): QuestProfiles => {
+  const known = PROFILES.get(book);
+  if (known !== undefined) return known;
+  const extractors = questExtractors(book);
+  const profiles: QuestProfiles = {
+    list: RoutingProfile.read(extractors.list, LIST_SAMPLES.zh, LIST_SAMPLES.en).about(QUEST_TOPIC),
+    detail: RoutingProfile.read(extractors.detail, DETAIL_SAMPLES.zh, DETAIL_SAMPLES.en).about(
+      extractors.names,
+    ),
+  };
+  PROFILES.set(book, profiles);
+  return profiles;
 };

@@ -86,6 +86,10 @@ export const parseBuy = (text: string): QuoteInput | undefined => {
   return item !== "" && count >= 1 && count <= MAX_COUNT ? { item, count } : undefined;
 };
 
+/** A purchase to quote is one to make now: what one already bought ("what did i buy", "我买过什么") is the orders'. */
+const BUYING_NOW =
+  /^(?!.*(?:\b(?:did|have) i (?:buy|order|purchase)|\bbought\b|\bpurchased\b|买过|买了|我买的))(?=.*(?:买|购|\bbuy|\bpurchas|\border))/;
+
 /**
  * `/system buy <entry|item> [count]` (购买), plain language ("我想买10个面包") and the model router: a quote card with
  * the price always, the rejection when one applies, and Confirm / Cancel. Read-only: nothing is paid here.
@@ -101,7 +105,7 @@ export class ShopQuoteModule extends AbstractAgentModule<QuoteInput> {
           RoutingProfile.hints<QuoteInput>(
             ["我想买10个面包", "买一个铁锭", "我要买火把", "帮我买5个面包"],
             ["I want to buy 10 bread", "buy an iron ingot", "I'd like to buy torches", "buy 5 bread"],
-          ),
+          ).about(BUYING_NOW),
         ),
     });
   }
