@@ -9,7 +9,7 @@
 
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { modelInputBytes } from "../src/agent/execution/budget-counters.js";
 import { PromptNames } from "../src/agent/model/prompt-source.js";
 import { ModelRouter } from "../src/agent/routing/model-router.js";
@@ -23,6 +23,8 @@ import { silentLogger } from "../src/util/logger.js";
 import { offlineUuid } from "../src/util/offline-uuid.js";
 
 const DEV_SET = "test/fixtures/routing-dev.tsv";
+/** The quest book the dev set's quest lines name (as `route fit … --quests` is given). */
+const QUESTS = "test/fixtures/ftbquests/system-basics";
 const TARGET_BYTES = 2_048;
 const LATENCY_ROUNDS = 5;
 const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
@@ -40,6 +42,7 @@ const session = await RouteSession.open({
   opLevel: 0,
   packs: [],
   dataDir: undefined,
+  quests: resolve(QUESTS),
 });
 let thresholds: ReturnType<RouteSession["thresholds"]>;
 const routed: RoutedLine[] = [];

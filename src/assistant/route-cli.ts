@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -23,8 +23,8 @@ export interface RouteCliIo {
 }
 
 const USAGE = [
-  'usage: system route "<text>" | --stdin [--player NAME] [--locale zh_cn|en_us] [--op LEVEL] [--data-dir DIR] [--pack DATAPACK_DIR]...',
-  "       system route fit <labelled.tsv> [--data-dir DIR] [--pack DATAPACK_DIR]...",
+  'usage: system route "<text>" | --stdin [--player NAME] [--locale zh_cn|en_us] [--op LEVEL] [--data-dir DIR] [--pack DATAPACK_DIR]... [--quests QUEST_DIR]',
+  "       system route fit <labelled.tsv> [--data-dir DIR] [--pack DATAPACK_DIR]... [--quests QUEST_DIR]",
 ].join("\n");
 
 interface RouteArgs {
@@ -35,9 +35,11 @@ interface RouteArgs {
   readonly opLevel: number;
   readonly packs: readonly string[];
   readonly dataDir: string | undefined;
+  /** An FTB Quests folder for the quest workflows (over the data directory's own). */
+  readonly quests?: string | undefined;
 }
 
-const VALUED = new Set(["--player", "--locale", "--op", "--pack", "--data-dir"]);
+const VALUED = new Set(["--player", "--locale", "--op", "--pack", "--data-dir", "--quests"]);
 
 const parseArgs = (args: readonly string[]): RouteArgs | string => {
   const words: string[] = [];
@@ -46,6 +48,7 @@ const parseArgs = (args: readonly string[]): RouteArgs | string => {
   let opLevel = 0;
   let stdin = false;
   let dataDir: string | undefined;
+  let quests: string | undefined;
   const packs: string[] = [];
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] ?? "";
@@ -57,6 +60,7 @@ const parseArgs = (args: readonly string[]): RouteArgs | string => {
       if (arg === "--player") player = value;
       else if (arg === "--pack") packs.push(resolve(value));
       else if (arg === "--data-dir") dataDir = resolve(value);
+      else if (arg === "--quests") quests = resolve(value);
       else if (arg === "--op") {
         opLevel = Number.parseInt(value, 10);
         if (!/^[0-4]$/.test(value)) return "--op must be 0..4";
@@ -65,7 +69,19 @@ const parseArgs = (args: readonly string[]): RouteArgs | string => {
     } else if (arg.startsWith("--")) return `unknown option ${arg}`;
     else words.push(arg);
   }
-  return { words, stdin, player, locale, opLevel, packs, dataDir };
+  return { words, stdin, player, locale, opLevel, packs, dataDir, quests };
+};
+
+/** A data pack (in the scratch folder) pointing the quests feature at `questFolder`; the last pack root wins. */
+const questsPack = async (folder: string, questFolder: string): Promise<string> => {
+  const root = join(folder, "quests-pack");
+  const modules = join(root, "data", "system", "system_module");
+  await mkdir(modules, { recursive: true });
+  await writeFile(
+    join(modules, "ftb_quests.json"),
+    JSON.stringify({ type: "system:ftb_quests", server: { folder: questFolder } }),
+  );
+  return root;
 };
 
 /** One assembled assistant (no model) and one joined player, routing texts as the server would. */
@@ -87,6 +103,7 @@ export class RouteSession {
       args.dataDir === undefined
         ? { types: [], services: [], packRoots: [] }
         : await loadExtensions(args.dataDir, silentLogger);
+    const quests = args.quests === undefined ? [] : [await questsPack(folder, args.quests)];
     const bridge = new MemoryGameBridge();
     const server = await AssistantServer.create({
       clock: systemClock(),
@@ -95,7 +112,7 @@ export class RouteSession {
       paths: {
         dataDir: base.dataDir,
         world: join(folder, "world"),
-        packRoots: [...extensions.packRoots, ...base.packRoots, ...args.packs],
+        packRoots: [...extensions.packRoots, ...base.packRoots, ...args.packs, ...quests],
       },
       bridge,
       logger: silentLogger,

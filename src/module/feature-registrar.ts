@@ -31,6 +31,7 @@ export const featureRegistrar = (
     registerEventType: (id) => engine.registerEventType(id),
     reject: (id, profile) =>
       engine.modules().reject(typeof id === "string" ? Identifier.parse(id) : id, profile),
+    slots: (factory) => engine.modules().routes.addSlots(factory),
     tools: engine.tools,
     modules: () => engine.modules(),
   };
@@ -66,6 +67,8 @@ export const stagingRegistrar = (
     reject: (id) => {
       staged.rejects.push(id.toString());
     },
+    // the semantic index is built once; a reconfigured feature keeps the recognizers it added at start
+    slots: () => {},
     tools: engine.tools,
     modules: () => engine.modules(),
   };

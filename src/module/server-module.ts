@@ -4,7 +4,7 @@ import type { AnyAgentModule } from "../agent/module/agent-module.js";
 import type { ModuleContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
 import type { RoutingProfile } from "../agent/module/routing-profile.js";
-import type { RoutingTable } from "../agent/routing/routing-table.js";
+import type { RoutingTable, SlotFactory } from "../agent/routing/routing-table.js";
 import type { AnyModuleStorage } from "../agent/storage/module-storage.js";
 import type { Tool } from "../agent/tool/tool.js";
 import type { ToolLookup } from "../agent/tool/tool-registry.js";
@@ -22,6 +22,11 @@ export interface FeatureRegistrar {
   registerEventType(id: string): void;
   /** Reject samples: texts (greetings, requests to act) that must never route directly to any workflow. */
   reject(id: Identifier | string, profile: RoutingProfile<unknown>): void;
+  /**
+   * Marks this feature's argument names in routed text (quest titles → `<quest>`, after the item mentions), so
+   * samples written with the slot match any name. Taken at start; a reload keeps the recognizers of the start.
+   */
+  slots(factory: SlotFactory): void;
   /** Installed tools by type id (another feature's export, e.g. the knowledge base's `database.query`). */
   readonly tools: ToolLookup;
   /** The engine's workflows, for features that list them (help). */

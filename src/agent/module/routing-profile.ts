@@ -12,6 +12,8 @@ export class RoutingProfile<I> {
     readonly zh: readonly string[],
     readonly en: readonly string[],
     readonly extractor: ProfileExtractor<I> | undefined,
+    /** What a text must name to be about this module at all (a pattern tested on NFKC, lower-case text). */
+    readonly topic?: RegExp | ((text: string) => boolean),
   ) {
     if (zh.length + en.length === 0) throw new Error("a routing profile needs at least one sample");
   }
@@ -28,6 +30,24 @@ export class RoutingProfile<I> {
   /** Samples that describe a module (or a reject class) without asking for direct routing. */
   static hints<I = never>(zh: readonly string[], en: readonly string[]): RoutingProfile<I> {
     return new RoutingProfile<I>("hints", [...zh], [...en], undefined);
+  }
+
+  /**
+   * The same profile with a topic: a text without these words (积分/points for a balance), or that the predicate
+   * refuses (no quest named), is not this module's, so local routing drops it from the candidates before anything
+   * else: generic words it shares with a text ("what", "assistant") neither make it win nor keep another module from
+   * winning; nor is it offered in fallback cards. A pattern sees NFKC, lower-case text; a predicate the text as typed.
+   */
+  about(topic: RegExp | ((text: string) => boolean)): RoutingProfile<I> {
+    return new RoutingProfile(this.kind, this.zh, this.en, this.extractor, topic);
+  }
+
+  /** Whether a text may be about this module: it has the topic's words, or the profile declares no topic. */
+  onTopic(text: string): boolean {
+    if (this.topic === undefined) return true;
+    if (typeof this.topic === "function") return this.topic(text);
+    this.topic.lastIndex = 0;
+    return this.topic.test(text.normalize("NFKC").toLowerCase());
   }
 
   /** Every sample, both languages. */

@@ -22,6 +22,10 @@ export interface RouteCandidate {
   readonly similarity: number;
   readonly coverage: number;
   readonly reject: boolean;
+  /** The target's closest sample, as registered. */
+  readonly sample?: string;
+  /** The query's words none of the target's samples has (what lowers coverage), as the index reads them. */
+  readonly uncovered?: readonly string[];
 }
 
 /** Why a decision was taken: the steps tried in order and the local match figures. */

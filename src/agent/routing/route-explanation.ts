@@ -14,7 +14,8 @@ const PATHS: Readonly<Record<RouteSource, string>> = {
 
 /**
  * A decision as one JSON object, so admins can tune samples: path, module, input, candidates with similarity,
- * margin, coverage, guard hits and every step tried. A command error has path `none` (nothing was selected).
+ * coverage, their closest sample and the words their samples lack, margin, coverage, guard hits and every step
+ * tried. A command error has path `none` (nothing was selected).
  */
 export const explainDecision = (decision: RouteDecision): { [key: string]: Json } => ({
   path: decision.failure !== undefined ? "none" : PATHS[decision.source],
@@ -31,6 +32,8 @@ export const explainDecision = (decision: RouteDecision): { [key: string]: Json 
     similarity: candidate.similarity,
     coverage: candidate.coverage,
     reject: candidate.reject,
+    ...(candidate.sample === undefined ? {} : { sample: candidate.sample }),
+    ...(candidate.uncovered === undefined ? {} : { uncovered: [...candidate.uncovered] }),
   })),
   margin: decision.evidence.margin,
   coverage: decision.evidence.coverage,

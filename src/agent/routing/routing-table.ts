@@ -8,7 +8,18 @@ import { type AnyModuleRouting, ModuleRouting } from "../module/module-routing.j
 import type { RoutingProfile } from "../module/routing-profile.js";
 import { type IndexEntry, SemanticIndex } from "./semantic-index.js";
 import { buildSuggestions } from "./suggestions.js";
-import type { SlotRecognizer } from "./text-analyzer.js";
+import { normalizeText, type SlotRecognizer, TextAnalyzer } from "./text-analyzer.js";
+
+/**
+ * What the samples already say, for a slot recognizer a feature adds: `has(phrase)` is true for a whole sample
+ * or one word of a sample (as the index analyses them), so a name that is one ("help", "商店") is never marked.
+ */
+export interface SampleWords {
+  has(phrase: string): boolean;
+}
+
+/** Builds a feature's slot recognizer (quest titles → `<quest>`) once the samples are known. */
+export type SlotFactory = (samples: SampleWords) => SlotRecognizer;
 
 /**
  * The routing declarations of every registered module plus the reject samples: the one command tree and, once
@@ -19,6 +30,7 @@ export class RoutingTable implements ModuleRoutes {
   readonly commands = new CommandRegistry();
   readonly #routings = new Map<string, AnyModuleRouting>();
   readonly #rejects = new Map<string, RoutingProfile<unknown>>();
+  readonly #slotFactories: SlotFactory[] = [];
   #index: SemanticIndex | undefined;
   #frozen = false;
 
@@ -52,6 +64,15 @@ export class RoutingTable implements ModuleRoutes {
     this.#rejects.set(key, profile);
   }
 
+  /**
+   * Adds a slot recognizer after the engine's own (item mentions): it sees their marks and marks argument names of
+   * its own (`<quest>`) in samples and queries alike. Before start only.
+   */
+  addSlots(factory: SlotFactory): void {
+    if (this.#frozen) throw new Error("routing is frozen; cannot add slot recognizers");
+    this.#slotFactories.push(factory);
+  }
+
   /** A module's routing (`defaults()` without entries when it declared none or is unknown). */
   routing(id: Identifier | string): AnyModuleRouting {
     return this.#routings.get(id.toString()) ?? ModuleRouting.defaults<unknown>();
@@ -73,8 +94,32 @@ export class RoutingTable implements ModuleRoutes {
   /** The semantic index over every profile and reject set; built on first use after freeze. */
   index(): SemanticIndex {
     if (!this.#frozen) throw new Error("the semantic index is built after engine start");
-    if (this.#index === undefined) this.#index = new SemanticIndex(this.entries(), this.slots);
+    if (this.#index === undefined) this.#index = new SemanticIndex(this.entries(), this.#slots());
     return this.#index;
+  }
+
+  /** The engine's recognizer followed by the features' ones, each built knowing the samples' words. */
+  #slots(): SlotRecognizer | undefined {
+    if (this.#slotFactories.length === 0) return this.slots;
+    const base = this.slots;
+    const analyzer = new TextAnalyzer(base);
+    const known = new Set<string>();
+    for (const entry of this.entries())
+      for (const sample of entry.samples) {
+        known.add(normalizeText(sample, base));
+        for (const word of analyzer.learn(sample).words) known.add(word);
+      }
+    const samples: SampleWords = {
+      has: (phrase) => {
+        const words = analyzer.analyze(phrase).words;
+        return known.has(normalizeText(phrase, base)) || (words.length === 1 && known.has(words[0] ?? ""));
+      },
+    };
+    const chain = [
+      ...(base === undefined ? [] : [base]),
+      ...this.#slotFactories.map((build) => build(samples)),
+    ];
+    return { mark: (text) => chain.reduce((marked, recognizer) => recognizer.mark(marked), text) };
   }
 
   /** Candidates from extractors (this text only), else shortcuts; ordered by local similarity once frozen. */

@@ -17,7 +17,7 @@ describe("SemanticConfig", () => {
     const path = join(folder, "system-semantic.json");
     const config = new SemanticConfig(path, new MemoryLogger());
     expect(await config.reload()).toBe(true);
-    expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ minSimilarity: 0.3, minMargin: 0.08 });
+    expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ minSimilarity: 0.3, minMargin: 0.05 });
 
     await writeFile(path, JSON.stringify({ minSimilarity: 0.8 }));
     expect(await config.reload()).toBe(true);

@@ -30,8 +30,8 @@ const unit = z.number().min(0).max(1);
 export const SEMANTIC_SETTINGS_CODEC = codec<SemanticSettings>(
   z.object({
     minSimilarity: unit.default(0.3),
-    minMargin: unit.default(0.08),
-    minCoverage: unit.default(0.6),
+    minMargin: unit.default(0.05),
+    minCoverage: unit.default(0.5),
     cacheEntriesPerPlayer: z.number().int().min(0).max(10_000).default(64),
     fallbackCandidates: z.number().int().min(1).max(10).default(4),
     embeddings: z
@@ -51,8 +51,8 @@ export const SEMANTIC_SETTINGS_CODEC = codec<SemanticSettings>(
  */
 export const DEFAULT_SEMANTIC_SETTINGS: SemanticSettings = Object.freeze({
   minSimilarity: 0.3,
-  minMargin: 0.08,
-  minCoverage: 0.6,
+  minMargin: 0.05,
+  minCoverage: 0.5,
   cacheEntriesPerPlayer: 64,
   fallbackCandidates: 4,
 });

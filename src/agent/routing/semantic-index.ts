@@ -14,9 +14,13 @@ export interface TargetScore {
   readonly similarity: number;
   /** Share of the query's words found in the target's samples (0..1). */
   readonly coverage: number;
+  /** The query's words none of the target's samples has (normalised: `<item>`, stems). */
+  readonly uncovered?: readonly string[];
   /** The closest sample, as registered. */
   readonly sample: string;
 }
+
+const CJK_WORD = /^[\u3400-\u9fff\uf900-\ufaff]+$/;
 
 /** How many of the best targets are also scored against their centroid. */
 const CENTROID_TARGETS = 8;
@@ -38,6 +42,8 @@ export class SemanticIndex {
   readonly #sampleText: string[] = [];
   readonly #targets: IndexEntry[] = [];
   readonly #vocabulary: Set<string>[] = [];
+  /** Per target: its samples' normalised text, for Chinese words the segmenter cut differently. */
+  readonly #texts: string[] = [];
   readonly #vectors: Map<string, number>[] = [];
   /** Per target: the normalised sum of its sample vectors (what the target's samples say together). */
   readonly #centroids: Map<string, number>[] = [];
@@ -55,6 +61,7 @@ export class SemanticIndex {
       const target = this.#targets.push(entry) - 1;
       const vocabulary = new Set<string>();
       this.#vocabulary.push(vocabulary);
+      this.#texts.push(entry.samples.map((sample) => this.#analyzer.normalize(sample)).join("\n"));
       for (const sample of entry.samples) {
         const { words, features } = this.#analyzer.learn(sample);
         for (const word of words) vocabulary.add(word);
@@ -62,14 +69,17 @@ export class SemanticIndex {
         this.#sampleText.push(sample);
       }
     }
-    const documentFrequency = new Map<string, number>();
-    for (const { features } of analysed)
-      for (const feature of new Set(features))
-        documentFrequency.set(feature, (documentFrequency.get(feature) ?? 0) + 1);
+    const targetSets = new Map<string, Set<number>>();
+    for (const { target, features } of analysed)
+      for (const feature of features) {
+        let set = targetSets.get(feature);
+        if (set === undefined) targetSets.set(feature, (set = new Set()));
+        set.add(target);
+      }
     const count = analysed.length;
-    for (const [feature, frequency] of documentFrequency)
-      this.#idf.set(feature, Math.log(1 + count / frequency));
-    this.#unseenIdf = Math.log(1 + Math.max(1, count)) / 2;
+    const targets = Math.max(1, this.#targets.length);
+    for (const [feature, set] of targetSets) this.#idf.set(feature, Math.log(1 + targets / set.size));
+    this.#unseenIdf = Math.log(1 + targets) / 2;
     analysed.forEach(({ target, features }, sample) => {
       this.#sampleTarget.push(target);
       const vector = this.#vector(features);
@@ -152,6 +162,7 @@ export class SemanticIndex {
           reject: entry.reject,
           similarity: Math.min(1, score),
           coverage: this.#coverage(query.words, target),
+          uncovered: query.words.filter((word) => !this.#covers(target, word)),
           sample: this.#sampleText[sample]!,
         };
       });
@@ -174,10 +185,18 @@ export class SemanticIndex {
 
   #coverage(words: readonly string[], target: number): number {
     if (words.length === 0) return 0;
-    const vocabulary = this.#vocabulary[target]!;
     let covered = 0;
-    for (const word of words) if (vocabulary.has(word)) covered++;
+    for (const word of words) if (this.#covers(target, word)) covered++;
     return covered / words.length;
+  }
+
+  /**
+   * Whether a target's samples have a query word: one of their words, or for a Chinese word of two or more
+   * characters a part of their text (the lexicon may cut 我还剩 as 我还|剩 where a sample has 我还有).
+   */
+  #covers(target: number, word: string): boolean {
+    if (this.#vocabulary[target]!.has(word)) return true;
+    return word.length > 1 && CJK_WORD.test(word) && this.#texts[target]!.includes(word);
   }
 
   /** L2-normalised log-tf × idf; words unseen in the samples get `#unseenIdf` (they dilute the match). */

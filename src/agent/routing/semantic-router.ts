@@ -53,7 +53,12 @@ export class SemanticRouter {
     const text = fullText.length > MAX_TEXT ? fullText.slice(0, MAX_TEXT) : fullText;
     const local = this.options.modules.routes.index();
     const lexical = local.search(text, 8);
-    const scored = this.options.search === undefined ? lexical : await this.#replace(text, lexical);
+    const searched = this.options.search === undefined ? lexical : await this.#replace(text, lexical);
+    // A module whose topic the text does not name is not a candidate at all (RoutingProfile.about).
+    const scored = searched.filter(
+      (score) =>
+        score.reject || this.options.modules.routing(score.target).profile?.onTopic(fullText) !== false,
+    );
     // Slot-aware: a module whose extractor finds no argument in this text (no item named, someone else's
     // health) cannot take it, so it neither wins nor narrows another module's margin.
     const inputs = new Map<string, unknown>();
@@ -75,6 +80,8 @@ export class SemanticRouter {
       similarity: round(score.similarity),
       coverage: round(score.coverage),
       reject: score.reject,
+      sample: score.sample,
+      ...(score.uncovered === undefined ? {} : { uncovered: score.uncovered }),
     }));
     const top = ranked[0];
     const margin = top === undefined ? 0 : round(top.similarity - (ranked[1]?.similarity ?? 0));
@@ -120,8 +127,15 @@ export class SemanticRouter {
     } catch {
       return lexical;
     }
-    const coverage = new Map(lexical.map((score) => [score.target, score.coverage]));
-    return replaced.map((score) => ({ ...score, coverage: coverage.get(score.target) ?? 0 }));
+    const local = new Map(lexical.map((score) => [score.target, score]));
+    return replaced.map((score) => {
+      const match = local.get(score.target);
+      return {
+        ...score,
+        coverage: match?.coverage ?? 0,
+        ...(match?.uncovered === undefined ? {} : { uncovered: match.uncovered }),
+      };
+    });
   }
 }
 

@@ -63,7 +63,7 @@ export const buildSuggestions = (options: SuggestionOptions): SelectionCandidate
   for (const { module } of eligible) {
     const routing = options.routingOf(module);
     const extractor = routing.profile?.extractor;
-    if (extractor === undefined) continue;
+    if (extractor === undefined || routing.profile?.onTopic(options.text) === false) continue;
     if (options.scores !== undefined && scoreOf(module) <= 0) continue;
     let input: unknown;
     try {

@@ -45,6 +45,12 @@ const FILLER = new Set([
   "of",
   "do",
   "does",
+  "did",
+  "now",
+  "currently",
+  "都",
+  "目前",
+  "现在",
 ]);
 /** Chat spellings read as the word the samples use (`inv` → inventory, `咋` → 怎么); both languages. */
 const EN_SYNONYMS: ReadonlyMap<string, string> = new Map([
@@ -73,6 +79,22 @@ const ZH_SYNONYMS: readonly (readonly [RegExp, string])[] = [
   [/如何/g, "怎么"],
   [/怎样/g, "怎么"],
   [/多少级/g, "几级"],
+  // "where" said short: 我在哪 / 去哪 / 哪来的 read as the samples' 哪里
+  [/(在|去|到)哪(?![里儿个些种样])/g, "$1哪里"],
+  [/哪来/g, "哪里来"],
+  // players call the server 服: 这服, 本服, 服主, 服规, 服里 (衣服, 舒服, 服务 are other words)
+  [/(这|本|该|此|咱|那个|我们|你们)服(?![务装饰从气])/g, "$1服务器"],
+  [/(?<![衣舒克说信佩制])服(主|规|里|内)/g, "服务器$1"],
+  [/干(嘛|啥|什么)/g, "做什么"],
+  [/都有/g, "有"],
+  // 包里 is the player's 背包 (not 钱包, 红包, 书包)
+  [/(?<![背钱红书礼])包(里|中)/g, "背包$1"],
+  [/(看|查)下(?![面雨])/g, "$1一下"],
+];
+/** Ways of asking to be shown something, read as the samples' `show` / 查看. */
+const SHOW_PHRASES: readonly (readonly [RegExp, string])[] = [
+  [/\b(?:pull|bring|call|open) up\b|\blet me see\b|\bdisplay\b/g, "show"],
+  [/调出来|调出|列出来|列出|显示|瞧瞧|看一下|看看|查看|查查|查一下/g, "查看"],
 ];
 const MAX_WORD = 6;
 
@@ -94,7 +116,8 @@ export interface SlotRecognizer {
 export const normalizeText = (text: string, slots?: SlotRecognizer): string => {
   const lower = text.normalize("NFKC").toLowerCase();
   let marked = slots === undefined ? lower : slots.mark(lower);
-  for (const [pattern, standard] of ZH_SYNONYMS) marked = marked.replace(pattern, standard);
+  for (const [pattern, standard] of [...ZH_SYNONYMS, ...SHOW_PHRASES])
+    marked = marked.replace(pattern, standard);
   return marked
     .replace(/[a-z]+/g, (word) => EN_SYNONYMS.get(word) ?? word)
     .replace(ID, " <id> ")
@@ -104,8 +127,11 @@ export const normalizeText = (text: string, slots?: SlotRecognizer): string => {
     .trim();
 };
 
-const stem = (word: string): string =>
-  word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word.replace(/'s$/, "");
+/** `what's` → `what`, `server's` → `server`, `torches` → `torche`, `items` → `item`; `this`, `does`, `us` stay. */
+const stem = (word: string): string => {
+  const bare = word.replace(/'s?$/, "");
+  return bare.length > 3 && bare.endsWith("s") && !/(ss|us|is)$/.test(bare) ? bare.slice(0, -1) : bare;
+};
 
 const ngrams = (run: string, into: string[]): void => {
   for (let size = 2; size <= 3; size++)
@@ -121,6 +147,11 @@ export class TextAnalyzer {
   constructor(private readonly slots?: SlotRecognizer) {}
 
   readonly #segmenter = new Intl.Segmenter("zh", { granularity: "word" });
+
+  /** A text as the analyser reads it before tokenising (`normalizeText` with this analyser's slots). */
+  normalize(text: string): string {
+    return normalizeText(text, this.slots);
+  }
   readonly #lexicon = new Set<string>([...FILLER].filter((word) => CJK.test(word)));
 
   /** Analyses a sample with the segmenter and learns its Chinese words. */
@@ -129,7 +160,8 @@ export class TextAnalyzer {
     const features: string[] = [];
     for (const run of normalizeText(text, this.slots).match(RUNS) ?? []) {
       if (!CJK.test(run)) {
-        this.#word(stem(run), words, features);
+        // filler words are known by their written form (`this`, `does`), before stemming
+        if (!FILLER.has(run)) this.#word(stem(run), words, features);
         continue;
       }
       for (const segment of this.#segmenter.segment(run)) {
@@ -142,22 +174,35 @@ export class TextAnalyzer {
     return { words, features };
   }
 
-  /** Analyses a query: lexicon words by forward maximum matching, unknown characters one by one. */
+  /**
+   * Analyses a query: lexicon words by forward maximum matching; a run of characters no sample has is one unknown
+   * word (当前, 苦力怕: one word the samples lack, not two or three).
+   */
   analyze(text: string): AnalyzedText {
     const words: string[] = [];
     const features: string[] = [];
     for (const run of normalizeText(text, this.slots).match(RUNS) ?? []) {
       if (!CJK.test(run)) {
-        this.#word(stem(run), words, features);
+        // filler words are known by their written form (`this`, `does`), before stemming
+        if (!FILLER.has(run)) this.#word(stem(run), words, features);
         continue;
       }
       let start = 0;
+      let unknown = "";
       while (start < run.length) {
         let size = Math.min(MAX_WORD, run.length - start);
         while (size > 1 && !this.#lexicon.has(run.slice(start, start + size))) size--;
-        this.#word(run.slice(start, start + size), words, features);
+        const word = run.slice(start, start + size);
         start += size;
+        if (size === 1 && !this.#lexicon.has(word) && !FILLER.has(word)) {
+          unknown += word;
+          continue;
+        }
+        if (unknown !== "") this.#word(unknown, words, features);
+        unknown = "";
+        this.#word(word, words, features);
       }
+      if (unknown !== "") this.#word(unknown, words, features);
       ngrams(run, features);
     }
     return { words, features };

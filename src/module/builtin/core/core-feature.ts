@@ -7,6 +7,7 @@ import { AccessModule, ReloadModule, ResetModule, UsageModule } from "./core-mod
 import { CORE_SERVICES } from "./core-services.js";
 import { FeatureModule } from "./feature-commands.js";
 import { ModeModule } from "./mode-module.js";
+import { ModeShowModule } from "./mode-show-module.js";
 import { CancelModule, ClearModule, SettingsModule } from "./player-commands.js";
 
 /** Greetings, thanks and small talk: a reject class, so they never route directly anywhere. */
@@ -29,6 +30,8 @@ const GAME_ACTION_SAMPLES = RoutingProfile.hints(
     "封禁这个玩家",
     "帮我把这些怪清掉",
     "给我创造模式",
+    "把这个人踢出服务器",
+    "禁言他",
   ],
   [
     "give me a stack of iron",
@@ -40,6 +43,8 @@ const GAME_ACTION_SAMPLES = RoutingProfile.hints(
     "ban that player",
     "kill all the zombies near me",
     "put me in creative mode",
+    "kick that player out",
+    "mute him",
   ],
 );
 
@@ -66,6 +71,7 @@ class CoreFeature implements ServerModule {
       new ReloadModule(services),
       new FeatureModule(services),
       new ModeModule(services),
+      new ModeShowModule(services),
       new SettingsModule(services),
       new ClearModule(services),
       new CancelModule(services),

@@ -15,6 +15,7 @@ import { codec } from "../../../util/codec.js";
 import { EXECUTION_MODES, type ExecutionMode, isExecutionMode } from "../../permissions/execution-mode.js";
 import { unknownPlayer } from "./core-module.js";
 import { ADMIN_LEVEL, type CoreServices, isAdmin } from "./core-services.js";
+import { modeText } from "./mode-show-module.js";
 
 /** The workflow `full` sends plain text to; without it `full` cannot be chosen. */
 export const FREE_CHAT_WORKFLOW = "system:free_chat";
@@ -93,7 +94,8 @@ const refused = (key: string, ...args: string[]): AgentException =>
 /**
  * `/system mode` (`模式`): a player shows and chooses their own execution mode among those the server allows
  * (`full` only when free chat is installed and enabled for them); an admin sets one player's mode (over their choice), the server's
- * default, and the allowed set. Structured only: a command or a button, never routed.
+ * default, and the allowed set. Structured only: a command or a button, never routed (plain language reads the
+ * mode through `system:mode_show`).
  */
 export class ModeModule extends AbstractAgentModule<ModeInput> {
   constructor(private readonly services: CoreServices) {
@@ -114,10 +116,8 @@ export class ModeModule extends AbstractAgentModule<ModeInput> {
   async #apply(input: ModeInput, playerId: string): Promise<Text> {
     const { services } = this;
     switch (input.op) {
-      case "show": {
-        const current = services.modeOf(playerId);
-        return translatable(`system.mode.show.${current.source}`, current.mode, current.allowed.join(", "));
-      }
+      case "show":
+        return modeText(services, playerId);
       case "choose": {
         const current = services.modeOf(playerId);
         if (current.source === "admin" && current.mode !== input.mode)

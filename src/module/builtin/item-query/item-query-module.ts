@@ -21,6 +21,7 @@ import {
 } from "../../../game/tools/item-tools.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
+import { ordersToAct } from "../core/own-read.js";
 import { ITEM_CARD, ITEM_NOT_FOUND_CARD, ITEM_QUERY_ACTION_ID, type ItemCardData } from "./item-cards.js";
 
 /** What to look up: an item id or an item name (en_us or zh_cn), or a sentence naming one. */
@@ -117,6 +118,8 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
         .semantic(
           RoutingProfile.read<ItemQueryInput>(
             (text) => {
+              // "remove bread from the shop", "给我一把钻石剑": orders, not questions about the item
+              if (ordersToAct(text)) return undefined;
               const item = index.find(text);
               return item === undefined ? undefined : { query: item.id };
             },

@@ -12,7 +12,6 @@ import { customFailure } from "../../../agent/failure.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
-import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import type { AgentStore } from "../../../agent/storage/agent-store.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
 import type { GameClock } from "../../../game/context-types.js";
@@ -20,17 +19,76 @@ import { codec } from "../../../util/codec.js";
 import { localDay } from "../check-in/local-day.js";
 import { unknownPlayer } from "../core/core-module.js";
 import { ADMIN_LEVEL, isAdmin, type KnownPlayer } from "../core/core-services.js";
+import { ownReadProfile, type ReadWords } from "../core/own-read.js";
 import { pointsLedgerStorage } from "../storage/points-ledger.js";
 import { POINTS_ADMIN_CARD, POINTS_BALANCE_CARD, RECENT_ENTRIES } from "./points-cards.js";
 
 /** The most points one admin command gives or takes. */
 export const MAX_ADMIN_POINTS = 1_000_000;
 
-/** How players ask for their points. */
+/** How players ask for their points (a read of their own balance; giving or moving points is not). */
 const BALANCE_SAMPLES = {
-  zh: ["我有多少积分", "查看我的积分", "积分余额", "我的积分还剩多少", "查一下余额"],
-  en: ["how many points do I have", "show my points", "points balance", "check my balance", "my points"],
+  zh: [
+    "我有多少积分",
+    "查看我的积分",
+    "积分余额",
+    "我的积分还剩多少",
+    "查一下余额",
+    "我还有多少分",
+    "积分查询",
+    "我的积分记录",
+    "最近的积分变化",
+    "我的点数还有多少",
+    "我能花的积分有多少",
+    "我有多少钱",
+    "余额查询",
+    "看一下积分余额",
+    "我总共有多少积分",
+    "我的积分明细",
+    "我的积分够用吗",
+    "积分账户",
+    "我赚到的积分",
+    "显示我的余额",
+    "积分还剩几个",
+    "我攒下的积分",
+    "账户余额",
+    "积分有多少",
+  ],
+  en: [
+    "how many points do I have",
+    "show my points",
+    "points balance",
+    "check my balance",
+    "my points",
+    "what is my balance",
+    "my money",
+    "my point total",
+    "points left",
+    "show my point history",
+    "recent points changes",
+    "how many points did I earn",
+    "how much have I got in points",
+    "view my points",
+    "my wallet",
+    "how many points have I saved up",
+    "what's my point count",
+    "my account balance",
+    "points remaining",
+    "tell me my points",
+    "current balance",
+    "how many points are in my account",
+    "do I have any points",
+    "points I own",
+  ],
 } as const;
+
+/** Points are the subject; giving, moving or spending them is a change, never a direct read of the balance. */
+const BALANCE_WORDS: ReadWords = {
+  topic:
+    /积分|分数|几分|多少分|点数|余额|钱|账户|帐户|\bpoints?\b|\bbalance\b|\bwallet\b|\bmoney\b|\bcoins?\b|\brich\b|\baccount\b|\bscore\b/,
+  changes:
+    /\b(give|giving|transfer|send|pay|spend|add|take|remove|reset|set|buy)\b|转给|转账|转让|送给|给.{0,16}[加扣减送转\d一二两三四五六七八九十百千]|[加扣减]\s*\d|扣|清零|花掉|买/,
+};
 
 type BalanceInput = Record<string, never>;
 export const POINTS_BALANCE_ACTION = ActionType.of<BalanceInput>(
@@ -46,7 +104,7 @@ export class PointsBalanceModule extends AbstractAgentModule<BalanceInput> {
       description: "The player's points balance and its latest changes.",
       routing: ModuleRouting.defaults<BalanceInput>()
         .command(AgentCommand.literal<BalanceInput>({}, "balance", "余额", "积分"))
-        .semantic(RoutingProfile.hints<BalanceInput>(BALANCE_SAMPLES.zh, BALANCE_SAMPLES.en)),
+        .semantic(ownReadProfile(BALANCE_WORDS, BALANCE_SAMPLES)),
     });
   }
 

@@ -9,6 +9,7 @@ import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import type { Tool } from "../../../agent/tool/tool.js";
 import type { Identifier } from "../../../util/identifier.js";
+import { ordersToAct } from "../core/own-read.js";
 import type { DatabaseQueryInput, DatabaseQueryOutput } from "../knowledge/database-query-tool.js";
 import { DATABASE_QUERY } from "../knowledge/database-query-tool.js";
 import { FTB_DETAIL, FTB_FIND } from "../quests/quest-tools.js";
@@ -38,10 +39,11 @@ const routing = (): ModuleRouting<QuestionInput> =>
   ModuleRouting.defaults<QuestionInput>()
     .command(AgentCommand.argument("<question>", (text) => ({ text, allowWeb: false }), "question", "提问"))
     .command(AgentCommand.argument("<query>", (text) => ({ text, allowWeb: true }), "search", "搜索"))
-    // Semantic samples route questions but never grant the web: the extractor always says allowWeb=false.
+    // Semantic samples route questions but never grant the web: the extractor always says allowWeb=false. An
+    // order to act on the world or a player ("kick the griefer", "把他踢了") is no question for the knowledge base.
     .semantic(
       RoutingProfile.read(
-        (text) => ({ text, allowWeb: false }),
+        (text) => (ordersToAct(text) ? undefined : { text, allowWeb: false }),
         [
           "服务器规则是什么",
           "怎么领取新手礼包",
@@ -59,6 +61,19 @@ const routing = (): ModuleRouting<QuestionInput> =>
           "商店在哪里",
           "资源区在哪",
           "怎么联系管理员",
+          "服务器允许开挂吗",
+          "可以用光影和材质包吗",
+          "能用小地图模组吗",
+          "服务器几点重启",
+          "服务器维护时间",
+          "可以偷东西吗",
+          "能破坏别人的建筑吗",
+          "出生点怎么回去",
+          "主城怎么走",
+          "资源区怎么传送",
+          "新人礼包怎么拿",
+          "怎么保护自己的家",
+          "服务器有群吗",
         ],
         [
           "what are the server rules",
@@ -77,6 +92,19 @@ const routing = (): ModuleRouting<QuestionInput> =>
           "what is the discord link",
           "are there rules about building",
           "what should new players do first",
+          "are hacks allowed",
+          "can I use shaders and texture packs",
+          "is a minimap mod allowed",
+          "maintenance schedule",
+          "is stealing allowed here",
+          "can I break other players' builds",
+          "how do I get back to spawn",
+          "how do I get to the main town",
+          "how do I protect my house",
+          "is there a discord server",
+          "what is the server address",
+          "where is the nether hub",
+          "who is the server owner",
         ],
       ),
     );

@@ -10,7 +10,6 @@ import type { ExecutionContext } from "../../../agent/execution/execution-contex
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
-import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import { literal as literalText, translatable } from "../../../agent/text.js";
 import type { Quest } from "../../../data/quests/quest-book.js";
 import { GIFT_LIST } from "../../../game/tools/gift-list-tool.js";
@@ -19,34 +18,11 @@ import { unknownPlayer } from "../core/core-module.js";
 import { ADMIN_LEVEL, type CoreServices, isAdmin } from "../core/core-services.js";
 import { QUEST_CHECK_ACTION_ID, QUEST_DETAIL_ACTION_ID, QUEST_LIST_CARD } from "./quest-cards.js";
 import { completedTitles, detailCard } from "./quest-detail-card.js";
+import { questProfiles } from "./quest-routing.js";
 import type { QuestService } from "./quest-service.js";
 import { FTB_DETAIL, FTB_FIND, FTB_QUERY, type questTools } from "./quest-tools.js";
 
 type QuestTools = ReturnType<typeof questTools>;
-
-/** How players ask for their quests. */
-const LIST_SAMPLES = {
-  zh: [
-    "我有什么任务",
-    "查看任务列表",
-    "我现在能做哪些任务",
-    "任务进度",
-    "还有什么任务没完成",
-    "给我看看任务",
-    "下一个任务是什么",
-    "我的任务",
-  ],
-  en: [
-    "what quests can I do",
-    "show my quests",
-    "quest list",
-    "which quests are open",
-    "what is my next quest",
-    "show quest progress",
-    "list the quests I can work on",
-    "my quests",
-  ],
-} as const;
 
 type ListInput = Record<string, never>;
 export const QUEST_LIST_ACTION = ActionType.of<ListInput>(
@@ -70,7 +46,7 @@ export class QuestListModule extends AbstractAgentModule<ListInput> {
       tools: [tools.query],
       routing: ModuleRouting.defaults<ListInput>()
         .command(AgentCommand.literal<ListInput>({}, "quests", "任务", "任务列表"))
-        .semantic(RoutingProfile.read<ListInput>(() => ({}), LIST_SAMPLES.zh, LIST_SAMPLES.en))
+        .semantic(questProfiles(service.book).list)
         .shortcut("system.quests.shortcut", {}),
     });
   }
@@ -113,14 +89,16 @@ export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
       description:
         "Show one FTB quest (by name, 16-hex id or list number): description, tasks with progress, rewards.",
       tools: [tools.find, tools.detail, tools.gift],
-      routing: ModuleRouting.defaults<DetailInput>().command(
-        AgentCommand.argument<DetailInput>(
-          "<quest>",
-          (text) => (text.trim() === "" ? undefined : { query: text.trim() }),
-          "quest",
-          "任务详情",
-        ),
-      ),
+      routing: ModuleRouting.defaults<DetailInput>()
+        .command(
+          AgentCommand.argument<DetailInput>(
+            "<quest>",
+            (text) => (text.trim() === "" ? undefined : { query: text.trim() }),
+            "quest",
+            "任务详情",
+          ),
+        )
+        .semantic(questProfiles(service.book).detail),
     });
   }
 

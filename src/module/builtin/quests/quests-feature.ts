@@ -29,6 +29,7 @@ import {
   QuestListModule,
 } from "./quest-modules.js";
 import { questProgressStorage } from "./quest-progress.js";
+import { questTitleSlots } from "./quest-routing.js";
 import { QuestService } from "./quest-service.js";
 import {
   QUEST_HAND_IN_EVENT,
@@ -114,6 +115,7 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
         const tools = questTools(service);
         context.engine.registerModule(new QuestListModule(service, tools));
         context.engine.registerModule(new QuestDetailModule(service, tools));
+        context.engine.slots(questTitleSlots(loaded.book));
         context.engine.registerModule(new QuestCheckModule(service));
         context.engine.registerModule(new QuestCompleteModule(service, services.get(CORE_SERVICES)));
         const claims = {

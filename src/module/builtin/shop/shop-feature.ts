@@ -16,6 +16,7 @@ import {
   SHOP_QUOTE_CARD,
 } from "./shop-cards.js";
 import { SHOP_CONFIG, ShopCatalog, type ShopConfig } from "./shop-catalog.js";
+import { ShopCatalogModule } from "./shop-catalog-module.js";
 import { ShopCommerce } from "./shop-commerce.js";
 import {
   ShopCancelModule,
@@ -90,6 +91,7 @@ export const SHOP_FEATURE = defineFeature<ShopConfig>({
         context.engine.registerModule(new ShopCancelModule(options));
         context.engine.registerModule(new ShopOrdersModule(options));
         context.engine.registerModule(new ShopModule(options));
+        context.engine.registerModule(new ShopCatalogModule(options));
         context.engine.registerEventType(SHOP_PURCHASE_EVENT);
         context.engine.registerModule(
           new ShopPurchaseModule(

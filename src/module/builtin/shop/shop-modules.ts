@@ -17,19 +17,21 @@ import type { EventSink } from "../../../game/context-types.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import { ADMIN_LEVEL, isAdmin } from "../core/core-services.js";
+import { ownReadProfile } from "../core/own-read.js";
 import { pointsLedgerStorage } from "../storage/points-ledger.js";
 import {
   SHOP_ADMIN_CARD,
   SHOP_CANCEL_ACTION_ID,
   SHOP_CONFIRM_ACTION_ID,
-  SHOP_LIST_CARD,
   SHOP_ORDER_CARD,
   SHOP_ORDERS_CARD,
   SHOP_QUOTE_ACTION_ID,
   SHOP_QUOTE_CARD,
 } from "./shop-cards.js";
+import { shopList } from "./shop-catalog-module.js";
 import { MAX_COUNT, type Prepared, type ShopCommerce } from "./shop-commerce.js";
 import { SHOP_PURCHASE_ACTION, SHOP_PURCHASE_EVENT, shopOrderId } from "./shop-purchase.js";
+import { ORDER_WORDS, ORDERS_SAMPLES } from "./shop-samples.js";
 
 /** What the shop workflows share. */
 export interface ShopModuleOptions {
@@ -84,6 +86,10 @@ export const parseBuy = (text: string): QuoteInput | undefined => {
   return item !== "" && count >= 1 && count <= MAX_COUNT ? { item, count } : undefined;
 };
 
+/** A purchase to quote is one to make now: what one already bought ("what did i buy", "我买过什么") is the orders'. */
+const BUYING_NOW =
+  /^(?!.*(?:\b(?:did|have) i (?:buy|order|purchase)|\bbought\b|\bpurchased\b|买过|买了|我买的))(?=.*(?:买|购|\bbuy|\bpurchas|\border))/;
+
 /**
  * `/system buy <entry|item> [count]` (购买), plain language ("我想买10个面包") and the model router: a quote card with
  * the price always, the rejection when one applies, and Confirm / Cancel. Read-only: nothing is paid here.
@@ -99,7 +105,7 @@ export class ShopQuoteModule extends AbstractAgentModule<QuoteInput> {
           RoutingProfile.hints<QuoteInput>(
             ["我想买10个面包", "买一个铁锭", "我要买火把", "帮我买5个面包"],
             ["I want to buy 10 bread", "buy an iron ingot", "I'd like to buy torches", "buy 5 bread"],
-          ),
+          ).about(BUYING_NOW),
         ),
     });
   }
@@ -251,12 +257,7 @@ export class ShopOrdersModule extends AbstractAgentModule<OrdersInput> {
       description: "The player's shop orders and their states.",
       routing: ModuleRouting.defaults<OrdersInput>()
         .command(AgentCommand.literal<OrdersInput>({}, "orders", "订单"))
-        .semantic(
-          RoutingProfile.hints<OrdersInput>(
-            ["我的订单", "我买的东西到了吗", "查看订单"],
-            ["my orders", "did my purchase arrive", "show my orders"],
-          ),
-        ),
+        .semantic(ownReadProfile(ORDER_WORDS, ORDERS_SAMPLES)),
     });
   }
 
@@ -316,81 +317,74 @@ export class ShopModule extends AbstractAgentModule<ShopInput> {
   constructor(private readonly options: ShopModuleOptions) {
     super({
       action: SHOP_ACTION,
-      description: "The server shop: items, prices in points, the balance.",
-      routing: ModuleRouting.defaults<ShopInput>()
-        .semantic(
-          RoutingProfile.hints<ShopInput>(
-            ["商店里有什么", "打开商店", "商店卖什么", "看看商店"],
-            ["what does the shop sell", "open the shop", "show me the shop", "what can I buy"],
-          ),
-        )
-        .command(
-          AgentCommand.custom<ShopInput>(["shop", "商店"], (name) =>
-            literal<CommandSource>(name)
-              .executes(async (context) => {
-                context.getSource().action({ op: "list", entry: "-" });
-                return 1;
-              })
-              .then(
-                literal<CommandSource>("add")
-                  .requires(isAdmin)
-                  .then(
-                    argument<CommandSource, string>("entry", word()).then(
-                      // `<item> <count> <price>`: an item id has a colon, which a Brigadier word cannot hold
-                      argument<CommandSource, string>("product", greedyString()).executes(async (context) => {
-                        const [item = "", count = "", price = ""] = String(context.getArgument("product"))
-                          .trim()
-                          .split(/\s+/);
-                        context.getSource().action({
-                          op: "add",
-                          entry: String(context.getArgument("entry")),
-                          item,
-                          count: Number(count || 0),
-                          price: Number(price || -1),
-                        });
-                        return 1;
-                      }),
-                    ),
-                  ),
-              )
-              .then(
-                literal<CommandSource>("remove")
-                  .requires(isAdmin)
-                  .then(
-                    argument<CommandSource, string>("entry", word()).executes(async (context) => {
-                      context
-                        .getSource()
-                        .action({ op: "remove", entry: String(context.getArgument("entry")) });
+      description:
+        "The server shop command: its items and prices in points; admins add, remove and price entries.",
+      // plain language reaches the list through system:shop_catalog: this module also writes the catalog
+      routing: ModuleRouting.defaults<ShopInput>().command(
+        AgentCommand.custom<ShopInput>(["shop", "商店"], (name) =>
+          literal<CommandSource>(name)
+            .executes(async (context) => {
+              context.getSource().action({ op: "list", entry: "-" });
+              return 1;
+            })
+            .then(
+              literal<CommandSource>("add")
+                .requires(isAdmin)
+                .then(
+                  argument<CommandSource, string>("entry", word()).then(
+                    // `<item> <count> <price>`: an item id has a colon, which a Brigadier word cannot hold
+                    argument<CommandSource, string>("product", greedyString()).executes(async (context) => {
+                      const [item = "", count = "", price = ""] = String(context.getArgument("product"))
+                        .trim()
+                        .split(/\s+/);
+                      context.getSource().action({
+                        op: "add",
+                        entry: String(context.getArgument("entry")),
+                        item,
+                        count: Number(count || 0),
+                        price: Number(price || -1),
+                      });
                       return 1;
                     }),
                   ),
-              )
-              .then(
-                literal<CommandSource>("price")
-                  .requires(isAdmin)
-                  .then(
-                    argument<CommandSource, string>("entry", word()).then(
-                      argument<CommandSource, number>("price", integer(0, 1_000_000)).executes(
-                        async (context) => {
-                          context.getSource().action({
-                            op: "price",
-                            entry: String(context.getArgument("entry")),
-                            price: Number(context.getArgument("price")),
-                          });
-                          return 1;
-                        },
-                      ),
+                ),
+            )
+            .then(
+              literal<CommandSource>("remove")
+                .requires(isAdmin)
+                .then(
+                  argument<CommandSource, string>("entry", word()).executes(async (context) => {
+                    context.getSource().action({ op: "remove", entry: String(context.getArgument("entry")) });
+                    return 1;
+                  }),
+                ),
+            )
+            .then(
+              literal<CommandSource>("price")
+                .requires(isAdmin)
+                .then(
+                  argument<CommandSource, string>("entry", word()).then(
+                    argument<CommandSource, number>("price", integer(0, 1_000_000)).executes(
+                      async (context) => {
+                        context.getSource().action({
+                          op: "price",
+                          entry: String(context.getArgument("entry")),
+                          price: Number(context.getArgument("price")),
+                        });
+                        return 1;
+                      },
                     ),
                   ),
-              ),
-          ),
+                ),
+            ),
         ),
+      ),
     });
   }
 
   override async run(input: ShopInput, context: ExecutionContext): Promise<AgentResult> {
     await this.options.commerce.ready();
-    if (input.op === "list") return this.#list(context);
+    if (input.op === "list") return shopList(this.options, context);
     if (context.permissionLevel < ADMIN_LEVEL) throw new AgentException(AgentFailure.PERMISSION_DENIED);
     const catalog = this.options.commerce.catalog;
     const card = (result: "added" | "removed" | "priced" | "unknown" | "invalid_file", detail = "") =>
@@ -424,22 +418,5 @@ export class ShopModule extends AbstractAgentModule<ShopInput> {
       if (error instanceof AgentException) throw error;
       return card("invalid_file", (error as Error).message);
     }
-  }
-
-  async #list(context: ExecutionContext): Promise<AgentResult> {
-    const { commerce, itemName } = this.options;
-    const balance = await commerce.balance(context.playerId);
-    const entries = commerce.catalog.entries().map((entry) => {
-      const stock = commerce.options.stock.available(entry);
-      return {
-        id: entry.id,
-        name: itemName(entry.item, context.locale),
-        count: entry.count,
-        price: entry.price,
-        ...(stock === undefined ? {} : { stock }),
-        ...(entry.daily_limit === undefined ? {} : { limit: entry.daily_limit }),
-      };
-    });
-    return AgentResult.success(undefined, present(SHOP_LIST_CARD.card({ balance, entries })));
   }
 }
