@@ -51,7 +51,7 @@ describe("a fresh start without a quest book (shipped server)", () => {
       expect(quests.text).not.toContain("not sure what you meant");
       const quest = await steve.say("/system quest 1", (m) => m.text.includes("quest"));
       expect(quest.text).toContain("This server has no quest book.");
-      speak(li, "zh_cn");
+      await speak(server, li, "zh_cn");
       await waitFor(() =>
         server.system.host.player(uuidOf(server.system, "LiQuest"))?.locale() === "zh_cn" ? true : undefined,
       );

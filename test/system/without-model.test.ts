@@ -89,7 +89,7 @@ describe("the shipped server without a model", () => {
     expect(free.text).not.toMatch(/try again later/);
     const wei = await joinPlayer(server.port, "WeiReason");
     try {
-      speak(wei, "zh_cn");
+      await speak(server, wei, "zh_cn");
       const zh = await wei.say("/reason 我该建什么", (m) => m.text.includes("AI"));
       expect(zh.text).toContain("本服务器没有配置 AI 模型");
       expect(zh.text).not.toContain("稍后再试");

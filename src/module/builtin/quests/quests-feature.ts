@@ -115,7 +115,7 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
         const tools = questTools(service);
         context.engine.registerModule(new QuestListModule(service, tools));
         context.engine.registerModule(new QuestDetailModule(service, tools));
-        context.engine.slots(questTitleSlots(loaded.book));
+        context.engine.slots(questTitleSlots(book));
         context.engine.registerModule(new QuestCheckModule(service));
         context.engine.registerModule(new QuestCompleteModule(service, services.get(CORE_SERVICES)));
         const claims = {
