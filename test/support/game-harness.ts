@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { AgentLifecycles } from "../../src/agent/agent-lifecycle.js";
 import type { AgentResult } from "../../src/agent/agent-result.js";
 import { CardRegistry } from "../../src/agent/card/card-registry.js";
 import { buildCard } from "../../src/agent/card/card-type.js";
@@ -121,6 +122,7 @@ export class GameHarness {
       .provide(GameContextTypes.CARDS, cards)
       .provide(GameContextTypes.LANGUAGES, Languages.load(RESOURCES))
       .provide(GameContextTypes.CLOCK, clock)
+      .provide(GameContextTypes.LIFECYCLES, new AgentLifecycles())
       .provide(GAME_EVENTS, { emit: async (event: GameEvent) => void reported.push(event) })
       .provide(GameContextTypes.PERMISSION_LEVEL, (playerId: string) => options.opLevels?.[playerId] ?? 0)
       .provide(GameContextTypes.AVAILABILITY, options.availability ?? (() => true));

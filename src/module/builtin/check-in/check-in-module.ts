@@ -152,6 +152,24 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
     return queued ? result : result.partial(AgentFailure.STORAGE_FULL);
   }
 
+  /**
+   * At join: what a crash left recorded but not yet queued is queued now. Every PENDING reward is offered again
+   * under its current attempt's event id (a no-op while that event exists, whatever its state: nothing is paid
+   * twice), and today's streak is reported again when the record holds today (its event id dedupes it).
+   */
+  async repair(playerId: string): Promise<void> {
+    const { store, storage, clock, config } = this.options;
+    const record = await store.read(playerId, (data) => {
+      const checkIn = ModuleData.get(data, storage);
+      return { pending: checkIn.pendingDeliveries(), lastDay: checkIn.lastDay, streak: checkIn.streak };
+    });
+    for (const delivery of record.pending)
+      await this.#deliver(playerId, delivery.day, delivery.items, delivery.attempt);
+    const today = localDay(clock.now(), config.time_zone ?? clock.timeZone);
+    if (record.lastDay === today && record.streak > 0)
+      await this.#reportStreak(playerId, today, record.streak);
+  }
+
   /** The day's check-in as a game event: rules on the streak (a 7-day bonus) match it; one id per player and day. */
   #reportStreak(playerId: string, day: string, streak: number): Promise<void> {
     return this.options.gameEvents.emit({

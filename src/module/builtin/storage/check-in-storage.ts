@@ -80,6 +80,11 @@ export class CheckInStorage extends DataStorage<CheckInData> {
     return found === undefined ? undefined : structuredClone(found);
   }
 
+  /** Copies of the deliveries still owed (PENDING), oldest day first. */
+  pendingDeliveries(): Delivery[] {
+    return structuredClone(this.#deliveries.filter((entry) => entry.state === "PENDING"));
+  }
+
   /** Records a day's reward as PENDING (once). Over the cap the oldest delivered record goes; STORAGE_FULL if none. */
   putDelivery(day: string, items: readonly ItemStack[]): void {
     if (this.#deliveries.some((entry) => entry.day === day)) return;
