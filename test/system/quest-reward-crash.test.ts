@@ -8,7 +8,12 @@ import {
   givesBegun,
   hasUnfinishedEvent,
   held,
+  KillCoverage,
   kill,
+  killWindow,
+  loopSeed,
+  loopSize,
+  mustArrive,
   nextMessage,
   running,
   seededRandom,
@@ -27,7 +32,9 @@ import { type Player, tempFolder, welcomeGiftQuestFiles } from "./system-support
  * exactly once (items and levels), or be listed by `/system deliveries` and resolved there by an admin.
  */
 
-const KILLS = Number(process.env.QUEST_CRASH_KILLS ?? 6);
+const MODES = ["give", "done", "random"] as const;
+const KILLS = loopSize(MODES.length, 8, process.env.QUEST_CRASH_KILLS);
+const DELIVERY = ["system:quest_reward_delivery"];
 const BREAD = 3;
 const LEVELS = 2;
 const DELIVERED = /^Rewards of Welcome Gift delivered/;
@@ -86,8 +93,9 @@ describe("quest rewards across SIGKILLs", () => {
     const unsettled: string[] = [];
     const everyone: string[] = [];
     let deliveryMillis = 150;
-    const seed = Date.now() % 100_000;
+    const seed = loopSeed("quest reward crash loop");
     const random = seededRandom(seed);
+    const coverage = new KillCoverage();
 
     /** The quest card; its claim button when the quest is not claimed yet. */
     const questCard = async (player: Player): Promise<string | undefined> => {
@@ -170,7 +178,7 @@ describe("quest rewards across SIGKILLs", () => {
       const bots: Player[] = [];
       try {
         for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
-        const mode = (["done", "give", "random"] as const)[round % 3] ?? "random";
+        const mode = MODES[round % MODES.length] ?? "random";
         const name = `Quest${seed}r${round}`.slice(0, 16);
         everyone.push(name);
         const player = await enter(server.port, name);
@@ -184,12 +192,22 @@ describe("quest rewards across SIGKILLs", () => {
         const sent = Date.now();
         player.bot.chat(claim);
         if (mode === "done") {
-          await nextMessage(player.chat, from, (m) => DELIVERED.test(m.text), 20_000);
+          await mustArrive(
+            player.chat,
+            from,
+            (m) => DELIVERED.test(m.text),
+            `${name}: no delivery before the kill`,
+          );
           deliveryMillis = Math.max(20, Date.now() - sent);
         } else if (mode === "give") {
           await untilGiveBegins(journal, begun);
         } else await sleep(random() * deliveryMillis * 1.5);
         await kill(server);
+        coverage.add(killWindow(journal, offlineUuid(name), DELIVERY));
+      } catch (error) {
+        throw new Error(
+          `round ${round}: ${(error as Error).message}\n${trace.join("\n")}\n${server.output()}`,
+        );
       } finally {
         for (const bot of bots) bot.quit();
         adminOfRound.quit();
@@ -198,15 +216,38 @@ describe("quest rewards across SIGKILLs", () => {
     }
 
     await settleLast(dataDir, unsettled, settle, trace);
+
+    // A last restart: every claim's items and levels must be in the saved player data, once.
+    const server = await startServer(dataDir);
+    const holdings: string[] = [];
+    try {
+      for (const name of everyone) {
+        const player = await enter(server.port, name);
+        try {
+          await sleep(300);
+          holdings.push(`${name}:${held(player, "bread")}/${levels(player)}`);
+          if (player.chat.some((m) => DELIVERED.test(m.text))) problems.push(`${name}: delivered again`);
+        } finally {
+          player.quit();
+        }
+      }
+    } finally {
+      await kill(server);
+    }
     rmSync(dataDir, { recursive: true, force: true });
 
     console.log(
-      `quest reward crash loop (seed ${seed}): ${KILLS} kills, ${figures.claims} claims, ${figures.notRecorded} ` +
-        `not recorded before the kill, ${figures.paidBeforeKill} saved before the kill, ${figures.paidAfterRestart} ` +
-        `delivered after the restart, ${figures.requeued} queued at the next join, ${figures.paidOnce} paid once, ${figures.paidTwice} paid twice, ` +
-        `${figures.lost} lost, ${figures.effectUnknown} effect unknown`,
+      `quest reward crash loop (seed ${seed}): ${KILLS} kills (${coverage}); ${coverage.count("give-running")} ` +
+        `between RUNNING and DONE; ${figures.claims} claims, ${figures.notRecorded} not recorded before the kill, ` +
+        `${figures.paidBeforeKill} saved before the kill, ${figures.paidAfterRestart} delivered after the restart, ` +
+        `${figures.requeued} queued at the next join, ${figures.effectUnknown} effect unknown; ` +
+        `${figures.paidOnce} paid once, ${figures.lost} lost, ${figures.paidTwice} paid twice`,
     );
     expect(problems, trace.join("\n")).toEqual([]);
     expect(figures.paidOnce).toBe(figures.claims);
+    expect(holdings).toEqual(everyone.map((name) => `${name}:${BREAD}/${LEVELS}`));
+    // coverage: the loop hit the window it is about, or it proves nothing
+    expect(coverage.count("give-running"), `kills: ${coverage}`).toBeGreaterThan(0);
+    expect(figures.effectUnknown + figures.requeued, `kills: ${coverage}`).toBeGreaterThan(0);
   }, 300_000);
 });

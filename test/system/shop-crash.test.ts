@@ -8,7 +8,12 @@ import {
   givesBegun,
   hasUnfinishedEvent,
   held,
+  KillCoverage,
   kill,
+  killWindow,
+  loopSeed,
+  loopSize,
+  mustArrive,
   nextMessage,
   running,
   seededRandom,
@@ -30,7 +35,8 @@ import { type ChatMessage, type Player, tempFolder } from "./system-support.js";
  * final restart.
  */
 
-const KILLS = Number(process.env.SHOP_CRASH_KILLS ?? 14);
+const MODES = ["give", "done", "random"] as const;
+const KILLS = loopSize(MODES.length, 14, process.env.SHOP_CRASH_KILLS);
 const GRANT = 100;
 const BREAD = 10;
 const PRICE = 2;
@@ -38,6 +44,7 @@ const TOTAL = BREAD * PRICE;
 const DELIVERED = /^Order [0-9a-f]{8} delivered: Bread × 10/;
 /** The outcome notices of a purchase event: delivered, unconfirmed, refunded, rejected. */
 const OUTCOME = /^Order [0-9a-f]{8} (delivered|could not be delivered|was not paid)|^The delivery of order/;
+const PURCHASE = ["system:shop_purchase"];
 const ORDERS = /^(Your orders|You have no orders|你的订单|你还没有订单)/;
 const POINTS = /^(Your points|你的积分)/;
 
@@ -144,9 +151,9 @@ describe("shop purchases across SIGKILLs", () => {
     /** What each settled player holds: `bread/balance`. */
     const settled = new Map<string, string>();
     let deliveryMillis = 150;
-    const seed = Number(process.env.SHOP_CRASH_SEED ?? Date.now() % 100_000);
+    const seed = loopSeed("shop crash loop");
     const random = seededRandom(seed);
-    console.log(`shop crash loop: seed ${seed}, ${KILLS} kills`);
+    const coverage = new KillCoverage();
 
     /** Orders and ledger as the player sees them; the spellings differ so that no line is a duplicate. */
     const look = async (player: Player, zh: boolean): Promise<{ orders: Orders; ledger: Ledger }> => {
@@ -274,7 +281,7 @@ describe("shop purchases across SIGKILLs", () => {
       const bots: Player[] = [];
       try {
         for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
-        const mode = (["done", "give", "random"] as const)[round % 3] ?? "random";
+        const mode = MODES[round % MODES.length] ?? "random";
         const name = `Shop${seed}r${round}`.slice(0, 16);
         const player = await enter(server.port, name);
         bots.push(player);
@@ -292,13 +299,23 @@ describe("shop purchases across SIGKILLs", () => {
         const sent = Date.now();
         player.bot.chat(confirm);
         if (mode === "done") {
-          await nextMessage(player.chat, from, (m) => DELIVERED.test(m.text), 20_000);
+          await mustArrive(
+            player.chat,
+            from,
+            (m) => DELIVERED.test(m.text),
+            `${name}: no delivery before the kill`,
+          );
           deliveryMillis = Math.max(20, Date.now() - sent);
         } else if (mode === "give") {
           // Kill the moment the give step's RUNNING receipt is durable: the bread may or may not be saved yet.
           await untilGiveBegins(journal, begun);
         } else await sleep(random() * deliveryMillis * 1.5);
         await kill(server);
+        coverage.add(killWindow(journal, offlineUuid(name), PURCHASE));
+      } catch (error) {
+        throw new Error(
+          `round ${round}: ${(error as Error).message}\n${trace.join("\n")}\n${server.output()}`,
+        );
       } finally {
         for (const bot of bots) bot.quit();
         adminOfRound.quit();
@@ -328,11 +345,12 @@ describe("shop purchases across SIGKILLs", () => {
     rmSync(dataDir, { recursive: true, force: true });
 
     console.log(
-      `shop crash loop (seed ${seed}): ${KILLS} kills, ${figures.orders} orders confirmed, ${figures.notRecorded} ` +
-        `not recorded before the kill (nothing charged), ${figures.deliveredBeforeKill} delivered before the kill, ` +
-        `${figures.deliveredAfterRestart} delivered after the restart, ${figures.paidOnce} paid once, ` +
-        `${figures.refunded} refunded, ${figures.unconfirmed} unconfirmed resolved (${figures.redelivered} ` +
-        `redelivered, ${figures.markedDone} marked done, ${figures.leftUnconfirmed} left "being checked"), ` +
+      `shop crash loop (seed ${seed}): ${KILLS} kills (${coverage}); ${coverage.count("give-running")} between ` +
+        `RUNNING and DONE; ${figures.orders} orders confirmed, ${figures.notRecorded} not recorded before the kill ` +
+        `(nothing charged), ${figures.deliveredBeforeKill} delivered before the kill, ` +
+        `${figures.deliveredAfterRestart} delivered after the restart, ${figures.refunded} refunded, ` +
+        `${figures.unconfirmed} unconfirmed resolved (${figures.redelivered} redelivered, ${figures.markedDone} ` +
+        `marked done, ${figures.leftUnconfirmed} left "being checked"); ${figures.paidOnce} paid once, ` +
         `${figures.lost} lost, ${figures.twice} twice`,
     );
     expect(problems, trace.join("\n")).toEqual([]);
@@ -340,5 +358,8 @@ describe("shop purchases across SIGKILLs", () => {
     expect(figures.lost).toBe(0);
     expect(figures.paidOnce + figures.notRecorded + figures.refunded).toBe(figures.orders);
     expect(holdings).toEqual([...settled].map(([name, held]) => `${name}:${held}`));
+    // coverage: the loop hit the window it is about, or it proves nothing
+    expect(coverage.count("give-running"), `kills: ${coverage}`).toBeGreaterThan(0);
+    expect(figures.unconfirmed + figures.deliveredAfterRestart, `kills: ${coverage}`).toBeGreaterThan(0);
   }, 420_000);
 });

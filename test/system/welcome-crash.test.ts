@@ -8,7 +8,12 @@ import {
   eventStates,
   givesBegun,
   held,
+  KillCoverage,
   kill,
+  killWindow,
+  loopSeed,
+  loopSize,
+  mustArrive,
   nextMessage,
   running,
   seededRandom,
@@ -28,7 +33,9 @@ import { type Player, tempFolder } from "./system-support.js";
  * also after a final restart.
  */
 
-const KILLS = Number(process.env.WELCOME_CRASH_KILLS ?? 6);
+const MODES = ["give", "done", "random"] as const;
+const KILLS = loopSize(MODES.length, 8, process.env.WELCOME_CRASH_KILLS);
+const WELCOME_WORKFLOW = ["system:welcome"];
 const KIT = 5;
 const WELCOME = /^Welcome to the server, /;
 
@@ -61,8 +68,9 @@ describe("the welcome kit (a game event) across SIGKILLs", () => {
       }),
     );
     const journal = join(dataDir, "world", "system", "journal");
-    const seed = Number(process.env.WELCOME_CRASH_SEED ?? Date.now() % 100_000);
+    const seed = loopSeed("welcome crash loop");
     const random = seededRandom(seed);
+    const coverage = new KillCoverage();
     const figures = { joins: 0, beforeKill: 0, afterRestart: 0, unconfirmed: 0, redelivered: 0, done: 0 };
     const problems: string[] = [];
     const trace: string[] = [];
@@ -151,7 +159,7 @@ describe("the welcome kit (a game event) across SIGKILLs", () => {
       const bots: Player[] = [];
       try {
         for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
-        const mode = (["done", "give", "random"] as const)[round % 3] ?? "random";
+        const mode = MODES[round % MODES.length] ?? "random";
         const name = `New${seed}r${round}`.slice(0, 16);
         const begun = givesBegun(journal);
         const sent = Date.now();
@@ -160,14 +168,19 @@ describe("the welcome kit (a game event) across SIGKILLs", () => {
         figures.joins++;
         unsettled.push(name);
         if (mode === "done") {
-          const welcome = await nextMessage(player.chat, 0, (m) => WELCOME.test(m.text), 20_000);
-          if (welcome !== undefined) figures.beforeKill++;
+          await mustArrive(player.chat, 0, (m) => WELCOME.test(m.text), `${name}: no kit before the kill`);
+          figures.beforeKill++;
           kitMillis = Math.max(20, Date.now() - sent);
         } else if (mode === "give") {
           // Kill the moment the give step's RUNNING receipt is durable: the bread may or may not be saved yet.
           await untilGiveBegins(journal, begun);
         } else await sleep(random() * kitMillis * 1.5);
         await kill(server);
+        coverage.add(killWindow(journal, offlineUuid(name), WELCOME_WORKFLOW));
+      } catch (error) {
+        throw new Error(
+          `round ${round}: ${(error as Error).message}\n${trace.join("\n")}\n${server.output()}`,
+        );
       } finally {
         for (const bot of bots) bot.quit();
         adminOfRound.quit();
@@ -195,12 +208,16 @@ describe("the welcome kit (a game event) across SIGKILLs", () => {
       await kill(server);
     }
     console.log(
-      `welcome crash loop (seed ${seed}): ${KILLS} kills, ${figures.joins} first joins, ` +
-        `${figures.beforeKill} kits before the kill, ${figures.afterRestart} after the restart, ` +
-        `${figures.unconfirmed} effect unknown (${figures.redelivered} redelivered, ${figures.done} marked done), ` +
-        `${settled.length - problems.length} given once, ${problems.length} problems`,
+      `welcome crash loop (seed ${seed}): ${KILLS} kills (${coverage}); ${coverage.count("give-running")} between ` +
+        `RUNNING and DONE; ${figures.joins} first joins, ${figures.beforeKill} kits before the kill, ` +
+        `${figures.afterRestart} after the restart, ${figures.unconfirmed} effect unknown (${figures.redelivered} ` +
+        `redelivered, ${figures.done} marked done); ${settled.length - problems.length} given once, ` +
+        `${problems.length} problems`,
     );
-    console.log(trace.join("\n"));
     expect(problems, trace.join("\n")).toEqual([]);
+    expect(settled).toHaveLength(figures.joins);
+    // coverage: the loop hit the window it is about, or it proves nothing
+    expect(coverage.count("give-running"), `kills: ${coverage}`).toBeGreaterThan(0);
+    expect(figures.unconfirmed + figures.afterRestart, `kills: ${coverage}`).toBeGreaterThan(0);
   }, 600_000);
 });
