@@ -23,6 +23,9 @@ export const LONG_LOOPS = process.env.SYSTEM_KILL_LOOPS === "long";
 export const loopSize = (short: number, long: number, override?: string): number =>
   Number(override ?? (LONG_LOOPS ? long : short));
 
+/** A loop's time limit: a minute per round (a start, a settle, a kill) on a loaded machine, and its last restarts. */
+export const loopTimeout = (rounds: number): number => (rounds + 3) * 60_000;
+
 /** The seed of a loop's random kill moments and names: `SYSTEM_KILL_SEED` replays a run. Printed at once. */
 export const loopSeed = (label: string): number => {
   const seed = Number(process.env.SYSTEM_KILL_SEED ?? Date.now() % 100_000);

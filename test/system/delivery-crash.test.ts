@@ -17,6 +17,7 @@ import {
   killWindow,
   loopSeed,
   loopSize,
+  loopTimeout,
   mustArrive,
   running,
   seededRandom,
@@ -72,254 +73,266 @@ describe("check-in rewards across SIGKILLs", () => {
     for (const child of running) child.kill("SIGKILL");
   });
 
-  it(`pays every recorded check-in exactly once over ${KILLS} kills (rejoin only), or lists it as unconfirmed`, async () => {
-    const dataDir = tempFolder("system-delivery-crash-");
-    const config = join(dataDir, "config", "system");
-    mkdirSync(config, { recursive: true });
-    writeFileSync(
-      join(config, "server.json"),
-      JSON.stringify({ generation: "superflat", viewDistance: 2, ops: ["Admin"] }),
-    );
-    // a check-in after a restart must really run (it tells whether the day was recorded), never be replayed
-    writeFileSync(
-      join(config, "system-agent.json"),
-      JSON.stringify({ policies: {}, replayWindowSeconds: 0 }),
-    );
-    writeFileSync(
-      join(config, "advancements.json"),
-      JSON.stringify({ rules: [announceRule("joined", "system:join", {}, JOINED)] }),
-    );
-    const figures: Figures = {
-      checkIns: 0,
-      notRecorded: 0,
-      paidBeforeKill: 0,
-      paidAfterRestart: 0,
-      requeued: 0,
-      paidOnce: 0,
-      paidTwice: 0,
-      lost: 0,
-      effectUnknown: 0,
-      unknownFoundPaid: 0,
-      unknownRedelivered: 0,
-    };
-    const coverage = new KillCoverage();
-    const problems: string[] = [];
-    /** One line per verified player, shown when the test fails. */
-    const trace: string[] = [];
-    /** Players whose check-in was sent but not yet verified after a restart. */
-    const unsettled: string[] = [];
-    const everyone: string[] = [];
-    /** Observed time from `/system checkin` to the reward notice, to aim random kills at the delivery. */
-    let deliveryMillis = 150;
-    const seed = loopSeed("delivery crash loop");
-    const random = seededRandom(seed);
-    const world = join(dataDir, "world");
-    const journal = join(world, "system", "journal");
-
-    /** The player's check-in as their file holds it (read while the server is down or they are offline). */
-    const recorded = async (name: string): Promise<{ day: string | null; state: string | undefined }> => {
-      const store = new FileAgentStore({ world });
-      return store.read(offlineUuid(name), (data) => {
-        const record = ModuleData.get(data, storage);
-        const day = record.lastDay;
-        return { day, state: day === null ? undefined : record.delivery(day)?.state };
-      });
-    };
-
-    /** Where the kill landed for a player (after the kill, before the restart). */
-    const classify = async (name: string): Promise<string> => {
-      const window = killWindow(journal, offlineUuid(name), DELIVERY);
-      if (window !== "none") return window;
-      return (await recorded(name)).day === null ? "before-record" : "recorded-not-queued";
-    };
-
-    /**
-     * The reference of a player's unconfirmed delivery as the admin lists it. Listed per player: the same line
-     * sent again within a few seconds would share the earlier answer (the interactive executor's dedupe).
-     */
-    const unconfirmedOf = async (admin: Player, name: string): Promise<string | undefined> => {
-      const list = await admin.say(`/system deliveries ${name}`, (m) =>
-        /Unconfirmed deliveries|No unconfirmed/.test(m.text),
+  it(
+    `pays every recorded check-in exactly once over ${KILLS} kills (rejoin only), or lists it as unconfirmed`,
+    async () => {
+      const dataDir = tempFolder("system-delivery-crash-");
+      const config = join(dataDir, "config", "system");
+      mkdirSync(config, { recursive: true });
+      writeFileSync(
+        join(config, "server.json"),
+        JSON.stringify({ generation: "superflat", viewDistance: 2, ops: ["Admin"] }),
       );
-      const line = list.text.split("\n").find((text) => text.includes(` ${name} · `));
-      return line === undefined ? undefined : /^\[([0-9a-f]{8})\]/.exec(line)?.[1];
-    };
+      // a check-in after a restart must really run (it tells whether the day was recorded), never be replayed
+      writeFileSync(
+        join(config, "system-agent.json"),
+        JSON.stringify({ policies: {}, replayWindowSeconds: 0 }),
+      );
+      writeFileSync(
+        join(config, "advancements.json"),
+        JSON.stringify({ rules: [announceRule("joined", "system:join", {}, JOINED)] }),
+      );
+      const figures: Figures = {
+        checkIns: 0,
+        notRecorded: 0,
+        paidBeforeKill: 0,
+        paidAfterRestart: 0,
+        requeued: 0,
+        paidOnce: 0,
+        paidTwice: 0,
+        lost: 0,
+        effectUnknown: 0,
+        unknownFoundPaid: 0,
+        unknownRedelivered: 0,
+      };
+      const coverage = new KillCoverage();
+      const problems: string[] = [];
+      /** One line per verified player, shown when the test fails. */
+      const trace: string[] = [];
+      /** Players whose check-in was sent but not yet verified after a restart. */
+      const unsettled: string[] = [];
+      const everyone: string[] = [];
+      /** Observed time from `/system checkin` to the reward notice, to aim random kills at the delivery. */
+      let deliveryMillis = 150;
+      const seed = loopSeed("delivery crash loop");
+      const random = seededRandom(seed);
+      const world = join(dataDir, "world");
+      const journal = join(world, "system", "journal");
 
-    /**
-     * After a restart the player only joins again. What the server recorded arrives once (a delivery still owed
-     * resumes, one recorded and never queued is queued by the join), or its give is listed as unconfirmed for the
-     * admin, who redelivers it when nothing arrived or marks it done when it did. What was not recorded is owed
-     * nothing: the player checks in afresh.
-     */
-    const settle = async (port: number, name: string, admin: () => Promise<Player>): Promise<void> => {
-      const before = await recorded(name);
-      const player = await enter(port, name);
-      try {
-        // every task the join queued or resumed ran before the join's own notice
-        await mustArrive(player.chat, 0, (m) => m.text === JOINED, `${name}: no join notice`);
-        const arrived = player.chat.some((m) => ARRIVED.test(m.text));
-        const bread = held(player, "bread");
-        const ref = await unconfirmedOf(await admin(), name);
-        trace.push(
-          `${name}: recorded ${before.day ?? "-"} ${before.state ?? ""}, bread ${bread}, arrived ${arrived}, listed ${ref ?? "-"}`,
+      /** The player's check-in as their file holds it (read while the server is down or they are offline). */
+      const recorded = async (name: string): Promise<{ day: string | null; state: string | undefined }> => {
+        const store = new FileAgentStore({ world });
+        return store.read(offlineUuid(name), (data) => {
+          const record = ModuleData.get(data, storage);
+          const day = record.lastDay;
+          return { day, state: day === null ? undefined : record.delivery(day)?.state };
+        });
+      };
+
+      /** Where the kill landed for a player (after the kill, before the restart). */
+      const classify = async (name: string): Promise<string> => {
+        const window = killWindow(journal, offlineUuid(name), DELIVERY);
+        if (window !== "none") return window;
+        return (await recorded(name)).day === null ? "before-record" : "recorded-not-queued";
+      };
+
+      /**
+       * The reference of a player's unconfirmed delivery as the admin lists it. Listed per player: the same line
+       * sent again within a few seconds would share the earlier answer (the interactive executor's dedupe).
+       */
+      const unconfirmedOf = async (admin: Player, name: string): Promise<string | undefined> => {
+        const list = await admin.say(`/system deliveries ${name}`, (m) =>
+          /Unconfirmed deliveries|No unconfirmed/.test(m.text),
         );
-        if (before.day === null) {
-          if (bread > 0 || ref !== undefined) problems.push(`${name}: paid with no check-in recorded`);
-          figures.notRecorded++;
-          const from = player.chat.length;
-          const reply = await player.say("/system checkin", (m) =>
-            /Checked in!|already checked in/.test(m.text),
+        const line = list.text.split("\n").find((text) => text.includes(` ${name} · `));
+        return line === undefined ? undefined : /^\[([0-9a-f]{8})\]/.exec(line)?.[1];
+      };
+
+      /**
+       * After a restart the player only joins again. What the server recorded arrives once (a delivery still owed
+       * resumes, one recorded and never queued is queued by the join), or its give is listed as unconfirmed for the
+       * admin, who redelivers it when nothing arrived or marks it done when it did. What was not recorded is owed
+       * nothing: the player checks in afresh.
+       */
+      const settle = async (port: number, name: string, admin: () => Promise<Player>): Promise<void> => {
+        const before = await recorded(name);
+        const player = await enter(port, name);
+        try {
+          // every task the join queued or resumed ran before the join's own notice
+          await mustArrive(player.chat, 0, (m) => m.text === JOINED, `${name}: no join notice`);
+          const arrived = player.chat.some((m) => ARRIVED.test(m.text));
+          const bread = held(player, "bread");
+          const ref = await unconfirmedOf(await admin(), name);
+          trace.push(
+            `${name}: recorded ${before.day ?? "-"} ${before.state ?? ""}, bread ${bread}, arrived ${arrived}, listed ${ref ?? "-"}`,
           );
-          if (!/Checked in!/.test(reply.text)) problems.push(`${name}: a fresh check-in said ${reply.text}`);
-          await mustArrive(
-            player.chat,
-            from,
-            (m) => ARRIVED.test(m.text),
-            `${name}: no reward after checking in`,
-          );
-        } else if (before.state === "DELIVERED" && !arrived) figures.paidBeforeKill++;
-        else if (arrived) figures.paidAfterRestart++;
-        if (ref !== undefined) {
-          figures.effectUnknown++;
-          if (bread === 0) {
-            figures.unknownRedelivered++;
+          if (before.day === null) {
+            if (bread > 0 || ref !== undefined) problems.push(`${name}: paid with no check-in recorded`);
+            figures.notRecorded++;
             const from = player.chat.length;
-            await (await admin()).say(`/system deliveries redeliver ${ref}`, (m) =>
-              /given again/.test(m.text),
+            const reply = await player.say("/system checkin", (m) =>
+              /Checked in!|already checked in/.test(m.text),
             );
-            // The notice follows the whole give; its slot updates reach the client just before it.
-            await mustArrive(player.chat, from, (m) => ARRIVED.test(m.text), `${name}: no redelivery`);
-          } else {
-            figures.unknownFoundPaid++;
-            await (await admin()).say(`/system deliveries done ${ref}`, (m) => /marked done/.test(m.text));
+            if (!/Checked in!/.test(reply.text))
+              problems.push(`${name}: a fresh check-in said ${reply.text}`);
+            await mustArrive(
+              player.chat,
+              from,
+              (m) => ARRIVED.test(m.text),
+              `${name}: no reward after checking in`,
+            );
+          } else if (before.state === "DELIVERED" && !arrived) figures.paidBeforeKill++;
+          else if (arrived) figures.paidAfterRestart++;
+          if (ref !== undefined) {
+            figures.effectUnknown++;
+            if (bread === 0) {
+              figures.unknownRedelivered++;
+              const from = player.chat.length;
+              await (await admin()).say(`/system deliveries redeliver ${ref}`, (m) =>
+                /given again/.test(m.text),
+              );
+              // The notice follows the whole give; its slot updates reach the client just before it.
+              await mustArrive(player.chat, from, (m) => ARRIVED.test(m.text), `${name}: no redelivery`);
+            } else {
+              figures.unknownFoundPaid++;
+              await (await admin()).say(`/system deliveries done ${ref}`, (m) => /marked done/.test(m.text));
+            }
+          } else if (before.day !== null && bread === 0) {
+            figures.lost++;
+            problems.push(`${name}: checked in, nothing arrived and nothing is listed`);
           }
-        } else if (before.day !== null && bread === 0) {
-          figures.lost++;
-          problems.push(`${name}: checked in, nothing arrived and nothing is listed`);
+          await sleep(300); // a second give, were there one, would arrive meanwhile
+          const finalBread = held(player, "bread");
+          if (finalBread === REWARD.bread && held(player, "experience_bottle") === REWARD.experience_bottle)
+            figures.paidOnce++;
+          else if (finalBread > REWARD.bread) {
+            figures.paidTwice++;
+            problems.push(`${name}: holds ${finalBread} bread`);
+          } else problems.push(`${name}: holds ${finalBread} bread (partial)`);
+          if (player.chat.some((m) => UNCONFIRMED.test(m.text)) && ref === undefined)
+            problems.push(`${name}: told unconfirmed, nothing listed`);
+        } finally {
+          player.quit();
         }
-        await sleep(300); // a second give, were there one, would arrive meanwhile
-        const finalBread = held(player, "bread");
-        if (finalBread === REWARD.bread && held(player, "experience_bottle") === REWARD.experience_bottle)
-          figures.paidOnce++;
-        else if (finalBread > REWARD.bread) {
-          figures.paidTwice++;
-          problems.push(`${name}: holds ${finalBread} bread`);
-        } else problems.push(`${name}: holds ${finalBread} bread (partial)`);
-        if (player.chat.some((m) => UNCONFIRMED.test(m.text)) && ref === undefined)
-          problems.push(`${name}: told unconfirmed, nothing listed`);
-      } finally {
-        player.quit();
-      }
-    };
+      };
 
-    /** Waits until the player's file holds the check-in record: its delivery event is not durable yet. */
-    const untilRecorded = async (name: string): Promise<void> => {
-      const file = join(world, "system", "players", `${offlineUuid(name)}.dat`);
-      const deadline = Date.now() + 10_000;
-      while (!existsSync(file) || (await recorded(name)).day === null) {
-        if (Date.now() > deadline) throw new Error(`${name}: no check-in recorded within 10 s`);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    };
+      /** Waits until the player's file holds the check-in record: its delivery event is not durable yet. */
+      const untilRecorded = async (name: string): Promise<void> => {
+        const file = join(world, "system", "players", `${offlineUuid(name)}.dat`);
+        const deadline = Date.now() + 10_000;
+        while (!existsSync(file) || (await recorded(name)).day === null) {
+          if (Date.now() > deadline) throw new Error(`${name}: no check-in recorded within 10 s`);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      };
 
-    for (let round = 0; round < KILLS; round++) {
-      const server = await startServer(dataDir);
-      const adminOfRound = adminBot(server.port);
-      const admin = adminOfRound.get;
-      const bots: Player[] = [];
-      try {
-        const planned = MODES[round % MODES.length] ?? "random";
-        const mode = planned === "resume" && unsettled.length === 0 ? "random" : planned;
-        if (mode === "resume") {
-          // Kill while deliveries that the last kill interrupted resume for their returning players.
-          const delay = random() * deliveryMillis * 2;
-          const joining = unsettled.map((name) =>
-            enter(server.port, name).then(
-              (bot) => bots.push(bot),
-              () => undefined,
-            ),
-          );
-          await Promise.race([Promise.all(joining), sleep(4_000)]);
-          await sleep(delay);
+      for (let round = 0; round < KILLS; round++) {
+        const server = await startServer(dataDir);
+        const adminOfRound = adminBot(server.port);
+        const admin = adminOfRound.get;
+        const bots: Player[] = [];
+        try {
+          const planned = MODES[round % MODES.length] ?? "random";
+          const mode = planned === "resume" && unsettled.length === 0 ? "random" : planned;
+          if (mode === "resume") {
+            // Kill while deliveries that the last kill interrupted resume for their returning players.
+            const delay = random() * deliveryMillis * 2;
+            const joining = unsettled.map((name) =>
+              enter(server.port, name).then(
+                (bot) => bots.push(bot),
+                () => undefined,
+              ),
+            );
+            await Promise.race([Promise.all(joining), sleep(4_000)]);
+            await sleep(delay);
+            await kill(server);
+            for (const name of unsettled) coverage.add(`resume:${await classify(name)}`);
+            continue;
+          }
+          for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
+          const name = `Crash${seed}r${round}`.slice(0, 16);
+          everyone.push(name);
+          const player = await enter(server.port, name);
+          bots.push(player);
+          await mustArrive(player.chat, 0, (m) => m.text === JOINED, `${name}: no join notice`);
+          figures.checkIns++;
+          unsettled.push(name);
+          const from = player.chat.length;
+          const begun = givesBegun(journal);
+          const sent = Date.now();
+          player.bot.chat("/system checkin");
+          if (mode === "done") {
+            await mustArrive(
+              player.chat,
+              from,
+              (m) => ARRIVED.test(m.text),
+              `${name}: no reward before the kill`,
+            );
+            deliveryMillis = Math.max(20, Date.now() - sent);
+          } else if (mode === "give") await untilGiveBegins(journal, begun);
+          else if (mode === "recorded") await untilRecorded(name);
+          else if (mode === "rejoin") await sleep(random() * 50);
+          else await sleep(random() * deliveryMillis * 1.5);
           await kill(server);
-          for (const name of unsettled) coverage.add(`resume:${await classify(name)}`);
-          continue;
+          const window = await classify(name);
+          coverage.add(window);
+          if (window === "recorded-not-queued") figures.requeued++;
+        } catch (error) {
+          const tasks = [...everyone, "Admin"].map(
+            (name) => `${name}: ${JSON.stringify([...eventStates(journal, offlineUuid(name))])}`,
+          );
+          throw new Error(
+            `round ${round}: ${(error as Error).message}\n${trace.join("\n")}\n${tasks.join("\n")}\n${server.output()}`,
+          );
+        } finally {
+          for (const bot of bots) bot.quit();
+          adminOfRound.quit();
+          if (server.child.exitCode === null && server.child.signalCode === null) await kill(server);
         }
-        for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
-        const name = `Crash${seed}r${round}`.slice(0, 16);
-        everyone.push(name);
-        const player = await enter(server.port, name);
-        bots.push(player);
-        await mustArrive(player.chat, 0, (m) => m.text === JOINED, `${name}: no join notice`);
-        figures.checkIns++;
-        unsettled.push(name);
-        const from = player.chat.length;
-        const begun = givesBegun(journal);
-        const sent = Date.now();
-        player.bot.chat("/system checkin");
-        if (mode === "done") {
+      }
+
+      // Settle the last rounds' players, then restart once more: every reward must be on disk exactly once.
+      await settleLast(dataDir, unsettled, settle, trace);
+
+      const server = await startServer(dataDir);
+      const holdings: string[] = [];
+      for (let index = 0; index < everyone.length; index += 6) {
+        const batch = await Promise.all(
+          everyone.slice(index, index + 6).map((name) => enter(server.port, name)),
+        );
+        for (const player of batch) {
           await mustArrive(
             player.chat,
-            from,
-            (m) => ARRIVED.test(m.text),
-            `${name}: no reward before the kill`,
+            0,
+            (m) => m.text === JOINED,
+            `${player.bot.username}: no join notice`,
           );
-          deliveryMillis = Math.max(20, Date.now() - sent);
-        } else if (mode === "give") await untilGiveBegins(journal, begun);
-        else if (mode === "recorded") await untilRecorded(name);
-        else if (mode === "rejoin") await sleep(random() * 50);
-        else await sleep(random() * deliveryMillis * 1.5);
-        await kill(server);
-        const window = await classify(name);
-        coverage.add(window);
-        if (window === "recorded-not-queued") figures.requeued++;
-      } catch (error) {
-        const tasks = [...everyone, "Admin"].map(
-          (name) => `${name}: ${JSON.stringify([...eventStates(journal, offlineUuid(name))])}`,
-        );
-        throw new Error(
-          `round ${round}: ${(error as Error).message}\n${trace.join("\n")}\n${tasks.join("\n")}\n${server.output()}`,
-        );
-      } finally {
-        for (const bot of bots) bot.quit();
-        adminOfRound.quit();
-        if (server.child.exitCode === null && server.child.signalCode === null) await kill(server);
+          holdings.push(
+            `${player.bot.username}:${held(player, "bread")}/${held(player, "experience_bottle")}`,
+          );
+          player.quit();
+        }
       }
-    }
+      await kill(server);
+      rmSync(dataDir, { recursive: true, force: true });
 
-    // Settle the last rounds' players, then restart once more: every reward must be on disk exactly once.
-    await settleLast(dataDir, unsettled, settle, trace);
-
-    const server = await startServer(dataDir);
-    const holdings: string[] = [];
-    for (let index = 0; index < everyone.length; index += 6) {
-      const batch = await Promise.all(
-        everyone.slice(index, index + 6).map((name) => enter(server.port, name)),
+      console.log(
+        `delivery crash loop (seed ${seed}): ${KILLS} kills (${coverage}); ${coverage.count("give-running")} ` +
+          `between RUNNING and DONE; ${figures.checkIns} check-ins, ${figures.notRecorded} not recorded before the ` +
+          `kill, ${figures.paidBeforeKill} saved before the kill, ${figures.paidAfterRestart} delivered after the ` +
+          `restart (${figures.requeued} queued by the join), ${figures.effectUnknown} effect unknown ` +
+          `(${figures.unknownFoundPaid} found paid → done, ${figures.unknownRedelivered} not paid → redelivered); ` +
+          `${figures.paidOnce} paid once, ${figures.lost} lost, ${figures.paidTwice} paid twice`,
       );
-      for (const player of batch) {
-        await mustArrive(player.chat, 0, (m) => m.text === JOINED, `${player.bot.username}: no join notice`);
-        holdings.push(`${player.bot.username}:${held(player, "bread")}/${held(player, "experience_bottle")}`);
-        player.quit();
-      }
-    }
-    await kill(server);
-    rmSync(dataDir, { recursive: true, force: true });
-
-    console.log(
-      `delivery crash loop (seed ${seed}): ${KILLS} kills (${coverage}); ${coverage.count("give-running")} ` +
-        `between RUNNING and DONE; ${figures.checkIns} check-ins, ${figures.notRecorded} not recorded before the ` +
-        `kill, ${figures.paidBeforeKill} saved before the kill, ${figures.paidAfterRestart} delivered after the ` +
-        `restart (${figures.requeued} queued by the join), ${figures.effectUnknown} effect unknown ` +
-        `(${figures.unknownFoundPaid} found paid → done, ${figures.unknownRedelivered} not paid → redelivered); ` +
-        `${figures.paidOnce} paid once, ${figures.lost} lost, ${figures.paidTwice} paid twice`,
-    );
-    expect(problems, trace.join("\n")).toEqual([]);
-    expect(figures.lost).toBe(0);
-    expect(figures.paidTwice).toBe(0);
-    expect(figures.paidOnce).toBe(figures.checkIns);
-    expect(holdings).toEqual(everyone.map((name) => `${name}:${REWARD.bread}/${REWARD.experience_bottle}`));
-    // coverage: the loop hit the windows it is about, or it proves nothing
-    expect(coverage.count("give-running"), `kills: ${coverage}`).toBeGreaterThan(0);
-    expect(figures.effectUnknown + figures.requeued, `kills: ${coverage}`).toBeGreaterThan(0);
-  }, 600_000);
+      expect(problems, trace.join("\n")).toEqual([]);
+      expect(figures.lost).toBe(0);
+      expect(figures.paidTwice).toBe(0);
+      expect(figures.paidOnce).toBe(figures.checkIns);
+      expect(holdings).toEqual(everyone.map((name) => `${name}:${REWARD.bread}/${REWARD.experience_bottle}`));
+      // coverage: the loop hit the windows it is about, or it proves nothing
+      expect(coverage.count("give-running"), `kills: ${coverage}`).toBeGreaterThan(0);
+      expect(figures.effectUnknown + figures.requeued, `kills: ${coverage}`).toBeGreaterThan(0);
+    },
+    loopTimeout(KILLS),
+  );
 });
