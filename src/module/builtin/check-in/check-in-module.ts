@@ -98,8 +98,11 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
     context.checkAlive();
     // A day in the ledger was paid before, even when the player file no longer says so (an admin reset it).
     const claimed = await this.options.ledger.claimed(context.playerId, day);
+    // what the ledger knows and the file lost (damaged, reset): the last day, streak and total carry on
+    const known = await this.options.ledger.latest(context.playerId);
     const outcome = await store.transaction(context.playerId, (data): Outcome => {
       const record = ModuleData.get(data, storage);
+      if (known !== undefined) record.adopt(known);
       const streak = claimed ? undefined : record.checkIn(day, yesterday);
       if (streak === undefined)
         return { already: true, streak: record.streak, total: record.total, delivery: record.delivery(day) };
@@ -139,7 +142,10 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
     }
     // Claimed once the record is durable: a crash in between leaves the record, which refuses the day as well.
     try {
-      await this.options.ledger.claim(context.playerId, day, yesterday);
+      await this.options.ledger.claim(context.playerId, day, yesterday, {
+        streak: outcome.streak,
+        total: outcome.total,
+      });
     } catch (error) {
       this.options.logger.error(`check-in ledger of ${context.playerId} for ${day} not written`, error);
     }

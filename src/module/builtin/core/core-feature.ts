@@ -8,6 +8,7 @@ import { CORE_SERVICES } from "./core-services.js";
 import { FeatureModule } from "./feature-commands.js";
 import { ModeModule } from "./mode-module.js";
 import { CancelModule, ClearModule, SettingsModule } from "./player-commands.js";
+import { RestoreModule } from "./restore-module.js";
 
 /** Greetings, thanks and small talk: a reject class, so they never route directly anywhere. */
 const CHATTER = "system:chatter";
@@ -64,6 +65,7 @@ class CoreFeature implements ServerModule {
       new ResetModule(services),
       new UsageModule(services),
       new ReloadModule(services),
+      new RestoreModule(services),
       new FeatureModule(services),
       new ModeModule(services),
       new SettingsModule(services),
