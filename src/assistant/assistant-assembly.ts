@@ -29,6 +29,7 @@ import {
 } from "./assistant-services.js";
 import { moduleTypeRegistry } from "./builtin-module-types.js";
 import { AssistantCoreServices, reloadSummary } from "./core-services-impl.js";
+import { tellAdmins } from "./damaged-player-files.js";
 import { featureServices, modeTargets } from "./pipeline-services.js";
 import { PlayerStandings } from "./player-standing.js";
 import { type RequestPayload, RequestPipeline } from "./request-pipeline.js";
@@ -173,6 +174,7 @@ export const assembleAssistant = async (
     onSettled: (task, result) => notify(task.playerId, result),
     logger,
   });
+  tellAdmins({ damaged: infrastructure.damaged, players: infrastructure.players, lifecycles, notify });
   const advancements = new AdvancementRules({
     configDir: join(options.paths.dataDir, "config", "system"),
     engine,

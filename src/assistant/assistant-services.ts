@@ -21,6 +21,7 @@ import { FeatureSwitches } from "../module/feature-switches.js";
 import { AccessStore } from "../module/permissions/access-store.js";
 import { Languages } from "../util/language.js";
 import type { Logger } from "../util/logger.js";
+import { DamagedPlayerFiles } from "./damaged-player-files.js";
 import { PlayerDirectory } from "./player-directory.js";
 
 /** The game data version System reads (items, blocks, entities, loot). */
@@ -59,6 +60,8 @@ export interface AssistantInfrastructure {
   readonly lifecycles: AgentLifecycles;
   readonly cards: CardRegistry;
   readonly players: PlayerDirectory;
+  /** Players whose file was found damaged, until an admin restores a mended copy. */
+  readonly damaged: DamagedPlayerFiles;
 }
 
 /** Opens configs, stores, the model gateway and the engine for one server. */
@@ -99,9 +102,18 @@ export const openInfrastructure = async (options: {
   modelConfig.bind(gateway);
   const journal = await FileAgentJournal.open({ folder: join(systemDir, "journal"), logger });
   const tasks = new TaskExecutor();
+  const players = new PlayerDirectory(join(systemDir, "known-players.json"), logger);
+  const damaged = new DamagedPlayerFiles({
+    path: join(systemDir, "damaged-players.json"),
+    logger,
+    now: now ?? Date.now,
+    nameOf: (playerId) => players.nameOf(playerId),
+  });
   const store = new FileAgentStore({
     world: paths.world,
     logger,
+    // a damaged player file is kept aside before anything replaces it, and the admins are told
+    onDamaged: (report) => damaged.report(report),
     // history is a cache: the turns of one second share a write (flushed on leave and shutdown)
     chatWriteDelayMillis: 1_000,
     schedule: (task) => {
@@ -130,8 +142,8 @@ export const openInfrastructure = async (options: {
     logger.error(`lifecycle hook ${hook} failed`, error),
   );
   lifecycles.register(conversation);
-  const players = new PlayerDirectory(join(systemDir, "known-players.json"), logger);
   await players.load();
+  await damaged.load();
   return {
     paths,
     logger,
@@ -154,5 +166,6 @@ export const openInfrastructure = async (options: {
     lifecycles,
     cards: new CardRegistry(),
     players,
+    damaged,
   };
 };

@@ -4,9 +4,11 @@ import type { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { type Text, translatable } from "../agent/text.js";
 import type {
   CoreServices,
+  DamagedFileLine,
   FeatureSwitchResult,
   KnownPlayer,
   PlayerMode,
+  RestoreOutcome,
   RevokeOutcome,
   UsageLine,
 } from "../module/builtin/core/core-services.js";
@@ -14,6 +16,7 @@ import type { FeatureStatus, ModuleManager } from "../module/module-manager.js";
 import type { ExecutionMode } from "../module/permissions/execution-mode.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
 import type { AssistantInfrastructure } from "./assistant-services.js";
+import { restorePlayerFile } from "./damaged-player-files.js";
 
 /** The core commands' services over the assembled server; every part is built before the core feature installs. */
 export class AssistantCoreServices implements CoreServices {
@@ -109,6 +112,27 @@ export class AssistantCoreServices implements CoreServices {
     await this.#dropWork(player.uuid);
     await this.infrastructure.store.reset(player.uuid);
     await this.#permissions.update(player.uuid, () => undefined);
+  }
+
+  damagedFiles(): DamagedFileLine[] {
+    const { damaged, players } = this.infrastructure;
+    return damaged.list().map((entry) => ({
+      player: players.nameOf(entry.playerId) ?? entry.playerId,
+      kept: entry.kept.at(-1) ?? "",
+      reason: entry.reason,
+    }));
+  }
+
+  restoreFile(player: KnownPlayer): Promise<RestoreOutcome> {
+    const { damaged, store, players } = this.infrastructure;
+    const storages = this.#modules.storages();
+    return restorePlayerFile({ damaged, store, players, storages, playerId: player.uuid });
+  }
+
+  async dismissDamaged(player: KnownPlayer): Promise<boolean> {
+    if (this.infrastructure.damaged.get(player.uuid) === undefined) return false;
+    await this.infrastructure.damaged.forget(player.uuid);
+    return true;
   }
 
   usage(player: KnownPlayer | undefined): UsageLine[] {

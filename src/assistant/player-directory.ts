@@ -66,6 +66,11 @@ export class PlayerDirectory {
     return this.#online.get(uuid);
   }
 
+  /** Every player online now. */
+  everyoneOnline(): PlayerInfo[] {
+    return [...this.#online.values()];
+  }
+
   isOnline(uuid: string): boolean {
     return this.#online.has(uuid);
   }

@@ -8,7 +8,13 @@ import {
   givesBegun,
   hasUnfinishedEvent,
   held,
+  KillCoverage,
   kill,
+  killWindow,
+  loopSeed,
+  loopSize,
+  loopTimeout,
+  mustArrive,
   nextMessage,
   running,
   seededRandom,
@@ -27,7 +33,9 @@ import { type Player, tempFolder, welcomeGiftQuestFiles } from "./system-support
  * exactly once (items and levels), or be listed by `/system deliveries` and resolved there by an admin.
  */
 
-const KILLS = Number(process.env.QUEST_CRASH_KILLS ?? 6);
+const MODES = ["give", "done", "random"] as const;
+const KILLS = loopSize(MODES.length, 8, process.env.QUEST_CRASH_KILLS);
+const DELIVERY = ["system:quest_reward_delivery"];
 const BREAD = 3;
 const LEVELS = 2;
 const DELIVERED = /^Rewards of Welcome Gift delivered/;
@@ -61,152 +69,190 @@ describe("quest rewards across SIGKILLs", () => {
     for (const child of running) child.kill("SIGKILL");
   });
 
-  it(`delivers every recorded claim exactly once over ${KILLS} kills, or lists it as unconfirmed`, async () => {
-    const dataDir = tempFolder("system-quest-crash-");
-    mkdirSync(join(dataDir, "config", "system"), { recursive: true });
-    writeFileSync(
-      join(dataDir, "config", "system", "server.json"),
-      JSON.stringify({ generation: "superflat", viewDistance: 2, ops: ["Admin"] }),
-    );
-    writeQuests(dataDir);
-    const journal = join(dataDir, "world", "system", "journal");
-    const figures: Figures = {
-      claims: 0,
-      notRecorded: 0,
-      paidBeforeKill: 0,
-      paidAfterRestart: 0,
-      requeued: 0,
-      paidOnce: 0,
-      paidTwice: 0,
-      lost: 0,
-      effectUnknown: 0,
-    };
-    const problems: string[] = [];
-    const trace: string[] = [];
-    const unsettled: string[] = [];
-    const everyone: string[] = [];
-    let deliveryMillis = 150;
-    const seed = Date.now() % 100_000;
-    const random = seededRandom(seed);
+  it(
+    `delivers every recorded claim exactly once over ${KILLS} kills, or lists it as unconfirmed`,
+    async () => {
+      const dataDir = tempFolder("system-quest-crash-");
+      mkdirSync(join(dataDir, "config", "system"), { recursive: true });
+      writeFileSync(
+        join(dataDir, "config", "system", "server.json"),
+        JSON.stringify({ generation: "superflat", viewDistance: 2, ops: ["Admin"] }),
+      );
+      writeQuests(dataDir);
+      const journal = join(dataDir, "world", "system", "journal");
+      const figures: Figures = {
+        claims: 0,
+        notRecorded: 0,
+        paidBeforeKill: 0,
+        paidAfterRestart: 0,
+        requeued: 0,
+        paidOnce: 0,
+        paidTwice: 0,
+        lost: 0,
+        effectUnknown: 0,
+      };
+      const problems: string[] = [];
+      const trace: string[] = [];
+      const unsettled: string[] = [];
+      const everyone: string[] = [];
+      let deliveryMillis = 150;
+      const seed = loopSeed("quest reward crash loop");
+      const random = seededRandom(seed);
+      const coverage = new KillCoverage();
 
-    /** The quest card; its claim button when the quest is not claimed yet. */
-    const questCard = async (player: Player): Promise<string | undefined> => {
-      const card = await player.say("/system quest welcome gift", (m) => m.text.startsWith("Welcome Gift"));
-      return card.clicks.find((value) => value.startsWith("/system card "));
-    };
+      /** The quest card; its claim button when the quest is not claimed yet. */
+      const questCard = async (player: Player): Promise<string | undefined> => {
+        const card = await player.say("/system quest welcome gift", (m) => m.text.startsWith("Welcome Gift"));
+        return card.clicks.find((value) => value.startsWith("/system card "));
+      };
 
-    const settle = async (port: number, name: string, admin: () => Promise<Player>): Promise<void> => {
-      const owed = hasUnfinishedEvent(journal, offlineUuid(name));
-      const player = await enter(port, name);
-      try {
-        const from = player.chat.length;
-        const claim = await questCard(player);
-        if (claim !== undefined) {
-          // killed before the claim was recorded: nothing was owed; claim now
-          figures.notRecorded++;
-          player.bot.chat(claim);
-          await nextMessage(player.chat, from, (m) => DELIVERED.test(m.text), 20_000);
-        } else if (!owed) {
-          if (held(player, "bread") > 0 && !player.chat.some((m) => DELIVERED.test(m.text)))
-            figures.paidBeforeKill++;
-          else {
-            // killed between recording the claim and queueing its delivery: the join queued it
+      const settle = async (port: number, name: string, admin: () => Promise<Player>): Promise<void> => {
+        const owed = hasUnfinishedEvent(journal, offlineUuid(name));
+        const player = await enter(port, name);
+        try {
+          const from = player.chat.length;
+          const claim = await questCard(player);
+          if (claim !== undefined) {
+            // killed before the claim was recorded: nothing was owed; claim now
+            figures.notRecorded++;
+            player.bot.chat(claim);
+            await nextMessage(player.chat, from, (m) => DELIVERED.test(m.text), 20_000);
+          } else if (!owed) {
+            if (held(player, "bread") > 0 && !player.chat.some((m) => DELIVERED.test(m.text)))
+              figures.paidBeforeKill++;
+            else {
+              // killed between recording the claim and queueing its delivery: the join queued it
+              const outcome = await nextMessage(
+                player.chat,
+                0,
+                (m) => DELIVERED.test(m.text) && held(player, "bread") > 0,
+                15_000,
+              );
+              if (outcome !== undefined) figures.requeued++;
+            }
+          } else {
             const outcome = await nextMessage(
               player.chat,
-              0,
-              (m) => DELIVERED.test(m.text) && held(player, "bread") > 0,
+              from,
+              (m) => UNCONFIRMED.test(m.text) || (DELIVERED.test(m.text) && held(player, "bread") > 0),
               15_000,
             );
-            if (outcome !== undefined) figures.requeued++;
+            if (outcome !== undefined && DELIVERED.test(outcome.text)) figures.paidAfterRestart++;
           }
-        } else {
-          const outcome = await nextMessage(
-            player.chat,
-            from,
-            (m) => UNCONFIRMED.test(m.text) || (DELIVERED.test(m.text) && held(player, "bread") > 0),
-            15_000,
+          await sleep(300);
+          const bread = held(player, "bread");
+          const list = await (await admin()).say(`/system deliveries ${name}`, (m) =>
+            /Unconfirmed deliveries|No unconfirmed/.test(m.text),
           );
-          if (outcome !== undefined && DELIVERED.test(outcome.text)) figures.paidAfterRestart++;
-        }
-        await sleep(300);
-        const bread = held(player, "bread");
-        const list = await (await admin()).say(`/system deliveries ${name}`, (m) =>
-          /Unconfirmed deliveries|No unconfirmed/.test(m.text),
-        );
-        const line = list.text.split("\n").find((text) => text.includes(` ${name} · `));
-        const ref = line === undefined ? undefined : /^\[([0-9a-f]{8})\]/.exec(line)?.[1];
-        trace.push(`${name}: owed ${owed}, bread ${bread}, levels ${levels(player)}, listed ${ref ?? "-"}`);
-        if (ref !== undefined) {
-          figures.effectUnknown++;
-          if (bread === 0) {
-            const before = player.chat.length;
-            await (await admin()).say(`/system deliveries redeliver ${ref}`, (m) =>
-              /given again/.test(m.text),
-            );
-            await nextMessage(player.chat, before, (m) => DELIVERED.test(m.text), 20_000);
-            await sleep(300);
-          } else {
-            await (await admin()).say(`/system deliveries done ${ref}`, (m) => /marked done/.test(m.text));
+          const line = list.text.split("\n").find((text) => text.includes(` ${name} · `));
+          const ref = line === undefined ? undefined : /^\[([0-9a-f]{8})\]/.exec(line)?.[1];
+          trace.push(`${name}: owed ${owed}, bread ${bread}, levels ${levels(player)}, listed ${ref ?? "-"}`);
+          if (ref !== undefined) {
+            figures.effectUnknown++;
+            if (bread === 0) {
+              const before = player.chat.length;
+              await (await admin()).say(`/system deliveries redeliver ${ref}`, (m) =>
+                /given again/.test(m.text),
+              );
+              await nextMessage(player.chat, before, (m) => DELIVERED.test(m.text), 20_000);
+              await sleep(300);
+            } else {
+              await (await admin()).say(`/system deliveries done ${ref}`, (m) => /marked done/.test(m.text));
+            }
+          } else if (bread === 0) {
+            figures.lost++;
+            problems.push(`${name}: claimed, nothing arrived and nothing is listed`);
           }
-        } else if (bread === 0) {
-          figures.lost++;
-          problems.push(`${name}: claimed, nothing arrived and nothing is listed`);
+          const finalBread = held(player, "bread");
+          if (finalBread === BREAD && levels(player) === LEVELS) figures.paidOnce++;
+          else if (finalBread > BREAD || levels(player) > LEVELS) {
+            figures.paidTwice++;
+            problems.push(`${name}: holds ${finalBread} bread, level ${levels(player)}`);
+          } else problems.push(`${name}: holds ${finalBread} bread, level ${levels(player)} (partial)`);
+        } finally {
+          player.quit();
         }
-        const finalBread = held(player, "bread");
-        if (finalBread === BREAD && levels(player) === LEVELS) figures.paidOnce++;
-        else if (finalBread > BREAD || levels(player) > LEVELS) {
-          figures.paidTwice++;
-          problems.push(`${name}: holds ${finalBread} bread, level ${levels(player)}`);
-        } else problems.push(`${name}: holds ${finalBread} bread, level ${levels(player)} (partial)`);
-      } finally {
-        player.quit();
-      }
-    };
+      };
 
-    for (let round = 0; round < KILLS; round++) {
+      for (let round = 0; round < KILLS; round++) {
+        const server = await startServer(dataDir);
+        const adminOfRound = adminBot(server.port);
+        const admin = adminOfRound.get;
+        const bots: Player[] = [];
+        try {
+          for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
+          const mode = MODES[round % MODES.length] ?? "random";
+          const name = `Quest${seed}r${round}`.slice(0, 16);
+          everyone.push(name);
+          const player = await enter(server.port, name);
+          bots.push(player);
+          const claim = await questCard(player);
+          if (claim === undefined) throw new Error(`${name}: no claim button`);
+          figures.claims++;
+          unsettled.push(name);
+          const from = player.chat.length;
+          const begun = givesBegun(journal);
+          const sent = Date.now();
+          player.bot.chat(claim);
+          if (mode === "done") {
+            await mustArrive(
+              player.chat,
+              from,
+              (m) => DELIVERED.test(m.text),
+              `${name}: no delivery before the kill`,
+            );
+            deliveryMillis = Math.max(20, Date.now() - sent);
+          } else if (mode === "give") {
+            await untilGiveBegins(journal, begun);
+          } else await sleep(random() * deliveryMillis * 1.5);
+          await kill(server);
+          coverage.add(killWindow(journal, offlineUuid(name), DELIVERY));
+        } catch (error) {
+          throw new Error(
+            `round ${round}: ${(error as Error).message}\n${trace.join("\n")}\n${server.output()}`,
+          );
+        } finally {
+          for (const bot of bots) bot.quit();
+          adminOfRound.quit();
+          if (server.child.exitCode === null && server.child.signalCode === null) await kill(server);
+        }
+      }
+
+      await settleLast(dataDir, unsettled, settle, trace);
+
+      // A last restart: every claim's items and levels must be in the saved player data, once.
       const server = await startServer(dataDir);
-      const adminOfRound = adminBot(server.port);
-      const admin = adminOfRound.get;
-      const bots: Player[] = [];
+      const holdings: string[] = [];
       try {
-        for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
-        const mode = (["done", "give", "random"] as const)[round % 3] ?? "random";
-        const name = `Quest${seed}r${round}`.slice(0, 16);
-        everyone.push(name);
-        const player = await enter(server.port, name);
-        bots.push(player);
-        const claim = await questCard(player);
-        if (claim === undefined) throw new Error(`${name}: no claim button`);
-        figures.claims++;
-        unsettled.push(name);
-        const from = player.chat.length;
-        const begun = givesBegun(journal);
-        const sent = Date.now();
-        player.bot.chat(claim);
-        if (mode === "done") {
-          await nextMessage(player.chat, from, (m) => DELIVERED.test(m.text), 20_000);
-          deliveryMillis = Math.max(20, Date.now() - sent);
-        } else if (mode === "give") {
-          await untilGiveBegins(journal, begun);
-        } else await sleep(random() * deliveryMillis * 1.5);
-        await kill(server);
+        for (const name of everyone) {
+          const player = await enter(server.port, name);
+          try {
+            await sleep(300);
+            holdings.push(`${name}:${held(player, "bread")}/${levels(player)}`);
+            if (player.chat.some((m) => DELIVERED.test(m.text))) problems.push(`${name}: delivered again`);
+          } finally {
+            player.quit();
+          }
+        }
       } finally {
-        for (const bot of bots) bot.quit();
-        adminOfRound.quit();
-        if (server.child.exitCode === null && server.child.signalCode === null) await kill(server);
+        await kill(server);
       }
-    }
+      rmSync(dataDir, { recursive: true, force: true });
 
-    await settleLast(dataDir, unsettled, settle, trace);
-    rmSync(dataDir, { recursive: true, force: true });
-
-    console.log(
-      `quest reward crash loop (seed ${seed}): ${KILLS} kills, ${figures.claims} claims, ${figures.notRecorded} ` +
-        `not recorded before the kill, ${figures.paidBeforeKill} saved before the kill, ${figures.paidAfterRestart} ` +
-        `delivered after the restart, ${figures.requeued} queued at the next join, ${figures.paidOnce} paid once, ${figures.paidTwice} paid twice, ` +
-        `${figures.lost} lost, ${figures.effectUnknown} effect unknown`,
-    );
-    expect(problems, trace.join("\n")).toEqual([]);
-    expect(figures.paidOnce).toBe(figures.claims);
-  }, 300_000);
+      console.log(
+        `quest reward crash loop (seed ${seed}): ${KILLS} kills (${coverage}); ${coverage.count("give-running")} ` +
+          `between RUNNING and DONE; ${figures.claims} claims, ${figures.notRecorded} not recorded before the kill, ` +
+          `${figures.paidBeforeKill} saved before the kill, ${figures.paidAfterRestart} delivered after the restart, ` +
+          `${figures.requeued} queued at the next join, ${figures.effectUnknown} effect unknown; ` +
+          `${figures.paidOnce} paid once, ${figures.lost} lost, ${figures.paidTwice} paid twice`,
+      );
+      expect(problems, trace.join("\n")).toEqual([]);
+      expect(figures.paidOnce).toBe(figures.claims);
+      expect(holdings).toEqual(everyone.map((name) => `${name}:${BREAD}/${LEVELS}`));
+      // coverage: the loop hit the window it is about, or it proves nothing
+      expect(coverage.count("give-running"), `kills: ${coverage}`).toBeGreaterThan(0);
+      expect(figures.effectUnknown + figures.requeued, `kills: ${coverage}`).toBeGreaterThan(0);
+    },
+    loopTimeout(KILLS),
+  );
 });

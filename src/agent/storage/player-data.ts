@@ -35,6 +35,13 @@ export const emptyPlayerRecord = (playerId: string): PlayerRecord => ({
   moduleData: {},
 });
 
+/** A stored entry the current codec of its storage refuses (a damaged file): read as empty, replaced when written. */
+export interface DamagedEntry {
+  readonly owner: string;
+  readonly type: string;
+  readonly reason: string;
+}
+
 /**
  * The working copy of a player's record inside one transaction or read. Storages are materialised from the
  * persisted JSON on first access, so no caller ever holds the committed state.
@@ -48,8 +55,16 @@ export class PlayerData {
   #generation: number;
   #preferences: PlayerPreferences | undefined;
   #changed = false;
+  readonly #tolerant: boolean;
+  readonly #damaged: DamagedEntry[] = [];
 
-  constructor(record: PlayerRecord) {
+  /**
+   * `tolerateDamage`: an entry whose data its codec refuses reads as empty and is reported by `damaged` (the
+   * store keeps a copy of the file before it writes); without it such an entry throws. A different codec id is
+   * refused either way: it may be a newer format, never guessed.
+   */
+  constructor(record: PlayerRecord, options: { readonly tolerateDamage?: boolean } = {}) {
+    this.#tolerant = options.tolerateDamage === true;
     this.#record = record;
     this.#generation = record.generation;
     this.#preferences = record.preferences;
@@ -102,7 +117,18 @@ export class PlayerData {
     const stored = this.#record.moduleData[declared.owner.toString()]?.[declared.type];
     if (stored !== undefined && stored.codec !== declared.codecId.toString())
       throw new Error(`storage ${declared} was written with codec ${stored.codec}, not ${declared.codecId}`);
-    const storage = declared.create(stored === undefined ? undefined : structuredClone(stored.data));
+    let storage: S;
+    try {
+      storage = declared.create(stored === undefined ? undefined : structuredClone(stored.data));
+    } catch (error) {
+      if (!this.#tolerant || stored === undefined) throw error;
+      this.#damaged.push({
+        owner: declared.owner.toString(),
+        type: declared.type,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+      storage = declared.create(undefined);
+    }
     this.#live.set(key, {
       declared: declared as unknown as ModuleStorage<unknown, DataStorage<unknown>>,
       storage: storage as DataStorage<unknown>,
@@ -110,9 +136,14 @@ export class PlayerData {
     return storage;
   }
 
-  /** Whether anything really changed (a dirty storage, generation or preferences). */
+  /** The damaged entries this working copy met (read as empty). */
+  get damaged(): readonly DamagedEntry[] {
+    return this.#damaged;
+  }
+
+  /** Whether anything really changed (a dirty storage, generation or preferences, a damaged entry replaced). */
   get changed(): boolean {
-    if (this.#changed) return true;
+    if (this.#changed || this.#damaged.length > 0) return true;
     for (const { storage } of this.#live.values()) if (storage.dirty) return true;
     return false;
   }
@@ -121,8 +152,9 @@ export class PlayerData {
   toRecord(): PlayerRecord {
     const moduleData: Record<string, Record<string, StoredModuleData>> = {};
     for (const [owner, types] of Object.entries(this.#record.moduleData)) moduleData[owner] = { ...types };
-    for (const { declared, storage } of this.#live.values()) {
-      if (!storage.dirty) continue;
+    const replaced = new Set(this.#damaged.map((entry) => `${entry.owner}\u0000${entry.type}`));
+    for (const [key, { declared, storage }] of this.#live) {
+      if (!storage.dirty && !replaced.has(key)) continue;
       const owner = declared.owner.toString();
       moduleData[owner] ??= {};
       (moduleData[owner] as Record<string, StoredModuleData>)[declared.type] = {

@@ -267,7 +267,7 @@ describe("KnowledgeDatabase", () => {
     expect(() => KnowledgeDatabase.open(path)).toThrow(/schema version 99/);
   });
 
-  it("refuses a file that is not a database with one line naming it, and leaves it untouched", () => {
+  it("refuses a file that is not a database with one line naming it, leaves it untouched and keeps a copy", () => {
     folder = mkdtempSync(join(tmpdir(), "knowledge-"));
     const path = join(folder, "knowledge.sqlite");
     const garbage = Buffer.from(Array.from({ length: 8192 }, (_, index) => (index * 197 + 3) % 256));
@@ -279,11 +279,34 @@ describe("KnowledgeDatabase", () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(CorruptFileError);
+    const copies = readdirSync(folder).filter((name) => name.startsWith("knowledge.sqlite.corrupt-"));
+    expect(copies).toHaveLength(1);
+    const copy = join(folder, copies[0] ?? "");
     expect((error as Error).message).toBe(
-      `knowledge database ${path} is unreadable (file is not a database)`,
+      `knowledge database ${path} is unreadable (file is not a database); a copy is kept at ${copy}`,
     );
     expect(readFileSync(path)).toEqual(garbage);
-    expect(readdirSync(folder)).toEqual(["knowledge.sqlite"]);
+    expect(readFileSync(copy)).toEqual(garbage);
+    // opened again over the same damage: still one copy
+    expect(() => KnowledgeDatabase.open(path)).toThrow(copy);
+    expect(readdirSync(folder).sort()).toEqual(["knowledge.sqlite", copies[0] ?? ""]);
+  });
+
+  it("checks a truncated database before writing anything to it: refused, untouched, a copy kept", () => {
+    folder = mkdtempSync(join(tmpdir(), "knowledge-"));
+    const path = join(folder, "knowledge.sqlite");
+    const database = KnowledgeDatabase.open(path);
+    for (let index = 0; index < 400; index++)
+      database.add({ title: `Entry ${index}`, body: `body ${index} `.repeat(40), source: "admin" });
+    database.close();
+    const whole = readFileSync(path);
+    const truncated = whole.subarray(0, Math.floor(whole.length / 2 / 4096) * 4096);
+    writeFileSync(path, truncated);
+    expect(() => KnowledgeDatabase.open(path)).toThrow(CorruptFileError);
+    expect(readFileSync(path)).toEqual(truncated);
+    const kept = folder;
+    const copies = readdirSync(kept).filter((name) => name.startsWith("knowledge.sqlite.corrupt-"));
+    expect(copies.map((name) => readFileSync(join(kept, name)))).toEqual([truncated]);
   });
 });
 

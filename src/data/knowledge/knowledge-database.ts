@@ -1,5 +1,5 @@
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { CorruptFileError } from "../../util/corrupt-file-error.js";
 import type { KnowledgeDraft, KnowledgeEntry, KnowledgeHit, KnowledgeSource } from "./knowledge-entry.js";
@@ -57,18 +57,29 @@ export class KnowledgeDatabase {
    */
   static open(path: string, options: { readonly now?: () => number } = {}): KnowledgeDatabase {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    const existing = path !== ":memory:" && existsSync(path) && statSync(path).size > 0;
     let database: Database.Database | undefined;
+    let step = "open";
     try {
       database = new Database(path);
-      if (path !== ":memory:") database.pragma("journal_mode = WAL");
       database.pragma("busy_timeout = 2000");
+      // an existing file is checked before anything is written to it (WAL mode, the schema)
+      if (existing) {
+        const check = database.pragma("quick_check", { simple: true });
+        if (check !== "ok") throw new Error(String(check));
+      }
+      step = "write";
+      if (path !== ":memory:") database.pragma("journal_mode = WAL");
       applySchema(database);
     } catch (error) {
       database?.close();
       const problem = error instanceof Error ? error.message : String(error);
-      throw new CorruptFileError(path, `knowledge database ${path} is unreadable (${problem})`, {
-        cause: error,
-      });
+      const kept = existing && step === "open" ? keepCopy(path, options.now ?? Date.now) : undefined;
+      throw new CorruptFileError(
+        path,
+        `knowledge database ${path} is unreadable (${problem})${kept === undefined ? "" : `; a copy is kept at ${kept}`}`,
+        { cause: error },
+      );
     }
     return new KnowledgeDatabase(database, options.now ?? Date.now);
   }
@@ -197,5 +208,25 @@ const parseTags = (text: string): string[] => {
     return Array.isArray(parsed) ? parsed.filter((tag): tag is string => typeof tag === "string") : [];
   } catch {
     return [];
+  }
+};
+
+/**
+ * Copies a damaged database file to `<file>.corrupt-<time>` beside it (the file itself is left as it is), unless
+ * an identical copy is already kept: a server that restarts over the same damage keeps one copy. Returns it.
+ */
+const keepCopy = (path: string, now: () => number): string | undefined => {
+  try {
+    const bytes = readFileSync(path);
+    const prefix = `${basename(path)}.corrupt-`;
+    for (const name of readdirSync(dirname(path)))
+      if (name.startsWith(prefix) && readFileSync(join(dirname(path), name)).equals(bytes))
+        return join(dirname(path), name);
+    let copy = `${path}.corrupt-${now()}`;
+    for (let attempt = 1; existsSync(copy); attempt++) copy = `${path}.corrupt-${now()}-${attempt}`;
+    copyFileSync(path, copy);
+    return copy;
+  } catch {
+    return undefined;
   }
 };

@@ -4,12 +4,19 @@ import { AgentException } from "../../agent/agent-exception.js";
 import { AgentFailure } from "../../agent/agent-failure.js";
 import type { AgentStore, ChatRecord, TickOutcome } from "../../agent/storage/agent-store.js";
 import { emptyChatRecord } from "../../agent/storage/agent-store.js";
-import { emptyPlayerRecord, PlayerData, type PlayerRecord } from "../../agent/storage/player-data.js";
+import {
+  type DamagedEntry,
+  emptyPlayerRecord,
+  PlayerData,
+  type PlayerRecord,
+} from "../../agent/storage/player-data.js";
 import { type Logger, silentLogger } from "../../util/logger.js";
+import type { Validation } from "../../util/validation.js";
 import { CHAT_FILE_VERSION, decodeChat, encodeChat } from "./chat-file.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { type NbtFileKind, quarantine, readNbtFile, writeNbtFile } from "./nbt-file.js";
 import { decodePlayer, encodePlayer, PLAYER_FILE_VERSION } from "./player-file.js";
+import { keepDamagedCopy, putCopyBack, readPlayerCopy } from "./player-file-repair.js";
 
 /** Options of {@link FileAgentStore}. */
 export interface FileAgentStoreOptions {
@@ -26,6 +33,18 @@ export interface FileAgentStoreOptions {
   readonly schedule?: (task: () => Promise<void>) => void;
   readonly logger?: Logger;
   readonly now?: () => number;
+  /** Told of every damaged player file once a copy of it is kept (an admin must hear of it). */
+  readonly onDamaged?: (report: DamagedPlayerFile) => void;
+}
+
+/** A player file found damaged: the copy kept of it (before anything was written in its place) and why. */
+export interface DamagedPlayerFile {
+  readonly playerId: string;
+  /** The kept copy, beside the player file: `<uuid>.dat.corrupt-<time>`. */
+  readonly kept: string;
+  readonly reason: string;
+  /** The whole file was unreadable (the player starts empty), or only these entries (read as empty). */
+  readonly entries?: readonly string[];
 }
 
 /** A chat cache held in memory; `dirty` until the file has it. */
@@ -63,6 +82,8 @@ export class FileAgentStore implements AgentStore {
   readonly #now: () => number;
   readonly #playerKind: NbtFileKind;
   readonly #chatKind: NbtFileKind;
+  /** Damaged entries (`player owner type`) whose file was already copied aside by this process. */
+  readonly #keptDamage = new Set<string>();
 
   constructor(private readonly options: FileAgentStoreOptions) {
     this.#logger = options.logger ?? silentLogger;
@@ -82,7 +103,11 @@ export class FileAgentStore implements AgentStore {
   async read<T>(playerId: string, reader: (data: PlayerData) => T): Promise<T> {
     const record = await this.#players.run(playerId, async () => (await this.#entry(playerId)).record);
     this.#release(playerId);
-    return reader(new PlayerData(structuredClone(record)));
+    const data = new PlayerData(structuredClone(record), { tolerateDamage: true });
+    const value = reader(data);
+    if (data.damaged.length > 0)
+      await this.#players.run(playerId, () => this.#keepDamaged(playerId, data.damaged));
+    return value;
   }
 
   async record(playerId: string): Promise<PlayerRecord> {
@@ -95,8 +120,10 @@ export class FileAgentStore implements AgentStore {
         const entry = await this.#entry(playerId);
         entry.busy = true;
         try {
-          const data = new PlayerData(structuredClone(entry.record));
+          const data = new PlayerData(structuredClone(entry.record), { tolerateDamage: true });
           const value = await work(data);
+          // a damaged entry is replaced by this write: a copy of the file as it is comes first
+          if (data.damaged.length > 0) await this.#keepDamaged(playerId, data.damaged);
           if (!data.changed && !entry.dirty) return value;
           const next = data.changed ? data.toRecord() : entry.record;
           await writeNbtFile(this.#playerPath(playerId), encodePlayer(next), this.#playerKind);
@@ -240,6 +267,25 @@ export class FileAgentStore implements AgentStore {
     );
   }
 
+  /** Reads a kept copy of a player's file without touching it: its record, or why it is still unreadable. */
+  async readCopy(playerId: string, path: string): Promise<Validation<PlayerRecord>> {
+    this.#checkId(playerId);
+    return readPlayerCopy(path, playerId, this.#playerKind);
+  }
+
+  /**
+   * Puts a mended copy back as the player's file (call while they are offline): the file it replaces is kept
+   * aside as `<uuid>.dat.replaced-<time>` (returned); the copy itself stays where it is.
+   */
+  async restore(playerId: string, copy: string): Promise<string | undefined> {
+    this.#checkId(playerId);
+    return this.#players.run(playerId, async () => {
+      const replaced = await putCopyBack(this.#playerPath(playerId), copy, this.#now());
+      this.#entries.delete(playerId);
+      return replaced;
+    });
+  }
+
   async flush(): Promise<void> {
     await Promise.all([...this.#entries.keys()].map((playerId) => this.#writeIfDirty(playerId)));
     await Promise.all([...this.#chatEntries.keys()].map((playerId) => this.#writeChatIfDirty(playerId)));
@@ -280,16 +326,42 @@ export class FileAgentStore implements AgentStore {
     const cached = this.#entries.get(playerId);
     if (cached !== undefined) return cached;
     const path = this.#playerPath(playerId);
-    const fields = await readNbtFile(path, this.#playerKind, this.#logger, this.#now);
+    const damaged = (kept: string, reason: string): void =>
+      this.options.onDamaged?.({ playerId, kept, reason });
+    const fields = await readNbtFile(path, this.#playerKind, this.#logger, this.#now, damaged);
     let record = emptyPlayerRecord(playerId);
     if (fields !== undefined) {
       const decoded = decodePlayer(fields, playerId);
       if (decoded.success) record = decoded.value;
-      else await quarantine(path, this.#playerKind, this.#logger, this.#now, decoded.error);
+      else
+        damaged(
+          await quarantine(path, this.#playerKind, this.#logger, this.#now, decoded.error),
+          decoded.error,
+        );
     }
     const entry: Entry = { record, pinned: false, busy: false, dirty: false, scheduled: false };
     this.#entries.set(playerId, entry);
     return entry;
+  }
+
+  /**
+   * Keeps a copy of a player file holding entries their codecs refuse, once per entry and process, before the
+   * transaction that met them writes the file (the entries are then replaced by empty ones). Call under the lock.
+   */
+  async #keepDamaged(playerId: string, entries: readonly DamagedEntry[]): Promise<void> {
+    const fresh = entries.filter(
+      (entry) => !this.#keptDamage.has(`${playerId} ${entry.owner} ${entry.type}`),
+    );
+    if (fresh.length === 0) return;
+    const path = this.#playerPath(playerId);
+    const kept = await keepDamagedCopy(path, this.#now(), fresh, this.#logger);
+    for (const entry of fresh) this.#keptDamage.add(`${playerId} ${entry.owner} ${entry.type}`);
+    this.options.onDamaged?.({
+      playerId,
+      kept,
+      reason: fresh.map((entry) => entry.reason).join("; "),
+      entries: fresh.map((entry) => `${entry.owner}/${entry.type}`),
+    });
   }
 
   /** Drops an offline player's clean entry: memory holds only online players and pending writes. */

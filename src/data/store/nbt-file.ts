@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { gzipSync } from "node:zlib";
 import nbt from "prismarine-nbt";
@@ -6,6 +6,8 @@ import { AgentException } from "../../agent/agent-exception.js";
 import { AgentFailure } from "../../agent/agent-failure.js";
 import { writeFileAtomic } from "../../util/atomic-file.js";
 import type { Logger } from "../../util/logger.js";
+import { invalid, type Validation, valid } from "../../util/validation.js";
+import { moveAside } from "./aside-file.js";
 
 /** The root compound's fields of a gzip NBT file. */
 export type NbtFields = nbt.Compound["value"];
@@ -27,6 +29,23 @@ export interface NbtFileKind {
 }
 
 /**
+ * Parses the bytes of a gzip NBT file of a kind, touching no file: its fields, or why they cannot be read (not
+ * NBT, no version tag, another version).
+ */
+export const parseNbtFile = async (bytes: Buffer, kind: NbtFileKind): Promise<Validation<NbtFields>> => {
+  let fields: NbtFields;
+  try {
+    fields = (await nbt.parse(bytes, "big")).parsed.value;
+  } catch (error) {
+    return invalid(error instanceof Error ? error.message : String(error));
+  }
+  const version = fields.version;
+  if (version === undefined || version.type !== "int") return invalid("no format version tag");
+  if (version.value !== kind.version) return invalid(`format version ${version.value}, not ${kind.version}`);
+  return valid(fields);
+};
+
+/**
  * Reads a gzip NBT file. Missing: undefined. Unparsable: moved aside to `<file>.corrupt-<timestamp>` with an
  * error log line, then undefined (the next write starts fresh, nothing is overwritten). A version other than
  * the supported one throws {@link UnsupportedVersionError}, loudly and without touching the file.
@@ -36,6 +55,7 @@ export const readNbtFile = async (
   kind: NbtFileKind,
   logger: Logger,
   now: () => number = Date.now,
+  onQuarantined?: (aside: string, reason: string) => void,
 ): Promise<NbtFields | undefined> => {
   let bytes: Buffer;
   try {
@@ -49,12 +69,15 @@ export const readNbtFile = async (
     const { parsed } = await nbt.parse(bytes, "big");
     fields = parsed.value;
   } catch (error) {
-    await quarantine(path, kind, logger, now, error instanceof Error ? error.message : String(error));
+    const reason = error instanceof Error ? error.message : String(error);
+    const aside = await quarantine(path, kind, logger, now, reason);
+    onQuarantined?.(aside, reason);
     return undefined;
   }
   const version = fields.version;
   if (version === undefined || version.type !== "int") {
-    await quarantine(path, kind, logger, now, "no format version tag");
+    const aside = await quarantine(path, kind, logger, now, "no format version tag");
+    onQuarantined?.(aside, "no format version tag");
     return undefined;
   }
   if (version.value !== kind.version) {
@@ -65,7 +88,10 @@ export const readNbtFile = async (
   return fields;
 };
 
-/** Moves a damaged file aside with a clear log line; never deletes or overwrites it. */
+/**
+ * Moves a damaged file aside to `<file>.corrupt-<time>` (durably, under a name no other kept file has) with a clear
+ * log line, before anything can be written in its place; never deletes or overwrites it.
+ */
 export const quarantine = async (
   path: string,
   kind: NbtFileKind,
@@ -73,8 +99,7 @@ export const quarantine = async (
   now: () => number,
   reason: string,
 ): Promise<string> => {
-  const aside = `${path}.corrupt-${now()}`;
-  await rename(path, aside);
+  const aside = await moveAside(path, "corrupt", now());
   logger.error(`${kind.label} ${path} is unreadable (${reason}); moved aside to ${aside}, starting empty`);
   return aside;
 };

@@ -33,7 +33,8 @@ export const ledgerFileName = (id: Identifier): string =>
     : `check-in-ledger-${id.toString().replace(/[^a-z0-9_.-]/g, "_")}.json`;
 
 /**
- * `system:check_in` feature type. Needs AGENT_STORE, EVENTS and GAME_BRIDGE; uses CLOCK (else the system
+ * `system:check_in` feature type. Needs AGENT_STORE, EVENTS, GAME_BRIDGE and LIFECYCLES (at each join, rewards
+ * still owed are queued again under their fixed event ids); uses CLOCK (else the system
  * clock), ITEM_CATALOG (item names), CARDS and SERVER_PATHS when present; the reward ledger, which a player reset
  * keeps, is `<world>/system/check-in-ledger.json` (in memory without SERVER_PATHS). Registers the event type `system:deliver_reward`
  * handled by `system:check_in_delivery`; the server's EventRules must allow that pair. Each check-in credits
@@ -63,20 +64,23 @@ export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
           world === undefined ? undefined : join(world, "system", ledgerFileName(context.id)),
         );
         context.engine.registerEventType(DELIVER_REWARD_EVENT);
-        context.engine.registerModule(
-          new CheckInModule({
-            owner: context.id,
-            config,
-            store,
-            events,
-            gameEvents: services.get(GAME_EVENTS),
-            clock,
-            storage,
-            itemName,
-            ledger,
-            logger: silentLogger,
-          }),
-        );
+        const checkIn = new CheckInModule({
+          owner: context.id,
+          config,
+          store,
+          events,
+          gameEvents: services.get(GAME_EVENTS),
+          clock,
+          storage,
+          itemName,
+          ledger,
+          logger: silentLogger,
+        });
+        context.engine.registerModule(checkIn);
+        // a reward recorded just before a crash, whose delivery was never queued, is queued at the next join
+        services
+          .get(GameContextTypes.LIFECYCLES)
+          .register({ onJoin: (playerId) => checkIn.repair(playerId) });
         context.engine.registerModule(
           new CheckInDeliveryModule({ owner: context.id, store, events, storage, giveItems, itemName }),
         );

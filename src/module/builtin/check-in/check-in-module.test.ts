@@ -289,7 +289,8 @@ describe("system:check_in", () => {
     const h = await open({ world: first.world, bridge: first.bridge, clock: first.clock });
     const again = await checkIn(h);
     expect(again.failure?.code).toBe("ALREADY_DONE");
-    expect(h.render(again, "zh_cn").text).toBe("你今天（2026-12-02）已经签到过了。已连续签到 0 天。");
+    // the ledger outlives the file with the day's streak: the player keeps it
+    expect(h.render(again, "zh_cn").text).toBe("你今天（2026-12-02）已经签到过了。已连续签到 1 天。");
     expect(h.bridge.count(STEVE, "minecraft:bread")).toBe(3);
     expect(h.bridge.gives).toHaveLength(2);
     // the next day pays again

@@ -98,8 +98,11 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
     context.checkAlive();
     // A day in the ledger was paid before, even when the player file no longer says so (an admin reset it).
     const claimed = await this.options.ledger.claimed(context.playerId, day);
+    // what the ledger knows and the file lost (damaged, reset): the last day, streak and total carry on
+    const known = await this.options.ledger.latest(context.playerId);
     const outcome = await store.transaction(context.playerId, (data): Outcome => {
       const record = ModuleData.get(data, storage);
+      if (known !== undefined) record.adopt(known);
       const streak = claimed ? undefined : record.checkIn(day, yesterday);
       if (streak === undefined)
         return { already: true, streak: record.streak, total: record.total, delivery: record.delivery(day) };
@@ -139,7 +142,10 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
     }
     // Claimed once the record is durable: a crash in between leaves the record, which refuses the day as well.
     try {
-      await this.options.ledger.claim(context.playerId, day, yesterday);
+      await this.options.ledger.claim(context.playerId, day, yesterday, {
+        streak: outcome.streak,
+        total: outcome.total,
+      });
     } catch (error) {
       this.options.logger.error(`check-in ledger of ${context.playerId} for ${day} not written`, error);
     }
@@ -150,6 +156,24 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
       present(CHECK_IN_CARD.card(card("checked_in", outcome.items, queued))),
     );
     return queued ? result : result.partial(AgentFailure.STORAGE_FULL);
+  }
+
+  /**
+   * At join: what a crash left recorded but not yet queued is queued now. Every PENDING reward is offered again
+   * under its current attempt's event id (a no-op while that event exists, whatever its state: nothing is paid
+   * twice), and today's streak is reported again when the record holds today (its event id dedupes it).
+   */
+  async repair(playerId: string): Promise<void> {
+    const { store, storage, clock, config } = this.options;
+    const record = await store.read(playerId, (data) => {
+      const checkIn = ModuleData.get(data, storage);
+      return { pending: checkIn.pendingDeliveries(), lastDay: checkIn.lastDay, streak: checkIn.streak };
+    });
+    for (const delivery of record.pending)
+      await this.#deliver(playerId, delivery.day, delivery.items, delivery.attempt);
+    const today = localDay(clock.now(), config.time_zone ?? clock.timeZone);
+    if (record.lastDay === today && record.streak > 0)
+      await this.#reportStreak(playerId, today, record.streak);
   }
 
   /** The day's check-in as a game event: rules on the streak (a 7-day bonus) match it; one id per player and day. */

@@ -9,6 +9,7 @@ import { FeatureModule } from "./feature-commands.js";
 import { ModeModule } from "./mode-module.js";
 import { ModeShowModule } from "./mode-show-module.js";
 import { CancelModule, ClearModule, SettingsModule } from "./player-commands.js";
+import { RestoreModule } from "./restore-module.js";
 
 /** Greetings, thanks and small talk: a reject class, so they never route directly anywhere. */
 const CHATTER = "system:chatter";
@@ -69,6 +70,7 @@ class CoreFeature implements ServerModule {
       new ResetModule(services),
       new UsageModule(services),
       new ReloadModule(services),
+      new RestoreModule(services),
       new FeatureModule(services),
       new ModeModule(services),
       new ModeShowModule(services),

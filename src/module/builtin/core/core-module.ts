@@ -54,7 +54,7 @@ abstract class CoreCommandModule<I> extends AbstractAgentModule<I> {
   protected abstract apply(input: I, context: ExecutionContext): Promise<Text>;
 }
 
-const adminNode = (alias: string) => literal<CommandSource>(alias).requires(isAdmin);
+export const adminNode = (alias: string) => literal<CommandSource>(alias).requires(isAdmin);
 
 // grant / revoke ------------------------------------------------------------------------------------------
 

@@ -25,6 +25,23 @@ export interface UsageLine {
   readonly outputTokens: number;
 }
 
+/** A player whose file was found damaged, as `/system restore` lists them: the newest copy kept and why. */
+export interface DamagedFileLine {
+  readonly player: string;
+  readonly kept: string;
+  readonly reason: string;
+}
+
+/** What `/system restore <player>` did. */
+export type RestoreOutcome =
+  /** No damaged file of the player is kept. */
+  | { readonly kind: "none" }
+  /** The player is online: a restore waits until they are offline. */
+  | { readonly kind: "online" }
+  /** The kept copy still does not read (not mended yet). */
+  | { readonly kind: "damaged"; readonly copy: string; readonly reason: string }
+  | { readonly kind: "restored"; readonly copy: string; readonly replaced: string | undefined };
+
 /** A player's execution mode and where it comes from. */
 export interface PlayerMode {
   readonly mode: ExecutionMode;
@@ -53,6 +70,12 @@ export interface CoreServices {
   /** Deletes the player's files and caches; usage statistics are kept. */
   reset(player: KnownPlayer): Promise<void>;
   usage(player: KnownPlayer | undefined): UsageLine[];
+  /** Players whose file was found damaged and not restored yet. */
+  damagedFiles(): DamagedFileLine[];
+  /** Puts the newest kept (mended) copy of an offline player's file back; the file it replaces is kept aside. */
+  restoreFile(player: KnownPlayer): Promise<RestoreOutcome>;
+  /** Closes the notice of a player's damaged file (the copies stay on disk); false when none was open. */
+  dismissDamaged(player: KnownPlayer): Promise<boolean>;
   /** Re-reads config files, prompts and data packs; returns what was reloaded (for the card). */
   reload(): Promise<Text>;
   /** An admin sets the server's default mode (no player) or one player's mode, over the player's own choice. */

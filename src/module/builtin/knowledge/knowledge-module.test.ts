@@ -113,9 +113,11 @@ describe("the knowledge feature", () => {
     expect(engine.tools.get(DATABASE_QUERY.id)).toBeUndefined();
     const errors = logger.lines.filter((line) => line.startsWith("ERROR"));
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toContain(
-      `knowledge database ${path} is unreadable (file is not a database); the knowledge feature is unavailable`,
+    // the file is left in place, and a copy of it is kept before anything could be written over it
+    expect(errors[0]).toMatch(
+      `knowledge database ${path} is unreadable (file is not a database); a copy is kept at ${path}.corrupt-`,
     );
+    expect(errors[0]).toContain("; the knowledge feature is unavailable");
     // The console logger prints the cause with util.inspect: one line, no stack trace.
     expect(inspect(causes[0])).not.toContain("\n");
     expect(await readFile(path)).toEqual(garbage);

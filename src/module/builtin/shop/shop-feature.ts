@@ -32,8 +32,9 @@ import { ShopStock } from "./shop-stock.js";
 /**
  * `system:shop`: a catalog (the data pack's entries plus the admin's `config/system/shop.json`), quotes, the
  * structured-only payment, orders in the player file and deliveries as durable events; the server-wide stock in
- * `<world>/system/shop-stock.json`. Prices are in points (`system:points`' ledger). Needs AGENT_STORE, EVENTS,
- * GAME_BRIDGE, LOGGER, CLOCK and SERVER_PATHS; uses ITEM_CATALOG and CARDS.
+ * `<world>/system/shop-stock.json`. Prices are in points (`system:points`' ledger). At each join, orders still owed
+ * are queued again under their fixed event ids (a crash between recording and queueing loses nothing). Needs
+ * AGENT_STORE, EVENTS, GAME_BRIDGE, LOGGER, CLOCK, LIFECYCLES and SERVER_PATHS; uses ITEM_CATALOG and CARDS.
  */
 export const SHOP_FEATURE = defineFeature<ShopConfig>({
   id: Identifier.parse("system:shop"),
@@ -93,12 +94,15 @@ export const SHOP_FEATURE = defineFeature<ShopConfig>({
         context.engine.registerModule(new ShopModule(options));
         context.engine.registerModule(new ShopCatalogModule(options));
         context.engine.registerEventType(SHOP_PURCHASE_EVENT);
-        context.engine.registerModule(
-          new ShopPurchaseModule(
-            options,
-            giveItemsTool({ bridge: services.get(GameContextTypes.GAME_BRIDGE), owner: id }),
-          ),
+        const purchases = new ShopPurchaseModule(
+          options,
+          giveItemsTool({ bridge: services.get(GameContextTypes.GAME_BRIDGE), owner: id }),
         );
+        context.engine.registerModule(purchases);
+        // an order charged whose delivery attempt a crash recorded but never queued is queued at the next join
+        services
+          .get(GameContextTypes.LIFECYCLES)
+          .register({ onJoin: (playerId) => purchases.repair(playerId) });
       },
       storages: [orders, pointsLedgerStorage],
     };

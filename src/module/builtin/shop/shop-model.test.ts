@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { AgentLifecycles } from "../../../agent/agent-lifecycle.js";
 import type { AgentResult } from "../../../agent/agent-result.js";
 import { CardRegistry } from "../../../agent/card/card-registry.js";
 import { AgentEngine, type ExecutionRequest } from "../../../agent/execution/agent-engine.js";
@@ -176,6 +177,7 @@ class Process {
       .provide(GameContextTypes.EVENTS, events)
       .provide(GameContextTypes.CARDS, new CardRegistry())
       .provide(GameContextTypes.CLOCK, CLOCK)
+      .provide(GameContextTypes.LIFECYCLES, new AgentLifecycles())
       .provide(GAME_EVENTS, { emit: async () => {} })
       .provide(GameContextTypes.LOGGER, logger)
       .provide(SERVER_PATHS, { dataDir: world, world });

@@ -15,6 +15,8 @@ const orderSchema = z.object({
   entry: z.string(),
   item: z.string(),
   count: z.number().int().positive(),
+  /** Units bought (count = quantity × the entry's pack size); absent in orders of earlier builds. */
+  quantity: z.number().int().positive().optional(),
   unitPrice: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
   state: z.enum(ORDER_STATES),

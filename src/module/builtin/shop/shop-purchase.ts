@@ -20,12 +20,17 @@ import { pointsLedgerStorage } from "../storage/points-ledger.js";
 import { SHOP_ORDER_CARD, type ShopOrderData } from "./shop-cards.js";
 import type { ShopEntry } from "./shop-catalog.js";
 import { ShopCommerce } from "./shop-commerce.js";
+import type { ShopOrder } from "./shop-orders.js";
 
 /** The durable event type of a confirmed purchase: charge + order commit, then delivery. */
 export const SHOP_PURCHASE_EVENT = "system:shop_purchase";
 
 /** The order (and its purchase event) of a confirmed quote: one per quote, so a second click is a duplicate. */
 export const shopOrderId = (quoteId: string): string => `shop/${quoteId}`;
+
+/** The purchase event of an order's delivery attempt: the order id itself, then `<order>#<attempt>`. */
+export const purchaseEventId = (orderId: string, attempt: number): string =>
+  attempt === 0 ? orderId : `${orderId}#${attempt}`;
 
 interface PurchaseInput {
   /** The order id (the first attempt's event id). */
@@ -58,6 +63,29 @@ export const SHOP_PURCHASE_ACTION = ActionType.of<PurchaseInput>(
     }) as unknown as z.ZodType<PurchaseInput>,
   ),
 );
+
+/**
+ * The purchase input of a recorded order (its delivery only: the order exists, so nothing is reserved or charged
+ * again). Orders of earlier builds carry no quantity: the price tells it, else one pack of the whole count.
+ */
+const purchaseOf = (orderId: string, order: ShopOrder): PurchaseInput => {
+  const quantity =
+    order.quantity ??
+    (order.unitPrice > 0 && order.total % order.unitPrice === 0 ? order.total / order.unitPrice : 1);
+  const exact = order.count % quantity === 0;
+  return {
+    order: orderId,
+    entry: {
+      id: order.entry,
+      item: order.item,
+      count: exact ? order.count / quantity : order.count,
+      price: exact ? order.unitPrice : order.total,
+    },
+    count: exact ? quantity : 1,
+    day: order.day,
+    items: [{ item: order.item, count: order.count }],
+  };
+};
 
 /** Attempts after which a delivery stops re-queueing itself (a player who leaves again and again). */
 const MAX_ATTEMPTS = 20;
@@ -197,6 +225,31 @@ export class ShopPurchaseModule extends AbstractAgentModule<PurchaseInput> {
     await this.#reportDelivered(playerId, input);
   }
 
+  /**
+   * At join: every order still PAID (charged, not delivered) is offered again under its current attempt's event
+   * id. A no-op while that event exists, whatever its state; an attempt a crash recorded but never queued (the
+   * player left mid-delivery) is queued now, so nothing charged stays owed and nothing is given twice.
+   */
+  async repair(playerId: string): Promise<void> {
+    const { commerce, events, owner } = this.options;
+    await commerce.ready();
+    const owed = await commerce.options.store.read(playerId, (data) =>
+      ModuleData.get(data, commerce.options.orders)
+        .list()
+        .filter(({ order }) => order.state === "PAID"),
+    );
+    for (const { id, order } of owed) {
+      const admission = await events.submit({
+        id: purchaseEventId(id, order.attempt),
+        eventType: SHOP_PURCHASE_EVENT,
+        action: SHOP_PURCHASE_ACTION.action(purchaseOf(id, order)),
+        playerId,
+        owner: owner.toString(),
+      });
+      if (!admission.accepted && !admission.duplicate) throw new AgentException(admission.failure);
+    }
+  }
+
   /** The player left before the give: a new attempt (its own event and step ids) waits for them. */
   async #requeue(playerId: string, orderId: string, input: PurchaseInput): Promise<void> {
     const { commerce, events, owner } = this.options;
@@ -205,7 +258,7 @@ export class ShopPurchaseModule extends AbstractAgentModule<PurchaseInput> {
     );
     if (attempt === undefined || attempt > MAX_ATTEMPTS) return;
     await events.submit({
-      id: `${orderId}#${attempt}`,
+      id: purchaseEventId(orderId, attempt),
       eventType: SHOP_PURCHASE_EVENT,
       action: SHOP_PURCHASE_ACTION.action(input),
       playerId,

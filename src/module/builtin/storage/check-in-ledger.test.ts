@@ -30,7 +30,23 @@ describe("CheckInLedger", () => {
     expect(await restarted.claim(STEVE, "2026-12-01", "2026-11-30")).toBe(false);
     expect(await restarted.claimed(ALEX, "2026-12-01")).toBe(true);
     expect(await restarted.claim(STEVE, "2026-12-03", "2026-12-02")).toBe(true);
-    expect(JSON.parse(await readFile(path, "utf8"))).toEqual({ format: 1, days: { "2026-12-03": [STEVE] } });
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual({
+      format: 1,
+      days: { "2026-12-03": [STEVE] },
+      standings: { "2026-12-03": { [STEVE]: [1, 1] } },
+    });
+  });
+
+  it("keeps the streak and total each claim made, so a player whose file lost them carries on", async () => {
+    const path = await ledgerPath();
+    const ledger = new CheckInLedger(path);
+    expect(await ledger.latest(STEVE)).toBeUndefined();
+    await ledger.claim(STEVE, "2026-12-01", "2026-11-30", { streak: 6, total: 20 });
+    await ledger.claim(STEVE, "2026-12-02", "2026-12-01", { streak: 7, total: 21 });
+    expect(await new CheckInLedger(path).latest(STEVE)).toEqual({ day: "2026-12-02", streak: 7, total: 21 });
+    // a file of an earlier build holds no standings: the day alone is known
+    await writeFile(path, JSON.stringify({ format: 1, days: { "2026-12-02": [STEVE] } }));
+    expect(await new CheckInLedger(path).latest(STEVE)).toEqual({ day: "2026-12-02", streak: 1, total: 1 });
   });
 
   it("serialises concurrent claims of the same day: exactly one wins", async () => {

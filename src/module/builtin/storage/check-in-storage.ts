@@ -74,10 +74,27 @@ export class CheckInStorage extends DataStorage<CheckInData> {
     return this.#streak;
   }
 
+  /**
+   * Takes a later check-in that the ledger knows and this record lost (a damaged file, a reset): its day, streak
+   * and total. Nothing changes when the record is as recent.
+   */
+  adopt(known: { readonly day: string; readonly streak: number; readonly total: number }): void {
+    if (this.#lastDay !== null && this.#lastDay >= known.day) return;
+    this.#lastDay = known.day;
+    this.#streak = known.streak;
+    this.#total = Math.max(this.#total, known.total);
+    this.markDirty();
+  }
+
   /** A copy of one day's delivery. */
   delivery(day: string): Delivery | undefined {
     const found = this.#deliveries.find((entry) => entry.day === day);
     return found === undefined ? undefined : structuredClone(found);
+  }
+
+  /** Copies of the deliveries still owed (PENDING), oldest day first. */
+  pendingDeliveries(): Delivery[] {
+    return structuredClone(this.#deliveries.filter((entry) => entry.state === "PENDING"));
   }
 
   /** Records a day's reward as PENDING (once). Over the cap the oldest delivered record goes; STORAGE_FULL if none. */
