@@ -73,7 +73,10 @@ export class SemanticIndex {
     for (const { target, features } of analysed)
       for (const feature of features) {
         let set = targetSets.get(feature);
-        if (set === undefined) targetSets.set(feature, (set = new Set()));
+        if (set === undefined) {
+          set = new Set();
+          targetSets.set(feature, set);
+        }
         set.add(target);
       }
     const count = analysed.length;

@@ -205,7 +205,7 @@ const knownTitles = (book: QuestBook): KnownTitle[] => {
 /** The slot token a quest title becomes for routing (detail samples are written with it). */
 export const QUEST_SLOT = "<quest>";
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapePattern = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * Marks the titles of the book's never-hidden quests as `<quest>` in routed text (after the item mentions), so
@@ -217,10 +217,12 @@ export const questTitleSlots =
   (book: QuestBook): SlotFactory =>
   (samples) => {
     const titles = knownTitles(book).filter((title) => !samples.has(title.key));
-    const words = titles.filter((title) => title.words).map((title) => title.key.split(" ").map(escape));
+    const words = titles
+      .filter((title) => title.words)
+      .map((title) => title.key.split(" ").map(escapePattern));
     const chinese = titles
       .filter((title) => !title.words)
-      .map((title) => escape(title.key.replace(/ /g, "")));
+      .map((title) => escapePattern(title.key.replace(/ /g, "")));
     const patterns = [
       ...(words.length === 0
         ? []
