@@ -114,6 +114,11 @@ export class RequestPipeline {
       modelActivity: request.modelActivity,
     };
     const decision = await this.options.router.route(routeRequest);
+    // how plain text was routed (never the text itself), so an admin sees what routes locally and what does not
+    if (decision.source !== "COMMAND")
+      this.options.logger.info(
+        `request ${request.requestId}: ${decision.evidence.path.at(-1) ?? "none"} → ${decision.module?.id.toString() ?? "none"}`,
+      );
     const modelStep = decision.evidence.path.find((step) => /^model:(failed|invalid)/.test(step));
     if (modelStep !== undefined)
       this.options.logger.warn(`request ${request.requestId}: ${modelStep}; local fallback card shown`);

@@ -27,7 +27,8 @@ const USAGE = [
   "       system route fit <labelled.tsv> [--data-dir DIR] [--pack DATAPACK_DIR]... [--quests QUEST_DIR]",
 ].join("\n");
 
-interface RouteArgs {
+/** The options of `npx system route` (one session: player, locale, op level, data directory, packs, quests). */
+export interface RouteArgs {
   readonly words: readonly string[];
   readonly stdin: boolean;
   readonly player: string;
@@ -87,7 +88,7 @@ const questsPack = async (folder: string, questFolder: string): Promise<string> 
 /** One assembled assistant (no model) and one joined player, routing texts as the server would. */
 export class RouteSession {
   private constructor(
-    private readonly server: AssistantServer,
+    readonly server: AssistantServer,
     private readonly player: PlayerInfo,
     private readonly folder: string,
   ) {}

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,10 +17,13 @@ import { Identifier } from "../../src/util/identifier.js";
 import { MemoryLogger, silentLogger } from "../../src/util/logger.js";
 import { writeEntry } from "./assistant-support.js";
 
+const QUESTS = join(import.meta.dirname, "..", "fixtures", "ftbquests", "system-basics");
 let folder: string;
 let server: AssistantServer;
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), "system-samples-"));
+  // a quest book, so the quest workflows are installed too
+  await cp(QUESTS, join(folder, "config", "ftbquests", "quests"), { recursive: true });
   server = await AssistantServer.create({
     clock: systemClock(),
     paths: { dataDir: folder, world: join(folder, "world"), packRoots: [] },
@@ -35,22 +38,67 @@ afterAll(async () => {
 });
 
 describe("built-in routing samples", () => {
-  it("give every read module at least 15 samples per language", () => {
+  it("give every read-only workflow a read profile with at least 15 samples per language", () => {
     const routes = server.infrastructure.engine.modules();
     const read = routes
       .values()
       .map((module) => ({ id: module.id.toString(), profile: routes.routing(module.id).profile }))
       .filter((entry) => entry.profile?.kind === "read");
+    // every read-only workflow a player reaches in plain language: the ones with arguments and without
     expect(read.map((entry) => entry.id).sort()).toEqual([
+      "system:balance",
       "system:help",
       "system:item_query",
+      "system:mode_show",
       "system:player_query",
+      "system:quest",
       "system:question",
+      "system:quests",
+      "system:shop_catalog",
+      "system:shop_orders",
     ]);
     for (const { id, profile } of read) {
       expect(profile?.zh.length, id).toBeGreaterThanOrEqual(15);
       expect(profile?.en.length, id).toBeGreaterThanOrEqual(15);
     }
+  });
+
+  it("take a read of one's own data on their topic, and never a change nor someone else's", () => {
+    const routes = server.infrastructure.engine.modules();
+    const takes = (id: string, text: string): boolean => {
+      const profile = routes.routing(id).profile;
+      return profile?.onTopic(text) === true && profile.extractor?.(text) !== undefined;
+    };
+    const reads: Record<string, string[]> = {
+      "system:balance": ["我有多少积分", "how many points do I have"],
+      "system:shop_orders": ["我的订单", "my orders"],
+      "system:shop_catalog": ["商店里有什么", "what does the shop sell", "what can I buy with my points"],
+      "system:mode_show": ["我的执行模式", "which execution mode am I in", "who set my execution mode"],
+      "system:quests": ["我有什么任务", "what quests can I do"],
+      "system:quest": ["任务2的奖励", "what does timber need"],
+    };
+    const refused: Record<string, string[]> = {
+      "system:balance": [
+        "给我100积分",
+        "transfer 50 points to alex",
+        "steve有多少积分",
+        "how many hearts do I have",
+      ],
+      "system:shop_orders": ["取消我的订单", "cancel my order", "alex's orders", "buy 2 bread"],
+      "system:shop_catalog": ["用积分买面包", "buy 2 bread", "add apples to the shop", "what did I buy"],
+      "system:mode_show": [
+        "切换到简单模式",
+        "switch me to full mode",
+        "我是什么游戏模式",
+        "what game mode am I in",
+      ],
+      "system:quests": ["领取任务奖励", "claim my quest reward", "where am i"],
+      "system:quest": ["complete quest 2 for me", "what quests are available", "tell me about secret star"],
+    };
+    for (const [id, texts] of Object.entries(reads))
+      for (const text of texts) expect(takes(id, text), `${id} ${text}`).toBe(true);
+    for (const [id, texts] of Object.entries(refused))
+      for (const text of texts) expect(takes(id, text), `${id} ${text}`).toBe(false);
   });
 
   it("never carry allowWeb into a question and have no near-identical twins", () => {

@@ -133,7 +133,11 @@ export const routingModules = () => ({
     routing: ModuleRouting.defaults<BuyInput>()
       .command(AgentCommand.identifier("item", (id) => ({ item: id.toString(), count: 1 }), "buy", "购买"))
       .semantic(
-        RoutingProfile.hints(["购买物品 minecraft:diamond", "买一个钻石"], ["buy item minecraft:diamond"]),
+        // an item's price is the shop's as much as the item's: "minecraft:diamond 多少钱" stays ambiguous
+        RoutingProfile.hints(
+          ["购买物品 minecraft:diamond", "买一个钻石", "minecraft:emerald 多少钱"],
+          ["buy item minecraft:diamond"],
+        ),
       ),
   }),
   pay: new FixtureModule<{ order: string }>({

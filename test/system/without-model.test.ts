@@ -66,6 +66,35 @@ describe("the shipped server without a model", () => {
     expect(give.text).toContain("System is not sure what you meant");
   });
 
+  it("answers balance, the shop list, orders and one's mode directly from plain text, and a change never", async () => {
+    const routed = (module: string): number =>
+      server.logger.lines.filter((line) => line.includes(`semantic:direct → ${module}`)).length;
+    const lin = await joinPlayer(server.port, "Lin");
+    try {
+      speak(lin, "zh_cn");
+      const points = await lin.say("/system 我有多少积分", (m) => m.text.includes("你的积分"));
+      expect(points.text).toMatch(/^你的积分：\d+/);
+      expect(routed("system:balance")).toBe(1);
+      const mode = await lin.say("/system 我的执行模式是什么", (m) => m.text.includes("你的模式"));
+      expect(mode.text).toContain("routing");
+      expect(routed("system:mode_show")).toBe(1);
+      // moving points is a change: never a direct route, whatever its words share with the balance
+      const give = await lin.say("/system 给我100积分", (m) => m.text.includes("没能确定你的意思"));
+      expect(give.text).not.toContain("你的积分");
+      expect(routed("system:balance")).toBe(1);
+    } finally {
+      lin.quit();
+    }
+    const shop = await alex.say("/system what does the shop sell", (m) =>
+      m.text.includes("Shop (prices in points)"),
+    );
+    expect(shop.text).toMatch(/Bread/);
+    expect(routed("system:shop_catalog")).toBe(1);
+    const orders = await alex.say("/system my orders", (m) => m.text.includes("You have no orders"));
+    expect(orders.text).toMatch(/Balance: \d+ points/);
+    expect(routed("system:shop_orders")).toBe(1);
+  });
+
   it("shows the stored text for /question", async () => {
     const card = await alex.say("/question what are the rules", (m) => m.text.includes("No griefing"));
     expect(card.text).toContain("Be kind.");

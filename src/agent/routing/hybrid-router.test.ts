@@ -178,7 +178,7 @@ describe("HybridRouter", () => {
   it("shows this request's candidates when the model asks to clarify", async () => {
     const { router } = setup(testGateway(server));
     server.script(reply({ capabilityId: "clarify", reason: "item or shop?" }));
-    const decision = await router.route(request("minecraft:diamond 怎么样"));
+    const decision = await router.route(request("minecraft:diamond 多少钱"));
     expect(decision.source).toBe("CLARIFY");
     expect(decision.selection?.promptKey).toBe("system.selection.clarify");
     expect(decision.selection?.candidates[0]).toEqual({
@@ -195,7 +195,7 @@ describe("HybridRouter", () => {
 
   it("falls back to a local selection card without a model, or when AI is off for the player", async () => {
     const { router } = setup(undefined);
-    const parsed = await router.route(request("minecraft:diamond 怎么样"));
+    const parsed = await router.route(request("minecraft:diamond 多少钱"));
     expect(parsed.source).toBe("LOCAL_FALLBACK");
     expect(parsed.evidence.path.at(-1)).toBe("model:not_configured");
     expect(parsed.selection?.candidates.map((candidate) => candidate.action)).toEqual(["system:item_query"]);
@@ -235,7 +235,7 @@ describe("HybridRouter", () => {
     ).toBe(false);
     expect(router.remember(request("y"), decision, AgentResult.success(), 1)).toBe(false);
 
-    const card = await setup(undefined).router.route(request("minecraft:diamond 怎么样"));
+    const card = await setup(undefined).router.route(request("minecraft:diamond 多少钱"));
     const candidate = card.selection!.candidates[0]!;
     const clicked = router.structured({
       player: player("dave"),
@@ -247,7 +247,7 @@ describe("HybridRouter", () => {
       action: { input: { query: "minecraft:diamond", page: 0 } },
     });
     expect(
-      router.remember(request("minecraft:diamond 怎么样", player("dave")), clicked, AgentResult.success(), 0),
+      router.remember(request("minecraft:diamond 多少钱", player("dave")), clicked, AgentResult.success(), 0),
     ).toBe(false);
     expect(router.cache.size("dave")).toBe(0);
     expect(server.requests).toHaveLength(2);

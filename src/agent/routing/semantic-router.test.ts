@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import {
   FixtureModule,
   ITEM_QUERY,
@@ -6,6 +7,7 @@ import {
   routingModules,
   SHOP,
 } from "../../../test/support/routing-modules.js";
+import { codec } from "../../util/codec.js";
 import { CommandArguments } from "../command/command-arguments.js";
 import { AgentEngine } from "../execution/agent-engine.js";
 import { SIMPLE_POLICY } from "../execution/policy-defaults.js";
@@ -16,6 +18,9 @@ import { DEFAULT_SEMANTIC_SETTINGS, type SemanticSettings } from "./semantic-con
 import { SemanticRouter } from "./semantic-router.js";
 
 const GIFT = ActionType.of("system:gift_claim", ITEM_QUERY.codec);
+const EMPTY = codec(z.object({}).strict() as z.ZodType<Record<string, never>>);
+const BALANCE = ActionType.of<Record<string, never>>("system:balance", EMPTY);
+const QUEST_BRIEF = ActionType.of<Record<string, never>>("system:quest_brief", EMPTY);
 const idExtractor = (text: string): ItemQueryInput | undefined => {
   const id = CommandArguments.singleItemId(text);
   return id === undefined ? undefined : { query: id, page: 0 };
@@ -151,5 +156,84 @@ describe("SemanticRouter", () => {
     const partial = await coverage.router.match("查询物品 minecraft:diamond 谢谢", coverage.all);
     expect(partial.coverage).toBeLessThan(1);
     expect(partial.refusal).toBe("coverage");
+  });
+
+  it("drops a module whose topic the text does not name: it neither wins nor narrows another's margin", async () => {
+    const build = (topic: boolean) => {
+      const engine = new AgentEngine();
+      for (const module of Object.values(routingModules())) engine.registerModule(module);
+      const profile = RoutingProfile.read(
+        () => ({}),
+        ["我的积分", "我的积分还剩多少", "查看我的积分"],
+        ["my points", "show my points", "my points left"],
+      );
+      engine.registerModule(
+        new FixtureModule<Record<string, never>>({
+          action: BALANCE,
+          description: "The player's points.",
+          routing: ModuleRouting.defaults<Record<string, never>>().semantic(
+            topic ? profile.about(/积分|\bpoints?\b/) : profile,
+          ),
+        }),
+      );
+      engine.start();
+      return new SemanticRouter({ modules: engine.modules(), settings: () => DEFAULT_SEMANTIC_SETTINGS });
+    };
+    // "my status" shares "my" with every balance sample: without a topic the balance narrows the margin
+    const plain = await build(false).match("show my status", () => true);
+    const topical = await build(true).match("show my status", () => true);
+    expect(plain.candidates.map((candidate) => candidate.moduleId)).toContain("system:balance");
+    expect(topical.candidates.map((candidate) => candidate.moduleId)).not.toContain("system:balance");
+    expect(topical.margin).toBeGreaterThan(plain.margin);
+    expect(topical.direct?.module.id.toString()).toBe("system:player_query");
+    expect((await build(true).match("show my points", () => true)).direct?.module.id.toString()).toBe(
+      "system:balance",
+    );
+  });
+
+  it("names each candidate's closest sample and the words its samples lack", async () => {
+    const { router, all } = setup();
+    const match = await router.match("查询物品 minecraft:diamond 谢谢", all);
+    expect(match.candidates[0]).toMatchObject({
+      moduleId: "system:item_query",
+      sample: "查询物品 minecraft:diamond",
+      uncovered: ["谢谢"],
+    });
+  });
+
+  it("marks argument names of a feature's slot recognizer in samples and queries alike", async () => {
+    const engine = new AgentEngine();
+    for (const module of Object.values(routingModules())) engine.registerModule(module);
+    const told: boolean[] = [];
+    engine.modules().routes.addSlots((samples) => {
+      // a name that is a sample's word is never marked
+      told.push(samples.has("help"), samples.has("timber"));
+      return {
+        mark: (text) => text.replace(/\b(?:timber|help)\b/g, (name) => (name === "help" ? name : "<quest>")),
+      };
+    });
+    engine.registerModule(
+      new FixtureModule<Record<string, never>>({
+        action: QUEST_BRIEF,
+        description: "One quest.",
+        routing: ModuleRouting.defaults<Record<string, never>>().semantic(
+          RoutingProfile.read(
+            () => ({}),
+            ["<quest>任务详情"],
+            ["what does <quest> need", "details of <quest>"],
+          ),
+        ),
+      }),
+    );
+    engine.start();
+    const router = new SemanticRouter({
+      modules: engine.modules(),
+      settings: () => DEFAULT_SEMANTIC_SETTINGS,
+    });
+    const match = await router.match("what does timber need", () => true);
+    expect(told).toEqual([true, false]);
+    expect(match.direct?.module.id.toString()).toBe("system:quest_brief");
+    expect(match.coverage).toBe(1);
+    expect(() => engine.modules().routes.addSlots(() => ({ mark: (text) => text }))).toThrow("frozen");
   });
 });

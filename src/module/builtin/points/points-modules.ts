@@ -85,7 +85,7 @@ const BALANCE_SAMPLES = {
 /** Points are the subject; giving, moving or spending them is a change, never a direct read of the balance. */
 const BALANCE_WORDS: ReadWords = {
   topic:
-    /积分|分数|几分|多少分|点数|余额|钱|账户|帐户|\bpoints?\b|\bbalance\b|\bwallet\b|\bmoney\b|\bcoins?\b|\brich\b|\baccount\b|\bscore\b/,
+    /积分|分数|几分|多少分|点数|余额|(?:我|有)的?(?:多少)?钱|钱包|账户|帐户|\bpoints?\b|\bbalance\b|\bwallet\b|\bmoney\b|\bcoins?\b|\brich\b|\baccount\b|\bscore\b/,
   changes:
     /\b(give|giving|transfer|send|pay|spend|add|take|remove|reset|set|buy)\b|转给|转账|转让|送给|给.{0,16}[加扣减送转\d一二两三四五六七八九十百千]|[加扣减]\s*\d|扣|清零|花掉|买/,
 };
