@@ -71,7 +71,7 @@ describe("the shipped server without a model", () => {
       server.logger.lines.filter((line) => line.includes(`semantic:direct → ${module}`)).length;
     const lin = await joinPlayer(server.port, "Lin");
     try {
-      speak(lin, "zh_cn");
+      await speak(server, lin, "zh_cn");
       const points = await lin.say("/system 我有多少积分", (m) => m.text.includes("你的积分"));
       expect(points.text).toMatch(/^你的积分：\d+/);
       expect(routed("system:balance")).toBe(1);
