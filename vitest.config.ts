@@ -1,7 +1,11 @@
 import { availableParallelism } from "node:os";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
-/** Tests that start game servers, processes or browsers: they wait on sockets and timers more than on the CPU. */
+/**
+ * Tests that start game servers, processes or browsers: they wait on sockets and timers more than on the CPU, so
+ * they run after the unit tests, on half the cores (at least two files at a time). A new file in these folders,
+ * or anywhere under src/ and test/, belongs to its project without a change here.
+ */
 const SYSTEM = ["test/system/**/*.test.ts", "test/e2e/**/*.test.ts", "test/crash/**/*.test.ts"];
 
 export default defineConfig({
@@ -16,7 +20,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: SYSTEM,
+          exclude: [...configDefaults.exclude, ...SYSTEM],
           // every core; files share a worker's loaded modules (no test mocks modules or globals)
           maxWorkers: availableParallelism(),
           isolate: false,
@@ -29,6 +33,7 @@ export default defineConfig({
           name: "system",
           include: SYSTEM,
           maxWorkers: Math.max(2, Math.ceil(availableParallelism() / 2)),
+          // each file starts its own servers in temp folders; the worker's loaded modules are shared
           isolate: false,
           sequence: { groupOrder: 1 },
         },
