@@ -35,6 +35,8 @@ export default defineConfig({
           maxWorkers: Math.max(2, Math.ceil(availableParallelism() / 2)),
           // each file starts its own servers in temp folders; the worker's loaded modules are shared
           isolate: false,
+          // a page or a server polled for its state: as long as the other waits on servers, never a fixed time
+          expect: { poll: { timeout: 20_000 } },
           sequence: { groupOrder: 1 },
         },
       },

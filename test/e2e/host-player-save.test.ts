@@ -1,6 +1,9 @@
 import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import type { Bot } from "mineflayer";
+import { Anvil } from "prismarine-provider-anvil";
+import { Vec3 } from "vec3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HostHandler } from "../../src/host/flying-squid/host-handler.js";
 import { type RunningHost, start } from "../../src/host/flying-squid/server.js";
@@ -55,6 +58,7 @@ const quietHandler = (joined: string[]): HostHandler => ({
 const hostWithBot = async (
   name: string,
   playerSaveIntervalMillis: number,
+  ops: readonly string[] = [],
 ): Promise<{ host: RunningHost; bot: Bot; uuid: string; world: string }> => {
   const world = tempFolder("system-save-");
   const joined: string[] = [];
@@ -68,6 +72,7 @@ const hostWithBot = async (
     logger: new MemoryLogger(),
     announce: () => {},
     playerSaveIntervalMillis,
+    ops,
   });
   const bot = await joinBot(host.port, name);
   const uuid = await waitFor(() => joined[0]);
@@ -143,5 +148,20 @@ describe("flying-squid host: player data is saved periodically and at shutdown",
     expect(await savedHeldSlot(world, uuid)).toBe(6);
     bot.quit();
     rmSync(world, { recursive: true, force: true });
+  });
+
+  it("writes the world's changed chunks when the server closes, and stops its chunk saver", async () => {
+    const { host, bot, world } = await hostWithBot("Builder", 0, ["Builder"]);
+    try {
+      // the superflat ground's grass is at y 4; the player sees the block once the server changed it
+      bot.chat("/setblock 3 4 3 minecraft:gold_block");
+      await waitFor(() => (bot.blockAt(new Vec3(3, 4, 3))?.name === "gold_block" ? true : undefined));
+      await host.close();
+      const column = await new (Anvil("1.21.4"))(join(world, "region")).load(0, 0);
+      expect(column?.getBlock(new Vec3(3, 4, 3)).name).toBe("gold_block");
+    } finally {
+      bot.quit();
+      rmSync(world, { recursive: true, force: true });
+    }
   });
 });

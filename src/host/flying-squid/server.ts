@@ -129,6 +129,7 @@ export const start = async (options: HostOptions): Promise<RunningHost> => {
         await quit(serv, logger);
         // Logout saves start when players are kicked; the process may exit right after close resolves.
         await plugin.saveAll();
+        await saveWorld(serv, logger);
       })().finally(release);
       return closing;
     },
@@ -159,6 +160,27 @@ const listeningPort = (serv: SquidServer, fallback: number): number => {
     typeof address.port === "number"
     ? address.port
     : fallback;
+};
+
+/** The part of prismarine-world's World that saves chunks (every second until stopped). */
+interface SavingWorld {
+  stopSaving?(): void;
+  waitSaving?(): Promise<void>;
+}
+
+/**
+ * flying-squid's quit leaves the overworld's chunk saver running: it is stopped, and the chunks it had queued
+ * are written before close resolves (a change made in the last second would be lost, and nothing writes into the
+ * world folder once the server is closed).
+ */
+const saveWorld = async (serv: SquidServer, logger: Logger): Promise<void> => {
+  const world = serv.overworld as SavingWorld | undefined;
+  world?.stopSaving?.();
+  try {
+    await world?.waitSaving?.();
+  } catch (error) {
+    logger.error("saving the world's chunks failed", error);
+  }
 };
 
 const quit = async (serv: SquidServer, logger: Logger): Promise<void> => {
