@@ -124,8 +124,9 @@ describe("corrupt files at start", () => {
       const lines = logger.lines.filter((line) => line.includes(path));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain(
-        `knowledge database ${path} is unreadable (file is not a database); the knowledge feature is unavailable`,
+        `knowledge database ${path} is unreadable (file is not a database); a copy is kept at ${path}.corrupt-`,
       );
+      expect(lines[0]).toContain("the knowledge feature is unavailable");
     } finally {
       await system.close();
     }
