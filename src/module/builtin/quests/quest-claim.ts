@@ -103,8 +103,9 @@ export class QuestClaimModule extends AbstractAgentModule<ClaimInput> {
       action: QUEST_CLAIM_ACTION,
       description: "Claim the rewards of a completed FTB quest (card button).",
       routing: ModuleRouting.structuredOnly<ClaimInput>(),
-      // it records the claim and queues its delivery: a write, so a repeated click is answered by the replay cache
-      policy: { ...SIMPLE_POLICY, writeSteps: 1 },
+      // idempotent by itself (a second click finds the claim and queues nothing new), so it is not replayed: a
+      // claim after an attempt that gave nothing (no room) must run again and queue the next attempt
+      policy: SIMPLE_POLICY,
     });
   }
 
