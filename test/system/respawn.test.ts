@@ -1,5 +1,16 @@
+import { Vec3 } from "vec3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { announceRule, joinPlayer, type ShippedServer, startShipped, waitFor } from "./system-support.js";
+import {
+  announceRule,
+  joinPlayer,
+  positionOf,
+  type ShippedServer,
+  startShipped,
+  waitFor,
+} from "./system-support.js";
+
+const vec = (at: { readonly x: number; readonly y: number; readonly z: number }): Vec3 =>
+  new Vec3(at.x, at.y, at.z);
 
 /**
  * Dying and travelling on the shipped 1.21 server, as a player does it: the Respawn button brings a dead player
@@ -89,9 +100,23 @@ describe("respawn and dimension changes (shipped server)", () => {
       expect(events.text).toContain("hot → system:announce · system:dimension_change · Traveller");
       expect(events.text).toContain("home → system:announce · system:dimension_change · Traveller");
       // a long move seen by others: flying-squid sends them the entity's teleport
-      const before = traveller.bot.entity.position.clone();
+      // the move is relative to where the server holds the player: wait until the bot stands there too (a
+      // respawned bot may still be falling onto the spawn), then wait for both to have moved
+      const before = await waitFor(() => {
+        const held = positionOf(server, "Traveller");
+        return held !== undefined && traveller.bot.entity.position.distanceTo(vec(held)) < 1
+          ? held
+          : undefined;
+      });
       traveller.bot.chat("/tp ~12 ~ ~12");
-      await waitFor(() => (traveller.bot.entity.position.distanceTo(before) > 8 ? true : undefined));
+      await waitFor(() => {
+        const held = positionOf(server, "Traveller");
+        return held !== undefined &&
+          vec(held).distanceTo(vec(before)) > 8 &&
+          traveller.bot.entity.position.distanceTo(vec(before)) > 8
+          ? true
+          : undefined;
+      });
       // the traveller's next command is read after its position: the teleport has been sent to the others
       await traveller.say("/system balance", (m) => m.text.startsWith("Your points"));
       // the others near a mover stay connected (flying-squid's teleport of an entity did not encode on 1.21.2+)
