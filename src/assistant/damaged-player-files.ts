@@ -42,6 +42,8 @@ export class DamagedPlayerFiles {
   readonly #file: ConfigInstance<DamagedFile>;
   readonly #listeners: DamagedNotice[] = [];
   #writes: Promise<unknown> = Promise.resolve();
+  /** The open notices by player (what the file holds once the pending writes are done). */
+  #open = new Map<string, { kept: string[]; reason: string; at: number }>();
 
   constructor(
     private readonly options: {
@@ -64,6 +66,7 @@ export class DamagedPlayerFiles {
   /** Reads the open notices; throws a CorruptFileError naming the file when it is invalid. */
   async load(): Promise<void> {
     await this.#file.reload();
+    this.#open = new Map(Object.entries(this.#file.get().players));
   }
 
   /** Listens for new reports (the assembly tells the admins online). */
@@ -79,41 +82,39 @@ export class DamagedPlayerFiles {
         `${report.kept}. Mend the copy, then run /system restore ${name} (docs/admin.md).`,
     );
     const at = this.options.now();
-    const write = this.#writes.then(() =>
-      this.#file.modify((current) => {
-        const previous = current.players[report.playerId];
-        const kept = [...(previous?.kept ?? []), report.kept].slice(-64);
-        return { players: { ...current.players, [report.playerId]: { kept, reason: report.reason, at } } };
-      }),
-    );
-    this.#writes = write.catch((error: unknown) =>
-      this.options.logger.error("damaged-players.json was not written", error),
-    );
+    const kept = [...(this.#open.get(report.playerId)?.kept ?? []), report.kept].slice(-64);
+    this.#open.set(report.playerId, { kept, reason: report.reason, at });
+    void this.#persist();
     const player = { playerId: report.playerId, kept: [report.kept], reason: report.reason, at };
     for (const listener of this.#listeners) listener(player);
   }
 
   /** The open notices, oldest first. */
   list(): DamagedPlayer[] {
-    return Object.entries(this.#file.get().players)
+    return [...this.#open]
       .map(([playerId, entry]) => ({ playerId, ...entry }))
       .sort((left, right) => left.at - right.at);
   }
 
   /** The open notice of one player. */
   get(playerId: string): DamagedPlayer | undefined {
-    const entry = this.#file.get().players[playerId];
+    const entry = this.#open.get(playerId);
     return entry === undefined ? undefined : { playerId, ...entry };
   }
 
   /** Closes a player's notice (restored, or dismissed by an admin); the kept copies stay on disk. */
   async forget(playerId: string): Promise<void> {
-    await this.#writes;
-    await this.#file.modify((current) => {
-      const players = { ...current.players };
-      delete players[playerId];
-      return { players };
-    });
+    this.#open.delete(playerId);
+    await this.#persist();
+  }
+
+  /** Writes the open notices (one write at a time, each with what memory holds then); failures are logged. */
+  #persist(): Promise<void> {
+    const write = this.#writes.then(() => this.#file.set({ players: Object.fromEntries(this.#open) }));
+    this.#writes = write.catch((error: unknown) =>
+      this.options.logger.error("damaged-players.json was not written", error),
+    );
+    return this.#writes.then(() => undefined);
   }
 }
 
