@@ -201,9 +201,11 @@ const DAMAGE: Record<string, (good: Buffer) => Promise<Buffer>> = {
   },
   WrongShape: async (good) => {
     const root = await parse(good);
-    const owners = root.value.moduleData?.value as nbt.Compound["value"];
-    const checkIn = (owners["system:check_in"]?.value as nbt.Compound["value"]).check_in
-      ?.value as nbt.Compound["value"];
+    const compound = (tag: nbt.Tags[nbt.TagType] | undefined): nbt.Compound["value"] => {
+      if (tag?.type !== "compound") throw new Error("not a compound");
+      return tag.value as nbt.Compound["value"];
+    };
+    const checkIn = compound(compound(compound(root.value.moduleData)["system:check_in"]).check_in);
     checkIn.data = nbt.string(JSON.stringify({ lastDay: 5, streak: "long" }));
     return write(root);
   },
