@@ -213,6 +213,8 @@ describe("AssistantServer over the in-memory game", () => {
       "/reset Alex",
       "/usage",
       "/reload",
+      "/restore",
+      "/restore Alex",
       "/mode default simple",
       "/mode simple Alex",
       "/mode allow simple",
