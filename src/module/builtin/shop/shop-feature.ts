@@ -18,14 +18,9 @@ import {
 import { SHOP_CONFIG, ShopCatalog, type ShopConfig } from "./shop-catalog.js";
 import { ShopCatalogModule } from "./shop-catalog-module.js";
 import { ShopCommerce } from "./shop-commerce.js";
-import {
-  ShopCancelModule,
-  ShopConfirmModule,
-  ShopModule,
-  ShopOrdersModule,
-  ShopQuoteModule,
-} from "./shop-modules.js";
+import { ShopCancelModule, ShopConfirmModule, ShopModule, ShopQuoteModule } from "./shop-modules.js";
 import { shopOrdersStorage } from "./shop-orders.js";
+import { ShopOrdersModule } from "./shop-orders-module.js";
 import { SHOP_PURCHASE_EVENT, ShopPurchaseModule } from "./shop-purchase.js";
 import { ShopStock } from "./shop-stock.js";
 

@@ -17,21 +17,17 @@ import type { EventSink } from "../../../game/context-types.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import { ADMIN_LEVEL, isAdmin } from "../core/core-services.js";
-import { ownReadProfile } from "../core/own-read.js";
-import { pointsLedgerStorage } from "../storage/points-ledger.js";
 import {
   SHOP_ADMIN_CARD,
   SHOP_CANCEL_ACTION_ID,
   SHOP_CONFIRM_ACTION_ID,
   SHOP_ORDER_CARD,
-  SHOP_ORDERS_CARD,
   SHOP_QUOTE_ACTION_ID,
   SHOP_QUOTE_CARD,
 } from "./shop-cards.js";
 import { shopList } from "./shop-catalog-module.js";
 import { MAX_COUNT, type Prepared, type ShopCommerce } from "./shop-commerce.js";
 import { SHOP_PURCHASE_ACTION, SHOP_PURCHASE_EVENT, shopOrderId } from "./shop-purchase.js";
-import { ORDER_WORDS, ORDERS_SAMPLES } from "./shop-samples.js";
 
 /** What the shop workflows share. */
 export interface ShopModuleOptions {
@@ -238,49 +234,6 @@ export class ShopCancelModule extends AbstractAgentModule<QuoteRef> {
       undefined,
       present(
         SHOP_ORDER_CARD.card({ order: input.quote, name: "", items: 0, total: 0, status: "cancelled" }),
-      ),
-    );
-  }
-}
-
-type OrdersInput = Record<string, never>;
-const SHOP_ORDERS_ACTION = ActionType.of<OrdersInput>(
-  "system:shop_orders",
-  codec(z.object({}).strict() as z.ZodType<OrdersInput>),
-);
-
-/** `/system orders` (订单): the player's latest orders and their states, and the balance. */
-export class ShopOrdersModule extends AbstractAgentModule<OrdersInput> {
-  constructor(private readonly options: ShopModuleOptions) {
-    super({
-      action: SHOP_ORDERS_ACTION,
-      description: "The player's shop orders and their states.",
-      routing: ModuleRouting.defaults<OrdersInput>()
-        .command(AgentCommand.literal<OrdersInput>({}, "orders", "订单"))
-        .semantic(ownReadProfile(ORDER_WORDS, ORDERS_SAMPLES)),
-    });
-  }
-
-  override async run(_input: OrdersInput, context: ExecutionContext): Promise<AgentResult> {
-    await this.options.commerce.ready();
-    const { commerce, itemName } = this.options;
-    const { orders, balance } = await commerce.options.store.read(context.playerId, (data) => ({
-      orders: ModuleData.get(data, commerce.options.orders).list().slice(0, 20),
-      balance: ModuleData.get(data, pointsLedgerStorage).balance(),
-    }));
-    return AgentResult.success(
-      undefined,
-      present(
-        SHOP_ORDERS_CARD.card({
-          balance,
-          orders: orders.map(({ id, order }) => ({
-            order: id,
-            name: itemName(order.item, context.locale),
-            items: order.count,
-            total: order.total,
-            state: order.state,
-          })),
-        }),
       ),
     );
   }
