@@ -5,8 +5,8 @@ import type { Bot } from "mineflayer";
 import { Anvil } from "prismarine-provider-anvil";
 import { Vec3 } from "vec3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { HostHandler } from "../../src/host/flying-squid/host-handler.js";
 import { type RunningHost, start } from "../../src/host/flying-squid/server.js";
+import type { HostHandler } from "../../src/host/shared/host-handler.js";
 import { MemoryLogger } from "../../src/util/logger.js";
 import { joinBot, tempFolder, waitFor } from "./host-support.js";
 

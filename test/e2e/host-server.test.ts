@@ -4,11 +4,11 @@ import { type ClientOptions, createClient } from "minecraft-protocol";
 import type { Bot } from "mineflayer";
 import nbt from "prismarine-nbt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cardComponent } from "../../src/host/flying-squid/card-component.js";
-import { brigadierTree, type DeclareCommandsPacket } from "../../src/host/flying-squid/declare-commands.js";
-import type { HostHandler, HostPlayer } from "../../src/host/flying-squid/host-handler.js";
 import { type RunningHost, start } from "../../src/host/flying-squid/server.js";
 import { INVENTORY_SNAPSHOT, PLAYER_STATS_SNAPSHOT } from "../../src/host/flying-squid/snapshots.js";
+import { cardComponent } from "../../src/host/shared/card-component.js";
+import { brigadierTree, type DeclareCommandsPacket } from "../../src/host/shared/declare-commands.js";
+import type { HostHandler, HostPlayer } from "../../src/host/shared/host-handler.js";
 import { MemoryLogger } from "../../src/util/logger.js";
 import { joinBot, tempFolder, waitFor } from "./host-support.js";
 

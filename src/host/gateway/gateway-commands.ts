@@ -1,4 +1,4 @@
-import type { DeclareCommandsPacket } from "../flying-squid/declare-commands.js";
+import type { DeclareCommandsPacket } from "../shared/declare-commands.js";
 import type { ProxiedPlayer } from "./proxied-player.js";
 
 /**

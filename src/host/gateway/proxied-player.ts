@@ -1,7 +1,7 @@
 import type { Languages } from "../../util/language.js";
 import type { Logger } from "../../util/logger.js";
-import type { ChatComponent } from "../flying-squid/chat-component.js";
-import { chatDialect, chatPacket } from "../flying-squid/chat-packets.js";
+import type { ChatComponent } from "../shared/chat-component.js";
+import { chatDialect, chatPacket } from "../shared/chat-packets.js";
 import { BackendConfigSession } from "./backend/config-session.js";
 import { BackendLoginSession } from "./backend/login-session.js";
 import { BackendPlaySession } from "./backend/play-session.js";

@@ -1,7 +1,7 @@
 import type { ExperienceGrant, GiveOutcome, GiveStack, TakeOutcome } from "../../game/game-bridge.js";
+import type { InventorySnapshot, PlayerStatsSnapshot } from "../../game/game-snapshots.js";
 import type { ChatComponent } from "./chat-component.js";
 import type { DeclareCommandsPacket } from "./declare-commands.js";
-import type { InventorySnapshot, PlayerStatsSnapshot } from "./snapshots.js";
 
 /**
  * A connected player as the assistant sees it. Reads return codec'd snapshots, never live game objects;
