@@ -244,6 +244,6 @@ describe("flying-squid host with a mineflayer bot", () => {
       dimension: "minecraft:overworld",
       gameMode: "survival",
     });
-    expect(stats.inventory.totals).toContainEqual({ item: "minecraft:diamond", count: 3 });
+    expect(stats.inventory?.totals).toContainEqual({ item: "minecraft:diamond", count: 3 });
   });
 });

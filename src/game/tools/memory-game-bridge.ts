@@ -130,7 +130,7 @@ export class MemoryGameBridge implements GameBridge {
       this.gives.push({ playerId, item, count });
     }
     if (experience !== undefined) {
-      const total = grantExperience(player.stats.xpTotal, experience);
+      const total = grantExperience(player.stats.xpTotal ?? 0, experience);
       player.stats = { ...player.stats, xpTotal: total, xpLevel: levelOfPoints(total) };
     }
     return { given: true };
