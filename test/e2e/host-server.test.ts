@@ -231,11 +231,11 @@ describe("flying-squid host with a mineflayer bot", () => {
     expect(await player.giveItem("minecraft:no_such_item", 1)).toBe(false);
     const diamonds = await waitFor(() => bot.inventory.items().find((item) => item.name === "diamond"));
     expect(diamonds.count).toBe(3);
-    const inventory = player.inventory();
+    const inventory = player.inventory()!;
     expect(INVENTORY_SNAPSHOT.decode(inventory).success).toBe(true);
     expect(inventory.stacks).toContainEqual(expect.objectContaining({ item: "minecraft:diamond", count: 3 }));
     inventory.stacks.length = 0;
-    expect(player.inventory().stacks.length).toBeGreaterThan(0);
+    expect(player.inventory()!.stacks.length).toBeGreaterThan(0);
     const stats = player.stats();
     expect(PLAYER_STATS_SNAPSHOT.decode(stats).success).toBe(true);
     expect(stats).toMatchObject({

@@ -24,7 +24,8 @@ export interface HostPlayer {
   sendActionBar(component: ChatComponent): void;
   /** A title with its subtitle in the middle of the screen (a few seconds). */
   sendTitle(title: ChatComponent, subtitle: ChatComponent): void;
-  inventory(): InventorySnapshot;
+  /** The inventory, or undefined when this host does not know it (the gateway before the backend sent it). */
+  inventory(): InventorySnapshot | undefined;
   stats(): PlayerStatsSnapshot;
   /** One stack: true once given and saved; false (nothing given) when the item is unknown or there is no room. */
   giveItem(itemName: string, count: number): Promise<boolean>;
