@@ -15,7 +15,11 @@ export interface ExperienceGrant {
 /** The outcome of a take: all stacks removed and saved, or nothing changed (offline, or a stack not held). */
 export type TakeOutcome =
   | { readonly taken: true }
-  | { readonly taken: false; readonly refusal: "offline" | "missing"; readonly item?: GiveStack };
+  | {
+      readonly taken: false;
+      readonly refusal: "offline" | "missing" | "unsupported";
+      readonly item?: GiveStack;
+    };
 
 /** A player killed an entity (as far as the host reports kills). */
 export interface KillReport {
@@ -26,8 +30,11 @@ export interface KillReport {
   readonly entityId: string;
 }
 
-/** Why nothing was given: the player is not online, an item is unknown, or the stacks do not all fit. */
-export type GiveRefusal = "offline" | "unknown_item" | "no_room";
+/**
+ * Why nothing was given: the player is not online, an item is unknown, the stacks do not all fit, or this host
+ * cannot change inventories at all (`unsupported`: the gateway, until world effects exist there).
+ */
+export type GiveRefusal = "offline" | "unknown_item" | "no_room" | "unsupported";
 
 /**
  * The outcome of a give. `given: true` means every stack is in the player's inventory AND in the player's saved
@@ -42,6 +49,12 @@ export type GiveOutcome =
  * snapshots (copies), never live objects; writes are only called from durable write steps.
  */
 export interface GameBridge {
+  /**
+   * Whether this host can put items into (and take them from) inventories. False at the gateway, where a give
+   * or take is refused as `unsupported` before anything changes; a feature that charges for items (check-in,
+   * shop) asks first and refuses before it writes anything.
+   */
+  givesItems(): boolean;
   isOnline(playerId: string): boolean;
   playerName(playerId: string): string | undefined;
   inventory(playerId: string): InventorySnapshot | undefined;

@@ -20,34 +20,41 @@ const inventorySchema = z.object({
 export type InventorySnapshot = z.infer<typeof inventorySchema>;
 export const INVENTORY_SNAPSHOT: Codec<InventorySnapshot> = codec(inventorySchema);
 
+// every piece may be unknown: the gateway knows only what it has read from the relayed packets
 const statsSchema = z.object({
-  health: z.number(),
-  food: z.number(),
-  xpLevel: z.number().int().nonnegative(),
-  xpTotal: z.number().nonnegative(),
-  position: z.object({ x: z.number(), y: z.number(), z: z.number() }),
-  dimension: z.string(),
-  gameMode: z.enum(["survival", "creative", "adventure", "spectator"]),
-  inventory: z.object({
-    usedSlots: z.number().int().nonnegative(),
-    freeSlots: z.number().int().nonnegative(),
-    totals: z.array(z.object({ item: z.string(), count: z.number().int().positive() })),
-  }),
+  health: z.number().optional(),
+  food: z.number().optional(),
+  xpLevel: z.number().int().nonnegative().optional(),
+  xpTotal: z.number().nonnegative().optional(),
+  position: z.object({ x: z.number(), y: z.number(), z: z.number() }).optional(),
+  dimension: z.string().optional(),
+  gameMode: z.enum(["survival", "creative", "adventure", "spectator"]).optional(),
+  inventory: z
+    .object({
+      usedSlots: z.number().int().nonnegative(),
+      freeSlots: z.number().int().nonnegative(),
+      totals: z.array(z.object({ item: z.string(), count: z.number().int().positive() })),
+    })
+    .optional(),
 });
 
-/** Health, food, xp, position, dimension, game mode and an inventory summary, as plain data. */
+/**
+ * Health, food, xp, position, dimension, game mode and an inventory summary, as plain data. A piece the host
+ * does not know (the gateway before the packet that tells it, or one it could not decode) is absent.
+ */
 export type PlayerStatsSnapshot = z.infer<typeof statsSchema>;
 export const PLAYER_STATS_SNAPSHOT: Codec<PlayerStatsSnapshot> = codec(statsSchema);
 
 const GAME_MODES = ["survival", "creative", "adventure", "spectator"] as const;
 
 /** The vanilla name of a numeric game mode (flying-squid stores 0–3). */
-export const gameModeName = (mode: number): PlayerStatsSnapshot["gameMode"] => GAME_MODES[mode] ?? "survival";
+export const gameModeName = (mode: number): NonNullable<PlayerStatsSnapshot["gameMode"]> =>
+  GAME_MODES[mode] ?? "survival";
 
 /** Sums stacks per item id, largest first; the summary a player query shows. */
 export const inventoryTotals = (
   stacks: readonly ItemStackSnapshot[],
-): PlayerStatsSnapshot["inventory"]["totals"] => {
+): NonNullable<PlayerStatsSnapshot["inventory"]>["totals"] => {
   const totals = new Map<string, number>();
   for (const stack of stacks) totals.set(stack.item, (totals.get(stack.item) ?? 0) + stack.count);
   return [...totals]

@@ -5,8 +5,8 @@ import type { Bot } from "mineflayer";
 import { Anvil } from "prismarine-provider-anvil";
 import { Vec3 } from "vec3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { HostHandler } from "../../src/host/flying-squid/host-handler.js";
 import { type RunningHost, start } from "../../src/host/flying-squid/server.js";
+import type { HostHandler } from "../../src/host/shared/host-handler.js";
 import { MemoryLogger } from "../../src/util/logger.js";
 import { joinBot, tempFolder, waitFor } from "./host-support.js";
 
@@ -103,7 +103,7 @@ describe("flying-squid host: gives are saved before they count", () => {
   it("gives nothing when the stacks do not all fit (no partial give)", async () => {
     const { host, uuid, world } = running;
     const player = host.player(uuid)!;
-    const free = player.inventory().freeSlots;
+    const free = player.inventory()!.freeSlots;
     expect(free).toBeGreaterThan(2);
     expect(await player.giveItems([{ item: "minecraft:cobblestone", count: 64 * (free - 1) }])).toEqual({
       given: true,
@@ -142,7 +142,7 @@ describe("flying-squid host: player data is saved periodically and at shutdown",
     await bot.look(1, 0, true);
     await eventually(async () => (await savedHeldSlot(world, uuid)) !== undefined);
     bot.setQuickBarSlot(6);
-    await eventually(async () => host.player(uuid)?.inventory().heldSlot === 6);
+    await eventually(async () => host.player(uuid)?.inventory()?.heldSlot === 6);
     expect(await savedHeldSlot(world, uuid)).not.toBe(6);
     await host.close();
     expect(await savedHeldSlot(world, uuid)).toBe(6);

@@ -4,11 +4,11 @@ import { type ClientOptions, createClient } from "minecraft-protocol";
 import type { Bot } from "mineflayer";
 import nbt from "prismarine-nbt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cardComponent } from "../../src/host/flying-squid/card-component.js";
-import { brigadierTree, type DeclareCommandsPacket } from "../../src/host/flying-squid/declare-commands.js";
-import type { HostHandler, HostPlayer } from "../../src/host/flying-squid/host-handler.js";
 import { type RunningHost, start } from "../../src/host/flying-squid/server.js";
 import { INVENTORY_SNAPSHOT, PLAYER_STATS_SNAPSHOT } from "../../src/host/flying-squid/snapshots.js";
+import { cardComponent } from "../../src/host/shared/card-component.js";
+import { brigadierTree, type DeclareCommandsPacket } from "../../src/host/shared/declare-commands.js";
+import type { HostHandler, HostPlayer } from "../../src/host/shared/host-handler.js";
 import { MemoryLogger } from "../../src/util/logger.js";
 import { joinBot, tempFolder, waitFor } from "./host-support.js";
 
@@ -231,11 +231,11 @@ describe("flying-squid host with a mineflayer bot", () => {
     expect(await player.giveItem("minecraft:no_such_item", 1)).toBe(false);
     const diamonds = await waitFor(() => bot.inventory.items().find((item) => item.name === "diamond"));
     expect(diamonds.count).toBe(3);
-    const inventory = player.inventory();
+    const inventory = player.inventory()!;
     expect(INVENTORY_SNAPSHOT.decode(inventory).success).toBe(true);
     expect(inventory.stacks).toContainEqual(expect.objectContaining({ item: "minecraft:diamond", count: 3 }));
     inventory.stacks.length = 0;
-    expect(player.inventory().stacks.length).toBeGreaterThan(0);
+    expect(player.inventory()!.stacks.length).toBeGreaterThan(0);
     const stats = player.stats();
     expect(PLAYER_STATS_SNAPSHOT.decode(stats).success).toBe(true);
     expect(stats).toMatchObject({
@@ -244,6 +244,6 @@ describe("flying-squid host with a mineflayer bot", () => {
       dimension: "minecraft:overworld",
       gameMode: "survival",
     });
-    expect(stats.inventory.totals).toContainEqual({ item: "minecraft:diamond", count: 3 });
+    expect(stats.inventory?.totals).toContainEqual({ item: "minecraft:diamond", count: 3 });
   });
 });

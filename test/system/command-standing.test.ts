@@ -8,7 +8,7 @@ import { ProtocolClient } from "../../src/agent/response/protocol-client.js";
 import type { ReplyResponse } from "../../src/agent/response/reply-response.js";
 import { StateResponse } from "../../src/agent/response/state-response.js";
 import type { GameClock } from "../../src/game/context-types.js";
-import type { DeclareCommandsPacket } from "../../src/host/flying-squid/declare-commands.js";
+import type { DeclareCommandsPacket } from "../../src/host/shared/declare-commands.js";
 import { WebSocketFrameChannel } from "../../src/util/frame-transport.js";
 import { ScriptedModelServer } from "../support/scripted-model-server.js";
 import {

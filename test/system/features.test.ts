@@ -2,7 +2,7 @@ import type { EventEmitter } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DeclareCommandsPacket } from "../../src/host/flying-squid/declare-commands.js";
+import type { DeclareCommandsPacket } from "../../src/host/shared/declare-commands.js";
 import { gate, ScriptedModelServer } from "../support/scripted-model-server.js";
 import {
   command,

@@ -1,8 +1,8 @@
 import { argument, CommandDispatcher, greedyString, literal } from "@jsprismarine/brigadier";
 import type { Bot } from "mineflayer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { declareCommands } from "../../src/host/flying-squid/declare-commands.js";
 import type { GatewayCommands } from "../../src/host/gateway/gateway-commands.js";
+import { declareCommands } from "../../src/host/shared/declare-commands.js";
 import { recordChat } from "../e2e/assistant-support.js";
 import {
   type GatewayUnderTest,

@@ -99,11 +99,24 @@ export interface GatewayUnderTest {
   close(): Promise<void>;
 }
 
-/** Starts the gateway in front of `backendPort` on a free port, with a fresh data directory. */
+/** A facade that owns nothing: the gateway relays every frame, System's tree and commands included none. */
+export const RELAY_ONLY: GatewayCommands = { tree: () => undefined, owns: () => false, run: () => {} };
+
+/**
+ * Starts the gateway in front of `backendPort` on a free port, with a fresh data directory. With `assistant`
+ * it passes no facade, so `startGateway` builds the assistant as the CLI does (with the model of `environment`,
+ * none by default); otherwise it relays with `commands`, or only relays.
+ */
 export const startGatewayFor = async (
   backendPort: number,
-  options: { readonly dataDir?: string; readonly commands?: GatewayCommands } = {},
+  options: {
+    readonly dataDir?: string;
+    readonly commands?: GatewayCommands;
+    readonly assistant?: boolean;
+    readonly environment?: Readonly<Record<string, string>>;
+  } = {},
 ): Promise<GatewayUnderTest> => {
+  const commands = options.assistant === true ? undefined : (options.commands ?? RELAY_ONLY);
   const dataDir = options.dataDir ?? tempFolder("gateway-");
   const logger = new MemoryLogger();
   const lines: string[] = [];
@@ -111,7 +124,8 @@ export const startGatewayFor = async (
     argv: ["--backend", `127.0.0.1:${backendPort}`, "--port", "0", "--data-dir", dataDir],
     logger,
     announce: (line) => lines.push(line),
-    ...(options.commands === undefined ? {} : { commands: options.commands }),
+    environment: options.environment ?? {},
+    ...(commands === undefined ? {} : { commands }),
   });
   if (lines[0] !== `listening on 127.0.0.1:${gateway.port}`)
     throw new Error(`announced ${JSON.stringify(lines)}`);

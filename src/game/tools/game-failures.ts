@@ -7,6 +7,8 @@ export const GameFailures = {
   /** The game refused to give an item (unknown item or no room); the step may run again later. */
   giveFailed: (item: string, count: number): Failure =>
     customFailure("GIVE_FAILED", "system.game.give_failed", item, String(count)),
+  /** This server cannot change inventories (the gateway, for now): nothing was given, taken or charged. */
+  noWorldEffects: (): Failure => customFailure("NO_WORLD_EFFECTS", "system.game.no_world_effects"),
   /** The player does not hold enough of an item to hand in; nothing was taken. */
   takeFailed: (item: string, count: number): Failure =>
     customFailure("TAKE_FAILED", "system.game.take_failed", item, String(count)),

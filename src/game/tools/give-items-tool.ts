@@ -69,6 +69,7 @@ export const giveItemsTool = (options: {
     }
     if (!outcome.given) {
       if (outcome.refusal === "offline") throw new NoEffectException(GameFailures.playerOffline());
+      if (outcome.refusal === "unsupported") throw new NoEffectException(GameFailures.noWorldEffects());
       const stack = outcome.item ?? input.items[0];
       throw new NoEffectException(GameFailures.giveFailed(stack?.item ?? "", stack?.count ?? 0));
     }

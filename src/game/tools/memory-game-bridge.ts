@@ -34,7 +34,15 @@ export class MemoryGameBridge implements GameBridge {
   /** Every successful give, in order. */
   readonly gives: { playerId: string; item: string; count: number }[] = [];
 
-  constructor(private readonly knownItem: (id: string) => boolean = () => true) {}
+  /** `givesItems: false` plays a host without world effects (the gateway): every give and take is refused. */
+  constructor(
+    private readonly knownItem: (id: string) => boolean = () => true,
+    private readonly options: { readonly givesItems?: boolean } = {},
+  ) {}
+
+  givesItems(): boolean {
+    return this.options.givesItems ?? true;
+  }
 
   join(playerId: string, name: string, stats: Partial<MemoryPlayer["stats"]> = {}): MemoryPlayer {
     const existing = this.players.get(playerId);
@@ -112,6 +120,7 @@ export class MemoryGameBridge implements GameBridge {
   ): Promise<GiveOutcome> {
     const player = this.#online(playerId);
     if (player === undefined) return { given: false, refusal: "offline" };
+    if (!this.givesItems()) return { given: false, refusal: "unsupported" };
     const unknown = stacks.find((stack) => !this.knownItem(stack.item));
     if (unknown !== undefined) return { given: false, refusal: "unknown_item", item: unknown };
     if (player.stacks.length + stacks.length > INVENTORY_SLOTS)
@@ -121,7 +130,7 @@ export class MemoryGameBridge implements GameBridge {
       this.gives.push({ playerId, item, count });
     }
     if (experience !== undefined) {
-      const total = grantExperience(player.stats.xpTotal, experience);
+      const total = grantExperience(player.stats.xpTotal ?? 0, experience);
       player.stats = { ...player.stats, xpTotal: total, xpLevel: levelOfPoints(total) };
     }
     return { given: true };
@@ -131,6 +140,7 @@ export class MemoryGameBridge implements GameBridge {
   async takeItems(playerId: string, stacks: readonly GiveStack[]): Promise<TakeOutcome> {
     const player = this.#online(playerId);
     if (player === undefined) return { taken: false, refusal: "offline" };
+    if (!this.givesItems()) return { taken: false, refusal: "unsupported" };
     const short = stacks.find((stack) => this.count(playerId, stack.item) < stack.count);
     if (short !== undefined) return { taken: false, refusal: "missing", item: short };
     for (const { item, count } of stacks) {

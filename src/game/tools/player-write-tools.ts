@@ -44,6 +44,7 @@ export const takeItemsTool = (options: {
     );
     if (!outcome.taken) {
       if (outcome.refusal === "offline") throw new NoEffectException(GameFailures.playerOffline());
+      if (outcome.refusal === "unsupported") throw new NoEffectException(GameFailures.noWorldEffects());
       const stack = outcome.item ?? input.items[0];
       throw new NoEffectException(GameFailures.takeFailed(stack?.item ?? "", stack?.count ?? 0));
     }

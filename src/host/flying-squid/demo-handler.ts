@@ -1,8 +1,8 @@
 import { argument, CommandDispatcher, greedyString, literal } from "@jsprismarine/brigadier";
 import { type Languages, normalizeLocale } from "../../util/language.js";
-import { cardComponent } from "./card-component.js";
-import { brigadierTree } from "./declare-commands.js";
-import type { HostHandler, HostPlayer } from "./host-handler.js";
+import { cardComponent } from "../shared/card-component.js";
+import { brigadierTree } from "../shared/declare-commands.js";
+import type { HostHandler, HostPlayer } from "../shared/host-handler.js";
 
 /**
  * A handler without the assistant: `/system <text>` answers with a card echoing the text and one button;

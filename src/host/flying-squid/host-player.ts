@@ -1,9 +1,15 @@
 import { grantExperience } from "../../game/data/experience.js";
 import type { ExperienceGrant, GiveOutcome, GiveStack, TakeOutcome } from "../../game/game-bridge.js";
-import type { ChatComponent } from "./chat-component.js";
-import { actionBarPacket, type ChatDialect, chatDialect, chatPacket, titlePackets } from "./chat-packets.js";
+import type { ChatComponent } from "../shared/chat-component.js";
+import {
+  actionBarPacket,
+  type ChatDialect,
+  chatDialect,
+  chatPacket,
+  titlePackets,
+} from "../shared/chat-packets.js";
+import type { HostPlayer } from "../shared/host-handler.js";
 import { itemConstructor, type SquidItem, type SquidPlayer, type SquidServer } from "./flying-squid-types.js";
-import type { HostPlayer } from "./host-handler.js";
 import { savePlayerData } from "./player-data-file.js";
 import {
   gameModeName,

@@ -1,22 +1,27 @@
-export { type CardButtonView, type CardView, cardButtonCommand, cardComponent } from "./card-component.js";
+export {
+  type CardButtonView,
+  type CardView,
+  cardButtonCommand,
+  cardComponent,
+} from "../shared/card-component.js";
 export {
   type ChatComponent,
   type ClickEvent,
   componentPlainText,
   componentToJson,
   componentToNbt,
-} from "./chat-component.js";
-export { type ChatDialect, type ChatPacket, chatDialect, chatPacket } from "./chat-packets.js";
-export { type CliOptions, DEFAULT_DATA_DIR, parseCliOptions } from "./cli-options.js";
+} from "../shared/chat-component.js";
+export { type ChatDialect, type ChatPacket, chatDialect, chatPacket } from "../shared/chat-packets.js";
 export {
   ASK_SERVER,
   brigadierTree,
   type CommandPacketNode,
   type DeclareCommandsPacket,
   declareCommands,
-} from "./declare-commands.js";
+} from "../shared/declare-commands.js";
+export type { HostCommandTree, HostHandler, HostPlayer } from "../shared/host-handler.js";
+export { type CliOptions, DEFAULT_DATA_DIR, parseCliOptions } from "./cli-options.js";
 export { demoHandler } from "./demo-handler.js";
-export type { HostCommandTree, HostHandler, HostPlayer } from "./host-handler.js";
 export { emptyCommandsPacket, withPlainCommands } from "./plain-commands.js";
 export { type ServeOptions, serve } from "./serve.js";
 export { type HostOptions, type RunningHost, start } from "./server.js";

@@ -1,4 +1,4 @@
-import type { ChatComponent } from "./chat-component.js";
+import type { ChatComponent } from "../shared/chat-component.js";
 
 const COLORS: Readonly<Record<string, string>> = {
   "0": "black",

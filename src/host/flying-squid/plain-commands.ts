@@ -1,4 +1,4 @@
-import type { DeclareCommandsPacket } from "./declare-commands.js";
+import type { DeclareCommandsPacket } from "../shared/declare-commands.js";
 
 /** An empty tree: only the root node. */
 export const emptyCommandsPacket = (): DeclareCommandsPacket => ({

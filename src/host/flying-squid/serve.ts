@@ -1,6 +1,6 @@
 import type { Logger } from "../../util/logger.js";
+import type { HostHandler } from "../shared/host-handler.js";
 import { parseCliOptions, SERVE_USAGE } from "./cli-options.js";
-import type { HostHandler } from "./host-handler.js";
 import { type RunningHost, start } from "./server.js";
 import { loadServerConfig, type ServerConfig, worldFolderOf } from "./server-config.js";
 import { installShutdown } from "./shutdown.js";

@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { Languages } from "../../util/language.js";
 import { consoleLogger, type Logger } from "../../util/logger.js";
+import type { HostHandler, HostPlayer } from "../shared/host-handler.js";
 import { loadFlyingSquid, type SquidPlugin, type SquidServer } from "./flying-squid-types.js";
-import type { HostHandler, HostPlayer } from "./host-handler.js";
 import { guardProcess } from "./process-guard.js";
 import { systemPlugin } from "./system-plugin.js";
 

@@ -23,6 +23,9 @@ describe("snapshots", () => {
       "spectator",
       "survival",
     ]);
-    expect(PLAYER_STATS_SNAPSHOT.decode({ health: 20 }).success).toBe(false);
+    expect(PLAYER_STATS_SNAPSHOT.decode({ health: "full" }).success).toBe(false);
+    expect(PLAYER_STATS_SNAPSHOT.decode({ gameMode: "hardcore" }).success).toBe(false);
+    // a piece the host does not know is absent (the gateway before it has seen it)
+    expect(PLAYER_STATS_SNAPSHOT.decode({ health: 20 }).success).toBe(true);
   });
 });

@@ -10,10 +10,10 @@ import { BindingCodes } from "../panel/binding-codes.js";
 import { loadPanelConfig } from "../panel/panel-config.js";
 import { PanelServer } from "../panel/panel-server.js";
 import { PanelSessions } from "../panel/panel-sessions.js";
-import { AdminVerification, verificationRequired } from "./admin-verification.js";
-import { AssistantHostHandler } from "./assistant-handler.js";
+import { AdminVerification, verificationRequired } from "../shared/admin-verification.js";
+import { AssistantHostHandler } from "../shared/assistant-handler.js";
+import { OnlinePlayers } from "../shared/online-players.js";
 import { parseCliOptions, SERVE_USAGE } from "./cli-options.js";
-import { OnlinePlayers } from "./online-players.js";
 import { type RunningHost, start } from "./server.js";
 import { loadServerConfig, worldFolderOf } from "./server-config.js";
 

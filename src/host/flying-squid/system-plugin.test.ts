@@ -2,8 +2,8 @@ import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Languages } from "../../util/language.js";
 import { MemoryLogger } from "../../util/logger.js";
+import type { HostHandler, HostPlayer } from "../shared/host-handler.js";
 import type { SquidPlayer, SquidServer } from "./flying-squid-types.js";
-import type { HostHandler, HostPlayer } from "./host-handler.js";
 import { systemPlugin } from "./system-plugin.js";
 
 /** A flying-squid player as far as the plugin's per-player setup touches it. */

@@ -1,10 +1,10 @@
 import type { Languages } from "../../util/language.js";
 import { normalizeLocale } from "../../util/language.js";
 import type { Logger } from "../../util/logger.js";
-import type { ChatComponent } from "./chat-component.js";
+import type { ChatComponent } from "../shared/chat-component.js";
+import type { HostHandler } from "../shared/host-handler.js";
 import { repairEntityTeleport } from "./entity-teleport.js";
 import type { SquidClient, SquidPlayer, SquidPlugin, SquidServer } from "./flying-squid-types.js";
-import type { HostHandler } from "./host-handler.js";
 import { dimensionOf, SquidHostPlayer } from "./host-player.js";
 import { legacyComponent } from "./legacy-text.js";
 import { emptyCommandsPacket, withPlainCommands } from "./plain-commands.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CommandPacketNode, DeclareCommandsPacket } from "../flying-squid/declare-commands.js";
+import type { CommandPacketNode, DeclareCommandsPacket } from "../shared/declare-commands.js";
 import { patchCommandTree } from "./command-tree-patch.js";
 import { varIntBuffer } from "./protocol/minecraft-protocol.js";
 import { PacketCodec } from "./protocol/packet-codec.js";

@@ -1,4 +1,4 @@
-import type { DeclareCommandsPacket } from "../flying-squid/declare-commands.js";
+import type { DeclareCommandsPacket } from "../shared/declare-commands.js";
 import { readVarInt, varIntBuffer } from "./protocol/minecraft-protocol.js";
 import type { PacketCodec } from "./protocol/packet-codec.js";
 

@@ -1,5 +1,5 @@
 import type { Languages } from "../../util/language.js";
-import { componentToJson, componentToNbt } from "../flying-squid/chat-component.js";
+import { componentToJson, componentToNbt } from "../shared/chat-component.js";
 import type { PacketCodec, ProtocolState } from "./protocol/packet-codec.js";
 
 /** The packet that ends a connection in each state where the gateway may have to end one. */

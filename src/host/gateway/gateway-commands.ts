@@ -1,4 +1,4 @@
-import type { DeclareCommandsPacket } from "../flying-squid/declare-commands.js";
+import type { DeclareCommandsPacket } from "../shared/declare-commands.js";
 import type { ProxiedPlayer } from "./proxied-player.js";
 
 /**
@@ -12,4 +12,8 @@ export interface GatewayCommands {
   owns(line: string): boolean;
   /** Runs one of System's lines for the player; answers go through `player.sendChat`. Never throws. */
   run(player: ProxiedPlayer, line: string): void;
+  /** The player entered PLAY (the backend's `login`; again after a re-configuration). Never throws. */
+  join?(player: ProxiedPlayer): void;
+  /** Replacements for the last space-separated word of one of System's lines (without its slash). */
+  complete?(player: ProxiedPlayer, line: string): Promise<readonly string[]>;
 }

@@ -1,13 +1,14 @@
 import type { Languages } from "../../util/language.js";
 import type { Logger } from "../../util/logger.js";
-import type { ChatComponent } from "../flying-squid/chat-component.js";
-import { chatDialect, chatPacket } from "../flying-squid/chat-packets.js";
+import type { ChatComponent } from "../shared/chat-component.js";
+import { type ChatDialect, chatDialect, chatPacket } from "../shared/chat-packets.js";
 import { BackendConfigSession } from "./backend/config-session.js";
 import { BackendLoginSession } from "./backend/login-session.js";
 import { BackendPlaySession } from "./backend/play-session.js";
 import { ClientConfigSession } from "./client/config-session.js";
 import { ClientLoginSession } from "./client/login-session.js";
 import { ClientPlaySession } from "./client/play-session.js";
+import { commandTreeFrame, patchCommandTree } from "./command-tree-patch.js";
 import { disconnectFrame, disconnectText } from "./disconnect-packet.js";
 import type { GatewayCommands } from "./gateway-commands.js";
 import type { FrameConnection } from "./protocol/frame-connection.js";
@@ -42,6 +43,10 @@ export class ProxiedPlayer {
   readonly languages: Languages;
   readonly logger: Logger;
   readonly commands: GatewayCommands | undefined;
+  /** How chat components are written for this client's version. */
+  readonly dialect: ChatDialect;
+  /** The backend's last `declare_commands` frame (undecoded), which System's nodes are patched into. */
+  backendCommandTree: Buffer | undefined;
   #state: SessionState = "login";
   /** The client's language from its `settings`; undefined until it sends them. */
   locale: string | undefined;
@@ -63,6 +68,7 @@ export class ProxiedPlayer {
     this.languages = options.languages;
     this.logger = options.logger;
     this.commands = options.commands;
+    this.dialect = chatDialect((feature) => this.codec.supports(feature), this.codec.protocolVersion);
     this.#clientHandlers = {
       login: new ClientLoginSession(this),
       configuration: new ClientConfigSession(this),
@@ -117,12 +123,28 @@ export class ProxiedPlayer {
    * dropped outside PLAY and once the client has left.
    */
   sendChat(component: ChatComponent): void {
+    this.send(chatPacket(this.dialect, component));
+  }
+
+  /** Writes a PLAY packet of the gateway's own to the client; dropped outside PLAY and once the client has left. */
+  send(packet: { readonly name: string; readonly params: Record<string, unknown> }): void {
     if (this.#state !== "play" || this.client.closed) return;
-    const packet = chatPacket(
-      chatDialect((feature) => this.codec.supports(feature), this.codec.protocolVersion),
-      component,
-    );
     this.client.write(this.codec.encode("play", "toClient", packet.name, packet.params));
+  }
+
+  /**
+   * Sends the player's command tree again (System's commands changed: a permission, a mode, a quota): the
+   * backend's last tree with System's nodes patched in, or System's alone when the backend sent none.
+   */
+  resendCommandTree(): void {
+    const tree = this.commands?.tree(this);
+    if (tree === undefined || this.#state !== "play" || this.client.closed) return;
+    const backend = this.backendCommandTree;
+    const frame =
+      backend === undefined
+        ? commandTreeFrame(this.codec, tree)
+        : (patchCommandTree(this.codec, backend, tree) ?? backend);
+    this.client.write(frame);
   }
 
   /** Calls `listener` once when the client's connection has ended. */

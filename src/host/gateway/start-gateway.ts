@@ -1,7 +1,10 @@
 import { fileURLToPath } from "node:url";
+import type { AssistantServer } from "../../assistant/assistant-server.js";
+import { type GameClock, systemClock } from "../../game/context-types.js";
 import { Languages } from "../../util/language.js";
 import { consoleLogger, type Logger } from "../../util/logger.js";
 import { installShutdown } from "../flying-squid/shutdown.js";
+import { type GatewayAssistant, startGatewayAssistant } from "./assistant/gateway-assistant.js";
 import { pingBackend } from "./backend-status.js";
 import { GATEWAY_USAGE, parseGatewayCliOptions } from "./gateway-cli-options.js";
 import type { GatewayCommands } from "./gateway-commands.js";
@@ -22,8 +25,15 @@ export interface GatewayOptions {
   readonly logger: Logger;
   /** Receives the `listening on HOST:PORT` line; stdout by default. */
   readonly announce?: (line: string) => void;
-  /** System's commands at the gateway (the assistant's facade); unset, the gateway only relays. */
+  /**
+   * System's commands at the gateway. Unset (the CLI), the gateway builds the assistant and its facade; tests
+   * of the relay mechanism pass a facade of their own, and then no assistant is built.
+   */
   readonly commands?: GatewayCommands;
+  /** Where `SYSTEM_MODEL_*` settings are read; the process environment by default. */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** The server clock; the system clock by default. */
+  readonly clock?: GameClock;
 }
 
 /** A running gateway. `close` disconnects every player and stops listening; it never exits the process. */
@@ -34,6 +44,8 @@ export interface RunningGateway {
   /** The backend's version as minecraft-data names it (`1.21.4`). */
   readonly version: string;
   readonly server: GatewayServer;
+  /** The assistant behind `/system`; undefined when a `commands` facade was passed instead. */
+  readonly assistant: AssistantServer | undefined;
   close(): Promise<void>;
 }
 
@@ -73,6 +85,16 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
   if (!listen.success) throw new GatewayStartError(`"listen" in ${path} is not HOST:PORT`);
   const host = listen.value.host;
   warnUnsafe(host, backendAddress, options.logger);
+  const assistant: GatewayAssistant | undefined =
+    options.commands === undefined
+      ? await startGatewayAssistant({
+          dataDir,
+          logger: options.logger,
+          clock: options.clock ?? systemClock(),
+          environment: options.environment ?? process.env,
+        })
+      : undefined;
+  const commands = options.commands ?? assistant?.commands;
   const server = await GatewayServer.listen({
     host,
     port: cli.value.port ?? listen.value.port,
@@ -80,8 +102,9 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     codec,
     languages: Languages.load(RESOURCES),
     logger: options.logger,
-    ...(options.commands === undefined ? {} : { commands: options.commands }),
-  }).catch((error: unknown) => {
+    ...(commands === undefined ? {} : { commands }),
+  }).catch(async (error: unknown) => {
+    await assistant?.close();
     throw new GatewayStartError(
       `cannot listen on ${formatAddress({ host, port: cli.value.port ?? listen.value.port })}: ${(error as Error).message}`,
     );
@@ -99,8 +122,12 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     backend: backendAddress,
     version: codec.minecraftVersion,
     server,
+    assistant: assistant?.assistant,
     close: () => {
-      closing ??= server.close();
+      closing ??= (async () => {
+        await server.close();
+        await assistant?.close();
+      })();
       return closing;
     },
   };

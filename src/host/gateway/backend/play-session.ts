@@ -22,6 +22,8 @@ export class BackendPlaySession implements SessionHandler {
       player.backendSaidGoodbye();
       return "relay";
     }
+    if (packet.name === "login") player.commands?.join?.(player);
+    else player.backendCommandTree = packet.frame;
     const tree = player.commands?.tree(player);
     if (tree === undefined) return "relay";
     if (packet.name === "login") {

@@ -11,6 +11,8 @@ import type { SessionHandler, Verdict } from "../session-handler.js";
  *   the profile key signed for the online one.
  * - `configuration_acknowledged` (the answer to `start_configuration`) moves both sides to CONFIGURATION.
  * - `settings` keep the player's language current.
+ * - `tab_complete` of one of System's lines is answered by the gateway with the assistant's completions; the
+ *   rest (the backend's commands, player names) is relayed.
  */
 export class ClientPlaySession implements SessionHandler {
   readonly reads: ReadonlySet<string> = new Set([
@@ -18,6 +20,7 @@ export class ClientPlaySession implements SessionHandler {
     "configuration_acknowledged",
     "chat_command",
     "chat_session_update",
+    "tab_complete",
   ]);
 
   constructor(private readonly player: ProxiedPlayer) {}
@@ -33,6 +36,8 @@ export class ClientPlaySession implements SessionHandler {
         return "relay";
       case "chat_session_update":
         return "consume";
+      case "tab_complete":
+        return this.#complete(packet.params.transactionId as number, packet.params.text as string);
       default: {
         const line = packet.params.command as string;
         const commands = player.commands;
@@ -43,5 +48,31 @@ export class ClientPlaySession implements SessionHandler {
         return "consume";
       }
     }
+  }
+
+  /** Answers a completion request for one of System's lines (replacing its last word); relays any other. */
+  #complete(transactionId: number, text: string): Verdict {
+    const { player } = this;
+    const commands = player.commands;
+    if (commands?.complete === undefined || !text.startsWith("/")) return "relay";
+    const line = text.slice(1);
+    // the base itself is completed by the client from its tree; only what follows a base of System's is ours
+    if (!/\s/u.test(line) || !commands.owns(line)) return "relay";
+    const start = text.lastIndexOf(" ") + 1;
+    commands
+      .complete(player, line)
+      .then((matches) =>
+        player.send({
+          name: "tab_complete",
+          params: {
+            transactionId,
+            start,
+            length: text.length - start,
+            matches: matches.map((match) => ({ match })),
+          },
+        }),
+      )
+      .catch((error: unknown) => player.logger.error(`completing /${line} failed`, error));
+    return "consume";
   }
 }

@@ -75,6 +75,7 @@ export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
           itemName,
           ledger,
           logger: silentLogger,
+          givesItems: () => bridge.givesItems(),
         });
         context.engine.registerModule(checkIn);
         // a reward recorded just before a crash, whose delivery was never queued, is queued at the next join

@@ -75,6 +75,19 @@ describe("system:check_in", () => {
     expect((await record(h)).total).toBe(1);
   });
 
+  it("refuses before writing anything on a host that gives no items (the gateway): no record, no points, no event", async () => {
+    const h = await open({ bridge: new MemoryGameBridge(undefined, { givesItems: false }) });
+    h.bridge.join(STEVE, "Steve");
+    const result = await checkIn(h);
+    expect(result.failure?.code).toBe("NO_WORLD_EFFECTS");
+    expect(h.languages.format("en_us", result.failure?.key ?? "", [])).toContain("gives no items yet");
+    expect(h.languages.format("zh_cn", result.failure?.key ?? "", [])).toContain("暂不发放物品");
+    expect((await record(h)).total ?? 0).toBe(0);
+    expect(await points(h)).toEqual([]);
+    expect(h.journal.event(deliveryEventId(OWNER, STEVE, "2026-12-02"))).toBeUndefined();
+    expect(h.bridge.gives).toHaveLength(0);
+  });
+
   it("counts the streak over consecutive local days (server time zone), resets it after a gap, pays the bonus", async () => {
     const clock = new TestClock(NOON, "Asia/Shanghai");
     const h = await open({ clock });

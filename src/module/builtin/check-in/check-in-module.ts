@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import { AgentResult } from "../../../agent/agent-result.js";
 import { present } from "../../../agent/card/card-text.js";
@@ -17,6 +18,7 @@ import { ModuleData } from "../../../agent/storage/player-data.js";
 import { isTerminal } from "../../../agent/storage/state.js";
 import type { EventSink, GameClock } from "../../../game/context-types.js";
 import { type GameEventSink, GameEventTypes } from "../../../game/game-events.js";
+import { GameFailures } from "../../../game/tools/game-failures.js";
 import type { ItemStack } from "../../../game/tools/give-items-tool.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
@@ -59,6 +61,8 @@ export interface CheckInModuleOptions {
   /** The days whose reward each player claimed, outside the player files (a reset keeps it). */
   readonly ledger: CheckInLedger;
   readonly logger: Logger;
+  /** Whether the host can give the reward at all; when not, a check-in is refused before anything is written. */
+  readonly givesItems: () => boolean;
 }
 
 type Outcome =
@@ -92,6 +96,8 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
 
   override async run(_input: CheckInInput, context: ExecutionContext): Promise<AgentResult> {
     const { store, storage, clock, config } = this.options;
+    // no check-in, streak or points that the reward could not follow
+    if (!this.options.givesItems()) throw new AgentException(GameFailures.noWorldEffects());
     const now = clock.now();
     const day = localDay(now, config.time_zone ?? clock.timeZone);
     const yesterday = previousDay(day);

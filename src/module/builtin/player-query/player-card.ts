@@ -24,7 +24,7 @@ const round = (value: number): string => String(Math.round(value * 10) / 10);
 /** `system:player`: health, food, xp, position, dimension, game mode and an inventory summary. */
 export const PLAYER_CARD = CardType.of<PlayerCardData>("system:player", codec(playerCardSchema), (data) => {
   const { stats } = data;
-  const totals = stats.inventory.totals.slice(0, data.itemNames.length);
+  const totals = (stats.inventory?.totals ?? []).slice(0, data.itemNames.length);
   const items: Text =
     totals.length === 0
       ? translatable("system.player.inventory.empty")
@@ -38,37 +38,50 @@ export const PLAYER_CARD = CardType.of<PlayerCardData>("system:player", codec(pl
           ),
           LIST_KEY,
         );
+  // a piece the host does not know (the gateway before it has seen it) is shown as unknown, never guessed
+  const unknown = translatable("system.player.unknown");
+  const { health, food, xpLevel, xpTotal, position, inventory } = stats;
   const lines: { fields: readonly PlayerField[]; text: Text }[] = [
     {
       fields: ["health", "food"],
-      text: translatable("system.player.health", round(stats.health), round(stats.food)),
+      text:
+        health === undefined || food === undefined
+          ? translatable("system.player.health.unknown")
+          : translatable("system.player.health", round(health), round(food)),
     },
-    { fields: ["level"], text: translatable("system.player.xp", stats.xpLevel, round(stats.xpTotal)) },
+    {
+      fields: ["level"],
+      text:
+        xpLevel === undefined || xpTotal === undefined
+          ? translatable("system.player.xp.unknown")
+          : translatable("system.player.xp", xpLevel, round(xpTotal)),
+    },
     {
       fields: ["position"],
-      text: translatable(
-        "system.player.position",
-        round(stats.position.x),
-        round(stats.position.y),
-        round(stats.position.z),
-        literal(stats.dimension),
-      ),
+      text:
+        position === undefined
+          ? translatable("system.player.position.unknown")
+          : translatable(
+              "system.player.position",
+              round(position.x),
+              round(position.y),
+              round(position.z),
+              stats.dimension === undefined ? unknown : literal(stats.dimension),
+            ),
     },
     {
       fields: ["game_mode"],
       text: translatable(
         "system.player.game_mode",
-        translatable(`system.player.game_mode.${stats.gameMode}`),
+        stats.gameMode === undefined ? unknown : translatable(`system.player.game_mode.${stats.gameMode}`),
       ),
     },
     {
       fields: ["inventory"],
-      text: translatable(
-        "system.player.inventory",
-        stats.inventory.usedSlots,
-        stats.inventory.freeSlots,
-        items,
-      ),
+      text:
+        inventory === undefined
+          ? translatable("system.player.inventory.unknown")
+          : translatable("system.player.inventory", inventory.usedSlots, inventory.freeSlots, items),
     },
   ];
   const focus = data.focus;

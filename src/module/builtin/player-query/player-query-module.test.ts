@@ -47,6 +47,25 @@ describe("system:player_query", () => {
     expect(chinese).toContain("游戏模式：创造");
   });
 
+  it("shows a piece the host does not know as unknown, in both languages (the gateway before it has seen it)", async () => {
+    const steve = harness.bridge.join(STEVE, "Steve");
+    steve.stats = { health: 18, food: 20, position: { x: 1, y: 64, z: 2 } };
+    const text = harness.render(await harness.command(STEVE, "/system me")).text;
+    expect(text).toBe(
+      [
+        "Status of Steve",
+        "Health 18/20 · Food 20/20",
+        "Experience: unknown",
+        "Position 1, 64, 2 in unknown",
+        "Game mode: unknown",
+        "Inventory: 0 slots used, 36 free — empty",
+      ].join("\n"),
+    );
+    const chinese = harness.render(await harness.command(STEVE, "/system me", "zh_cn"), "zh_cn").text;
+    expect(chinese).toContain("经验：未知");
+    expect(chinese).toContain("游戏模式：未知");
+  });
+
   it("never shows another player's data, and refuses when the player is not in the game", async () => {
     harness.bridge.join(STEVE, "Steve", { health: 4 });
     harness.bridge.join(ALEX, "Alex", { health: 19 });

@@ -122,7 +122,7 @@ export class PlayerQueryModule extends AbstractAgentModule<PlayerQueryInput> {
   override async run(input: PlayerQueryInput, context: ExecutionContext): Promise<AgentResult> {
     const info = await context.tool(PLAYER_INFO, "info", {});
     const chinese = context.locale.toLowerCase().startsWith("zh");
-    const itemNames = info.stats.inventory.totals.slice(0, SHOWN_ITEMS).map((total) => {
+    const itemNames = (info.stats.inventory?.totals ?? []).slice(0, SHOWN_ITEMS).map((total) => {
       const item = this.options.catalog?.lookup(total.item);
       if (item === undefined) return total.item;
       return chinese ? (item.names.zh_cn ?? item.names.en_us) : item.names.en_us;

@@ -38,7 +38,7 @@ export interface Observation {
 export const consumes = (task: QuestTask): boolean => task.type === "item" && task.consumeItems;
 
 export const observe = (stats: PlayerStatsSnapshot | undefined): Observation => ({
-  items: new Map((stats?.inventory.totals ?? []).map((total) => [total.item, total.count])),
+  items: new Map((stats?.inventory?.totals ?? []).map((total) => [total.item, total.count])),
   stats,
 });
 
@@ -83,7 +83,7 @@ export class QuestState {
         return this.observation.items.get(task.item.id) ?? 0;
       case "xp":
         if (stats === undefined) return 0;
-        return task.points ? stats.xpTotal : stats.xpLevel;
+        return (task.points ? stats.xpTotal : stats.xpLevel) ?? 0;
       case "dimension":
         if (stats === undefined || task.dimension === undefined) return 0;
         return stats.dimension === task.dimension ? task.count : 0;
@@ -92,7 +92,7 @@ export class QuestState {
       case "location": {
         const area = task.area;
         if (area === undefined) return undefined;
-        if (stats === undefined) return 0;
+        if (stats?.position === undefined) return 0;
         if (!area.ignoreDimension && stats.dimension !== (task.dimension ?? "minecraft:overworld")) return 0;
         const [x, y, z] = [stats.position.x, stats.position.y, stats.position.z].map(Math.floor) as [
           number,

@@ -81,6 +81,7 @@ export const SHOP_FEATURE = defineFeature<ShopConfig>({
           events,
           itemName: itemNamer(items),
           gameEvents: services.get(GAME_EVENTS),
+          givesItems: () => services.get(GameContextTypes.GAME_BRIDGE).givesItems(),
         };
         context.engine.registerModule(new ShopQuoteModule(options));
         context.engine.registerModule(new ShopConfirmModule(options));

@@ -14,6 +14,7 @@ import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
 import type { EventSink } from "../../../game/context-types.js";
+import { GameFailures } from "../../../game/tools/game-failures.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import { ADMIN_LEVEL, isAdmin } from "../core/core-services.js";
@@ -35,7 +36,14 @@ export interface ShopModuleOptions {
   readonly commerce: ShopCommerce;
   readonly events: EventSink;
   readonly itemName: (item: string, locale: string) => string;
+  /** Whether the host can deliver what is bought; when not, nothing is quoted or charged. */
+  readonly givesItems: () => boolean;
 }
+
+/** Refuses a purchase before any quote or charge on a host that gives no items (the gateway, for now). */
+const requireDelivery = (options: ShopModuleOptions): void => {
+  if (!options.givesItems()) throw new AgentException(GameFailures.noWorldEffects());
+};
 
 const failureData = (failure: Failure) => ({ key: failure.key, args: failure.args.map(String).slice(0, 4) });
 
@@ -108,6 +116,7 @@ export class ShopQuoteModule extends AbstractAgentModule<QuoteInput> {
 
   override async run(input: QuoteInput, context: ExecutionContext): Promise<AgentResult> {
     await this.options.commerce.ready();
+    requireDelivery(this.options);
     context.checkInput(input.item);
     const { commerce, itemName } = this.options;
     const entry = commerce.catalog.find(input.item);
@@ -180,6 +189,7 @@ export class ShopConfirmModule extends AbstractAgentModule<QuoteRef> {
         ),
       );
     }
+    requireDelivery(this.options);
     const entry = commerce.catalog.entry(quote.entry);
     if (entry === undefined) throw new AgentException(AgentFailure.QUOTE_EXPIRED);
     const prepared = await commerce.prepare(context.playerId, entry, quote.count);

@@ -13,6 +13,7 @@ import { literal, translatable } from "../../../agent/text.js";
 import type { Tool } from "../../../agent/tool/tool.js";
 import { GameContextTypes } from "../../../game/context-types.js";
 import { GameEventTypes } from "../../../game/game-events.js";
+import { GameFailures } from "../../../game/tools/game-failures.js";
 import {
   GIVE_ITEMS,
   type GiveInput,
@@ -41,8 +42,11 @@ const WELCOME_ACTION = ActionType.of<WelcomeInput>(
 const cardSchema = z.object({
   name: z.string(),
   items: z.array(z.object({ name: z.string(), count: z.number().int() })).max(16),
-  /** given: the kit is in the inventory; none: no kit; failed: it could not be given (nothing was). */
-  kit: z.enum(["given", "none", "failed"]),
+  /**
+   * given: the kit is in the inventory; none: no kit; failed: it could not be given (nothing was); unavailable:
+   * this server gives no items yet (the gateway), so it was not tried.
+   */
+  kit: z.enum(["given", "none", "failed", "unavailable"]),
 });
 
 /** `system:welcome`: a greeting, the starter kit it gave, narrated. */
@@ -70,6 +74,7 @@ class WelcomeModule extends AbstractAgentModule<WelcomeInput> {
     private readonly itemName: (item: string, locale: string) => string,
     private readonly playerName: (playerId: string) => string | undefined,
     giveItems: Tool<GiveInput, { given: ItemStack[] }>,
+    private readonly givesItems: () => boolean,
   ) {
     super({
       action: WELCOME_ACTION,
@@ -88,8 +93,11 @@ class WelcomeModule extends AbstractAgentModule<WelcomeInput> {
       count: stack.count,
     }));
     const name = this.playerName(context.playerId) ?? "";
-    const card = (kit: "given" | "none" | "failed") => present(WELCOME_CARD.card({ name, items, kit }));
+    const card = (kit: "given" | "none" | "failed" | "unavailable") =>
+      present(WELCOME_CARD.card({ name, items, kit }));
     if (input.items.length === 0) return AgentResult.success(undefined, card("none"));
+    if (!this.givesItems())
+      return AgentResult.error(GameFailures.noWorldEffects()).withPresentation(card("unavailable"));
     try {
       await context.tool(GIVE_ITEMS, "kit", { items: [...input.items] });
     } catch (error) {
@@ -117,6 +125,7 @@ export const WELCOME_FEATURE = defineFeature<Record<string, never>>({
           itemNamer(services.find(GameContextTypes.ITEM_CATALOG)),
           (playerId) => bridge.playerName(playerId),
           giveItemsTool({ bridge, owner: id }),
+          () => bridge.givesItems(),
         ),
       );
     },

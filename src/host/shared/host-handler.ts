@@ -1,7 +1,7 @@
 import type { ExperienceGrant, GiveOutcome, GiveStack, TakeOutcome } from "../../game/game-bridge.js";
+import type { InventorySnapshot, PlayerStatsSnapshot } from "../../game/game-snapshots.js";
 import type { ChatComponent } from "./chat-component.js";
 import type { DeclareCommandsPacket } from "./declare-commands.js";
-import type { InventorySnapshot, PlayerStatsSnapshot } from "./snapshots.js";
 
 /**
  * A connected player as the assistant sees it. Reads return codec'd snapshots, never live game objects;
@@ -24,7 +24,8 @@ export interface HostPlayer {
   sendActionBar(component: ChatComponent): void;
   /** A title with its subtitle in the middle of the screen (a few seconds). */
   sendTitle(title: ChatComponent, subtitle: ChatComponent): void;
-  inventory(): InventorySnapshot;
+  /** The inventory, or undefined when this host does not know it (the gateway before the backend sent it). */
+  inventory(): InventorySnapshot | undefined;
   stats(): PlayerStatsSnapshot;
   /** One stack: true once given and saved; false (nothing given) when the item is unknown or there is no room. */
   giveItem(itemName: string, count: number): Promise<boolean>;

@@ -11,14 +11,22 @@ import type { Logger } from "../../util/logger.js";
 import type { HostPlayer } from "./host-handler.js";
 
 /**
- * The players connected to the embedded server, as the assistant's GameBridge. It exists before the assistant
- * (which reads and gives through it) and before the game server (whose join and leave fill it).
+ * The players connected to the host, as the assistant's GameBridge. It exists before the assistant (which reads
+ * and gives through it) and before the game server (whose join and leave fill it). With `givesItems: false`
+ * (the gateway) every give and take is refused as `unsupported` before a player is even asked.
  */
 export class OnlinePlayers implements GameBridge {
   readonly #players = new Map<string, HostPlayer>();
   readonly #killListeners = new Set<(kill: KillReport) => void>();
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly options: { readonly givesItems?: boolean } = {},
+  ) {}
+
+  givesItems(): boolean {
+    return this.options.givesItems ?? true;
+  }
 
   add(player: HostPlayer): void {
     this.#players.set(player.uuid, player);
@@ -65,6 +73,7 @@ export class OnlinePlayers implements GameBridge {
   ): Promise<GiveOutcome> {
     const player = this.#players.get(playerId);
     if (player === undefined || !player.isOnline()) return { given: false, refusal: "offline" };
+    if (!this.givesItems()) return { given: false, refusal: "unsupported" };
     try {
       return await player.giveItems(stacks, experience);
     } catch (error) {
@@ -92,6 +101,7 @@ export class OnlinePlayers implements GameBridge {
   async takeItems(playerId: string, stacks: readonly GiveStack[]): Promise<TakeOutcome> {
     const player = this.#players.get(playerId);
     if (player === undefined || !player.isOnline()) return { taken: false, refusal: "offline" };
+    if (!this.givesItems()) return { taken: false, refusal: "unsupported" };
     try {
       return await player.takeItems(stacks);
     } catch (error) {

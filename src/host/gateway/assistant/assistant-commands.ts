@@ -1,0 +1,70 @@
+import type { AssistantServer } from "../../../assistant/assistant-server.js";
+import type { Logger } from "../../../util/logger.js";
+import type { AssistantHostHandler } from "../../shared/assistant-handler.js";
+import type { DeclareCommandsPacket } from "../../shared/declare-commands.js";
+import type { GatewayCommands } from "../gateway-commands.js";
+import type { ProxiedPlayer } from "../proxied-player.js";
+import { GatewayHostPlayer } from "./gateway-host-player.js";
+
+/**
+ * The gateway's commands facade over the assistant: the same host handler the embedded world uses, with a
+ * GatewayHostPlayer per relayed player. A player joins the assistant when the backend's `login` reaches them
+ * and leaves when their connection ends; their tree is sent again whenever their commands change.
+ */
+export class AssistantGatewayCommands implements GatewayCommands {
+  readonly #players = new Map<ProxiedPlayer, GatewayHostPlayer>();
+
+  constructor(
+    private readonly assistant: AssistantServer,
+    private readonly handler: AssistantHostHandler,
+    private readonly logger: Logger,
+  ) {
+    handler.onCommandsChanged((uuid) => {
+      for (const player of this.#players.values())
+        if (player.uuid === uuid) player.proxied.resendCommandTree();
+    });
+  }
+
+  /** The host player of a relayed player who has joined (undefined before the backend's `login`). */
+  player(proxied: ProxiedPlayer): GatewayHostPlayer | undefined {
+    return this.#players.get(proxied);
+  }
+
+  join(proxied: ProxiedPlayer): void {
+    // a re-entry from configuration brings another `login`: the player is still the same session
+    if (this.#players.has(proxied) || proxied.uuid === undefined) return;
+    const player = new GatewayHostPlayer(proxied);
+    this.#players.set(proxied, player);
+    proxied.onClose(() => {
+      this.#players.delete(proxied);
+      this.#settle(this.handler.onLeave(player), `${player.name} leaving`);
+    });
+    this.#settle(this.handler.onJoin(player), `${player.name} joining`);
+  }
+
+  tree(proxied: ProxiedPlayer): DeclareCommandsPacket | undefined {
+    const player = this.#players.get(proxied);
+    return player === undefined ? undefined : this.handler.commandTree(player)?.toPacket();
+  }
+
+  /** `system …`, and a shortcut (`reason …`) while its feature is installed. */
+  owns(line: string): boolean {
+    const base = (/^\S*/u.exec(line.trim())?.[0] ?? "").toLowerCase();
+    return base === "system" || this.assistant.commands.shortcuts().includes(base);
+  }
+
+  run(proxied: ProxiedPlayer, line: string): void {
+    const player = this.#players.get(proxied);
+    if (player === undefined) return;
+    this.#settle(this.handler.onCommand(player, line), `/${line} of ${player.name}`);
+  }
+
+  async complete(proxied: ProxiedPlayer, line: string): Promise<readonly string[]> {
+    const player = this.#players.get(proxied);
+    return player === undefined ? [] : this.handler.completions(player, line);
+  }
+
+  #settle(work: Promise<void> | void, what: string): void {
+    Promise.resolve(work).catch((error: unknown) => this.logger.error(`${what} failed`, error));
+  }
+}

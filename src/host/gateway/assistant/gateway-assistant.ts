@@ -1,0 +1,58 @@
+import { join } from "node:path";
+import { AssistantServer } from "../../../assistant/assistant-server.js";
+import { loadExtensions } from "../../../assistant/extension-loader.js";
+import type { GameClock } from "../../../game/context-types.js";
+import type { Logger } from "../../../util/logger.js";
+import { DEFAULT_SERVER_CONFIG } from "../../flying-squid/server-config.js";
+import { AssistantHostHandler } from "../../shared/assistant-handler.js";
+import { OnlinePlayers } from "../../shared/online-players.js";
+import { AssistantGatewayCommands } from "./assistant-commands.js";
+
+/** How often online players' playtime is read from the clock (as in the embedded world). */
+const PLAYTIME_TICK_MILLIS = 15_000;
+
+/** The assistant behind a gateway: what `startGateway` gives the relay, and how to stop it. */
+export interface GatewayAssistant {
+  readonly assistant: AssistantServer;
+  readonly commands: AssistantGatewayCommands;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the same assistant `npm start` builds (built-in features, the data directory's extensions and data
+ * packs, the model from `SYSTEM_MODEL_*`) over the gateway's players. Its files live in `<dataDir>/world/system`
+ * as they do for the embedded world. The gateway gives no items yet: the bridge refuses every give and take.
+ */
+export const startGatewayAssistant = async (options: {
+  readonly dataDir: string;
+  readonly logger: Logger;
+  readonly clock: GameClock;
+  readonly environment: Readonly<Record<string, string | undefined>>;
+}): Promise<GatewayAssistant> => {
+  const { dataDir, logger } = options;
+  const world = join(dataDir, DEFAULT_SERVER_CONFIG.worldFolder);
+  const players = new OnlinePlayers(logger, { givesItems: false });
+  const extensions = await loadExtensions(dataDir, logger);
+  const assistant = await AssistantServer.create({
+    paths: { dataDir, world, packRoots: [...extensions.packRoots, join(dataDir, "datapacks")] },
+    bridge: players,
+    logger,
+    clock: options.clock,
+    environment: options.environment,
+    extraTypes: extensions.types,
+    services: extensions.services,
+  });
+  const handler = new AssistantHostHandler(assistant, players, undefined);
+  const playtime = setInterval(() => {
+    assistant.tickPlaytime().catch(() => {});
+  }, PLAYTIME_TICK_MILLIS);
+  playtime.unref();
+  return {
+    assistant,
+    commands: new AssistantGatewayCommands(assistant, handler, logger),
+    close: async () => {
+      clearInterval(playtime);
+      await assistant.close();
+    },
+  };
+};
