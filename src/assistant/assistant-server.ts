@@ -1,8 +1,5 @@
-import { AgentFailure } from "../agent/agent-failure.js";
 import { AgentResult } from "../agent/agent-result.js";
-import type { CardButton } from "../agent/card/card-builder.js";
-import { type CardRef, formatCardRef, parseCardRef } from "../agent/card/card-ref.js";
-import { ServerCards } from "../agent/card/server-cards.js";
+import type { CardRef } from "../agent/card/card-ref.js";
 import { BudgetCounters } from "../agent/execution/budget-counters.js";
 import { fingerprintOf } from "../agent/execution/interactive-executor.js";
 import { replayKeyOf } from "../agent/execution/replay-cache.js";
@@ -12,7 +9,6 @@ import type { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { CORE_PLAYER_ACTIONS } from "../module/builtin/core/player-commands.js";
 import type { ModuleManager } from "../module/module-manager.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
-import type { Validation } from "../util/validation.js";
 import {
   type AssistantParts,
   type AssistantServerOptions,
@@ -20,6 +16,7 @@ import {
   logModel,
 } from "./assistant-assembly.js";
 import type { AssistantInfrastructure } from "./assistant-services.js";
+import { CardClicks } from "./card-clicks.js";
 import { type PresentedCard, presentResult } from "./card-presenter.js";
 import { CardSpeech } from "./card-speech.js";
 import type { AssistantCoreServices } from "./core-services-impl.js";
@@ -58,7 +55,7 @@ export interface AssistantReply {
  * submit a line, click, completions, command tree, notices and close.
  */
 export class AssistantServer {
-  readonly #issued = new Map<string, ServerCards>();
+  readonly #clicks: CardClicks;
   readonly #noticeListeners: NoticeListener[] = [];
   readonly #commandListeners: ((uuid: string) => void)[] = [];
   readonly #gameEvents: PlayerGameEvents;
@@ -82,6 +79,7 @@ export class AssistantServer {
       changed: refresh,
     });
     this.speech = new CardSpeech(parts.infrastructure);
+    this.#clicks = new CardClicks(parts);
     this.#gameEvents = new PlayerGameEvents(
       parts.advancements,
       parts.clock,
@@ -212,7 +210,7 @@ export class AssistantServer {
     const { infrastructure } = this.parts;
     await this.#gameEvents.left(uuid);
     infrastructure.players.leave(uuid);
-    this.#issued.delete(uuid);
+    this.#clicks.forget(uuid);
     await infrastructure.lifecycles.disconnect(uuid);
     await infrastructure.store.unload(uuid);
   }
@@ -278,64 +276,21 @@ export class AssistantServer {
    * page, then run as a new structured request through the interactive executor (exclusive, queued, cancellable).
    */
   async click(player: PlayerInfo, refText: string, indexText: string): Promise<AssistantReply> {
-    const ref = parseCardRef(refText);
-    const button =
-      ref === undefined || !/^\d{1,3}$/.test(indexText)
-        ? undefined
-        : this.#cards(player.uuid).button(ref, Number.parseInt(indexText, 10));
-    return this.#press(player, `card ${refText} ${indexText}`, button);
+    const result = await this.#clicks.click(player, refText, indexText);
+    return { result, card: this.present(player, result) };
   }
 
   /**
    * A click that names the button by its action and arguments (the web panel's CardActionRequest): honoured only
    * when it is one of the buttons of this player's current page of that card, then run like a chat click.
    */
-  clickAction(
+  async clickAction(
     player: PlayerInfo,
     card: CardRef,
     action: string,
     args: readonly string[],
   ): Promise<AssistantReply> {
-    const button = this.#cards(player.uuid).resolve({ card, action, args });
-    return this.#press(player, `card ${formatCardRef(card)} ${action}`, button);
-  }
-
-  async #press(
-    player: PlayerInfo,
-    text: string,
-    button: Validation<CardButton> | undefined,
-  ): Promise<AssistantReply> {
-    const { infrastructure, permissions, interactive } = this.parts;
-    infrastructure.players.update(player);
-    // the game's operator level is read at every request: a player may type before their join has settled
-    await permissions.setOpLevel(player.uuid, player.opLevel);
-    let result: AgentResult;
-    if (button === undefined) result = AgentResult.error(AgentFailure.INPUT_INVALID.with("card"));
-    else if (!button.success) result = AgentResult.error(AgentFailure.INPUT_INVALID.with(button.error));
-    else {
-      const snapshot = permissions.snapshot(player.uuid);
-      const generation = infrastructure.generations.generation(player.uuid);
-      const { action, args } = button.value;
-      const readOnly = this.#readOnly(action);
-      // the typed action the button resolves to: a repeated click of a write is answered by the replay cache
-      const resolved = readOnly
-        ? undefined
-        : this.parts.router.structured({
-            player: this.parts.pipeline.routingPlayer(snapshot, player.locale, generation),
-            action,
-            args,
-          }).action;
-      result = await interactive.submit({
-        requestId: newRequestId(),
-        playerId: player.uuid,
-        locale: player.locale,
-        text,
-        fingerprint: `${snapshot.version}|${generation}|${text}`,
-        record: false,
-        ...(resolved === undefined ? {} : { replayKey: replayKeyOf(resolved) }),
-        payload: { kind: "button", action, args },
-      });
-    }
+    const result = await this.#clicks.clickAction(player, card, action, args);
     return { result, card: this.present(player, result) };
   }
 
@@ -375,7 +330,7 @@ export class AssistantServer {
       result,
       locale: player.locale,
       cards: infrastructure.cards,
-      issued: this.#cards(player.uuid),
+      issued: this.#clicks.issued(player.uuid),
       languages: infrastructure.languages,
     });
   }
@@ -387,22 +342,6 @@ export class AssistantServer {
 
   text(locale: string, key: string, ...args: string[]): string {
     return this.parts.infrastructure.languages.format(locale, key, args);
-  }
-
-  /** Whether a button's workflow only reads (its answer may be shared with a resent click). */
-  #readOnly(action: string): boolean {
-    const engine = this.parts.infrastructure.engine;
-    const module = engine.modules().get(action);
-    return module !== undefined && isReadOnlyModule(module, engine.policyOf(module));
-  }
-
-  #cards(playerId: string): ServerCards {
-    let cards = this.#issued.get(playerId);
-    if (cards === undefined) {
-      cards = new ServerCards();
-      this.#issued.set(playerId, cards);
-    }
-    return cards;
   }
 
   /**
