@@ -121,13 +121,23 @@ export const startGatewayFor = async (
   const logger = new MemoryLogger();
   const lines: string[] = [];
   const gateway = await startGateway({
-    argv: ["--backend", `127.0.0.1:${backendPort}`, "--port", "0", "--data-dir", dataDir],
+    argv: [
+      "--backend",
+      `127.0.0.1:${backendPort}`,
+      "--port",
+      "0",
+      "--panel-port",
+      "0",
+      "--data-dir",
+      dataDir,
+    ],
     logger,
     announce: (line) => lines.push(line),
     environment: options.environment ?? {},
     ...(commands === undefined ? {} : { commands }),
   });
-  if (lines[0] !== `listening on 127.0.0.1:${gateway.port}`)
+  // `panel on …` comes first when the assistant serves a panel; `listening on …` is the last line
+  if (lines.at(-1) !== `listening on 127.0.0.1:${gateway.port}`)
     throw new Error(`announced ${JSON.stringify(lines)}`);
   return { gateway, logger, port: gateway.port, dataDir, close: () => gateway.close() };
 };

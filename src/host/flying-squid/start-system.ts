@@ -1,15 +1,11 @@
 import { join } from "node:path";
 import { AssistantServer } from "../../assistant/assistant-server.js";
 import { loadExtensions } from "../../assistant/extension-loader.js";
-import { BUILTIN_PACK_ROOT } from "../../data/prompts/prompt-store.js";
 import type { GameClock } from "../../game/context-types.js";
 import { PANEL_BINDINGS } from "../../module/builtin/panel/panel-bindings.js";
 import type { AnyServerModuleType } from "../../module/server-module.js";
 import type { Logger } from "../../util/logger.js";
-import { BindingCodes } from "../panel/binding-codes.js";
-import { loadPanelConfig } from "../panel/panel-config.js";
-import { PanelServer } from "../panel/panel-server.js";
-import { PanelSessions } from "../panel/panel-sessions.js";
+import { openPanel, servePanel } from "../panel/open-panel.js";
 import { AdminVerification, verificationRequired } from "../shared/admin-verification.js";
 import { AssistantHostHandler } from "../shared/assistant-handler.js";
 import { OnlinePlayers } from "../shared/online-players.js";
@@ -74,7 +70,13 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
   }
   const extensions = await loadExtensions(dataDir, options.logger);
   // the web panel opens first: `/system bind` tells players its address
-  const panel = await openPanel(dataDir, world, cli.value.panelPort, options);
+  const panel = await openPanel({
+    dataDir,
+    world,
+    panelPort: cli.value.panelPort,
+    now: () => options.clock.now(),
+    logger: options.logger,
+  });
   const assistant = await AssistantServer.create({
     paths: { dataDir, world, packRoots: [...extensions.packRoots, join(dataDir, "datapacks")] },
     bridge: players,
@@ -84,15 +86,8 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     extraTypes: [...(options.extraTypes ?? []), ...extensions.types],
     services: panel === undefined ? extensions.services : [...extensions.services, [PANEL_BINDINGS, panel]],
   });
-  if (panel !== undefined) {
-    panel.serve(assistant);
-    // an admin's revoke or reset ends the player's bound panels at once
-    assistant.infrastructure.lifecycles.register({
-      onReset: (playerId) => panel.invalidate(playerId),
-      onRevoke: (playerId) => panel.unbind(playerId).then(() => {}),
-    });
-    (options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)))(`panel on ${panel.url}`);
-  }
+  if (panel !== undefined)
+    servePanel(panel, assistant, options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)));
   let host: RunningHost;
   try {
     host = await start({
@@ -140,50 +135,4 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
       return closing;
     },
   };
-};
-
-/**
- * Opens the web panel when `panel.json` enables it, on `--panel-port` when given. A taken port is logged in one
- * line and the server runs without the panel: it never moves to another port by itself, since players' bookmarks
- * and an admin's proxy or firewall name the configured one.
- */
-const openPanel = async (
-  dataDir: string,
-  world: string,
-  panelPort: number | undefined,
-  options: SystemOptions,
-): Promise<PanelServer | undefined> => {
-  const loaded = await loadPanelConfig(dataDir, options.logger);
-  if (!loaded.enabled) {
-    if (panelPort !== undefined)
-      options.logger.info("--panel-port ignored: the web panel is off (enabled: false in panel.json)");
-    return undefined;
-  }
-  const config = panelPort === undefined ? loaded : { ...loaded, port: panelPort };
-  const sessions = new PanelSessions(
-    join(world, "system", "panel-sessions.json"),
-    () => options.clock.now(),
-    options.logger,
-  );
-  await sessions.load();
-  try {
-    return await PanelServer.open({
-      config,
-      codes: new BindingCodes({ now: () => options.clock.now() }),
-      sessions,
-      resources: BUILTIN_PACK_ROOT,
-      logger: options.logger,
-    });
-  } catch (error) {
-    options.logger.warn(panelNotStarted(config, error));
-    return undefined;
-  }
-};
-
-/** The one line an admin reads when the panel could not listen: what happened and what to do. */
-export const panelNotStarted = (config: { host: string; port: number }, error: unknown): string => {
-  const address = `${config.host}:${config.port}`;
-  if ((error as { code?: unknown }).code === "EADDRINUSE")
-    return `web panel not started: ${address} is already in use (another server?); start with --panel-port N (0: any free port) or set "port" in config/system/panel.json`;
-  return `web panel not started on ${address}: ${error instanceof Error ? error.message : String(error)}`;
 };

@@ -8,13 +8,16 @@ export interface GatewayCliOptions {
   readonly backend?: Address;
   /** Overrides the port of `listen`. */
   readonly port?: number;
+  /** The web panel's port (0: any free port), instead of `port` in `config/system/panel.json`. */
+  readonly panelPort?: number;
 }
 
-export const GATEWAY_USAGE = "usage: system gateway --backend HOST:PORT [--port N] [--data-dir DIR]";
+export const GATEWAY_USAGE =
+  "usage: system gateway --backend HOST:PORT [--port N] [--panel-port N] [--data-dir DIR]";
 
-const FLAGS = new Set(["--backend", "--port", "--data-dir"]);
+const FLAGS = new Set(["--backend", "--port", "--panel-port", "--data-dir"]);
 
-/** Parses `--backend HOST:PORT --port N --data-dir DIR` (also `--flag=value`); unknown flags are errors. */
+/** Parses `--backend HOST:PORT --port N --panel-port N --data-dir DIR` (also `--flag=value`); unknown flags are errors. */
 export const parseGatewayCliOptions = (argv: readonly string[]): Validation<GatewayCliOptions> => {
   let options: GatewayCliOptions = { dataDir: DEFAULT_DATA_DIR };
   for (let index = 0; index < argv.length; index++) {
@@ -31,8 +34,8 @@ export const parseGatewayCliOptions = (argv: readonly string[]): Validation<Gate
     } else {
       const port = Number(value);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
-        return invalid(`--port must be 0–65535, got ${value}`);
-      options = { ...options, port };
+        return invalid(`${flag} must be 0–65535, got ${value}`);
+      options = flag === "--port" ? { ...options, port } : { ...options, panelPort: port };
     }
   }
   return valid(options);

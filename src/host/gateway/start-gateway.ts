@@ -46,6 +46,8 @@ export interface RunningGateway {
   readonly server: GatewayServer;
   /** The assistant behind `/system`; undefined when a `commands` facade was passed instead. */
   readonly assistant: AssistantServer | undefined;
+  /** The web panel's address (`config/system/panel.json`, `--panel-port`); undefined when it is off or not started. */
+  readonly panelUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
   if (!listen.success) throw new GatewayStartError(`"listen" in ${path} is not HOST:PORT`);
   const host = listen.value.host;
   warnUnsafe(host, backendAddress, options.logger);
+  const announce = options.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
   const assistant: GatewayAssistant | undefined =
     options.commands === undefined
       ? await startGatewayAssistant({
@@ -92,6 +95,8 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
           logger: options.logger,
           clock: options.clock ?? systemClock(),
           environment: options.environment ?? process.env,
+          panelPort: cli.value.panelPort,
+          announce,
         })
       : undefined;
   const commands = options.commands ?? assistant?.commands;
@@ -112,9 +117,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
   options.logger.info(
     `relaying to ${formatAddress(backendAddress)} (${status.value.versionName}, protocol ${codec.protocolVersion})`,
   );
-  (options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)))(
-    `listening on ${formatAddress({ host, port: server.port })}`,
-  );
+  announce(`listening on ${formatAddress({ host, port: server.port })}`);
   let closing: Promise<void> | undefined;
   return {
     host,
@@ -123,6 +126,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     version: codec.minecraftVersion,
     server,
     assistant: assistant?.assistant,
+    panelUrl: assistant?.panelUrl,
     close: () => {
       closing ??= (async () => {
         await server.close();

@@ -2,8 +2,10 @@ import { join } from "node:path";
 import { AssistantServer } from "../../../assistant/assistant-server.js";
 import { loadExtensions } from "../../../assistant/extension-loader.js";
 import type { GameClock } from "../../../game/context-types.js";
+import { PANEL_BINDINGS } from "../../../module/builtin/panel/panel-bindings.js";
 import type { Logger } from "../../../util/logger.js";
 import { DEFAULT_SERVER_CONFIG } from "../../flying-squid/server-config.js";
+import { openPanel, servePanel } from "../../panel/open-panel.js";
 import { AssistantHostHandler } from "../../shared/assistant-handler.js";
 import { OnlinePlayers } from "../../shared/online-players.js";
 import { AssistantGatewayCommands } from "./assistant-commands.js";
@@ -15,24 +17,38 @@ const PLAYTIME_TICK_MILLIS = 15_000;
 export interface GatewayAssistant {
   readonly assistant: AssistantServer;
   readonly commands: AssistantGatewayCommands;
+  /** The web panel's address; undefined when it is off or its port was taken. */
+  readonly panelUrl: string | undefined;
   close(): Promise<void>;
 }
 
 /**
  * Builds the same assistant `npm start` builds (built-in features, the data directory's extensions and data
  * packs, the model from `SYSTEM_MODEL_*`) over the gateway's players. Its files live in `<dataDir>/world/system`
- * as they do for the embedded world. The gateway gives no items yet: the bridge refuses every give and take.
+ * as they do for the embedded world, and the web panel serves it as it does there. The gateway gives no items yet: the bridge refuses every give and take.
  */
 export const startGatewayAssistant = async (options: {
   readonly dataDir: string;
   readonly logger: Logger;
   readonly clock: GameClock;
   readonly environment: Readonly<Record<string, string | undefined>>;
+  /** `--panel-port`, instead of `port` in `config/system/panel.json`. */
+  readonly panelPort: number | undefined;
+  /** Prints `panel on …` once the panel serves. */
+  readonly announce: (line: string) => void;
 }): Promise<GatewayAssistant> => {
   const { dataDir, logger } = options;
   const world = join(dataDir, DEFAULT_SERVER_CONFIG.worldFolder);
   const players = new OnlinePlayers(logger, { givesItems: false });
   const extensions = await loadExtensions(dataDir, logger);
+  // the web panel opens first, as in the embedded world: `/system bind` tells players its address
+  const panel = await openPanel({
+    dataDir,
+    world,
+    panelPort: options.panelPort,
+    now: () => options.clock.now(),
+    logger,
+  });
   const assistant = await AssistantServer.create({
     paths: { dataDir, world, packRoots: [...extensions.packRoots, join(dataDir, "datapacks")] },
     bridge: players,
@@ -40,8 +56,9 @@ export const startGatewayAssistant = async (options: {
     clock: options.clock,
     environment: options.environment,
     extraTypes: extensions.types,
-    services: extensions.services,
+    services: panel === undefined ? extensions.services : [...extensions.services, [PANEL_BINDINGS, panel]],
   });
+  if (panel !== undefined) servePanel(panel, assistant, options.announce);
   const handler = new AssistantHostHandler(assistant, players, undefined);
   const playtime = setInterval(() => {
     assistant.tickPlaytime().catch(() => {});
@@ -50,8 +67,10 @@ export const startGatewayAssistant = async (options: {
   return {
     assistant,
     commands: new AssistantGatewayCommands(assistant, handler, logger),
+    panelUrl: panel?.url,
     close: async () => {
       clearInterval(playtime);
+      await panel?.close();
       await assistant.close();
     },
   };
