@@ -33,6 +33,8 @@ export interface AssistantPaths {
   readonly world: string;
   /** Server data packs, later ones override earlier ones and the built-in pack. */
   readonly packRoots: readonly string[];
+  /** The game server's folder the gateway stands in front of (ServerPaths.serverDir). */
+  readonly serverDir?: string;
 }
 
 /** The infrastructure every feature shares, opened in dependency order. */

@@ -59,7 +59,11 @@ export const featureServices = (parts: FeatureServiceParts): ServiceContext<Agen
   };
   const services = new ServiceContext(engine, engine.modules())
     .provide(CORE_SERVICES, parts.core)
-    .provide(SERVER_PATHS, { dataDir: infrastructure.paths.dataDir, world: infrastructure.paths.world })
+    .provide(SERVER_PATHS, {
+      dataDir: infrastructure.paths.dataDir,
+      world: infrastructure.paths.world,
+      ...(infrastructure.paths.serverDir === undefined ? {} : { serverDir: infrastructure.paths.serverDir }),
+    })
     .provide(GameContextTypes.GAME_BRIDGE, parts.bridge)
     .provide(WEB_ACCESS, new WebAccess())
     .provide(PLAYER_SWITCHES, switches)

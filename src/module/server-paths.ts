@@ -6,6 +6,11 @@ export interface ServerPaths {
   readonly dataDir: string;
   /** The world save folder: System's data under `<world>/system`. */
   readonly world: string;
+  /**
+   * The game server's own folder when System stands in front of it (the gateway's `serverDir`): FTB Quests files
+   * are read from there (`config/ftbquests/quests/`, and the mod's progress in its world); unset in the embedded world.
+   */
+  readonly serverDir?: string;
 }
 
 /** The server's folders, provided by the assembly to every feature. */

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { z } from "zod";
 import { type Codec, codec } from "../../util/codec.js";
 import { ConfigInstance } from "../../util/config-instance.js";
@@ -39,12 +39,21 @@ const gatewayConfigSchema = z.object({
   forwarding: z.enum(["none", "bungeecord", "bungeeguard", "velocity"]).default("none"),
   /** Mojang authentication at the gateway: not available yet. */
   onlineMode: z.boolean().default(false),
+  /**
+   * The backend's own folder (where its server.properties is), relative to the data directory or absolute: FTB
+   * Quests files are read there (`config/ftbquests/quests/`, and the mod's progress in its world). Optional.
+   */
+  serverDir: z.string().min(1).optional(),
 });
 
 /** `config/system/gateway.json`: where the gateway listens and the server it stands in front of. */
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
 export const GATEWAY_CONFIG: Codec<GatewayConfig> = codec(gatewayConfigSchema) as Codec<GatewayConfig>;
 export const DEFAULT_GATEWAY_CONFIG: GatewayConfig = gatewayConfigSchema.parse({});
+
+/** The backend's folder of a config, resolved against the data directory; undefined when unset. */
+export const serverDirOf = (config: GatewayConfig, dataDir: string): string | undefined =>
+  config.serverDir === undefined ? undefined : resolve(dataDir, config.serverDir);
 
 /** The gateway's config file of a data directory. */
 export const gatewayConfigPath = (dataDir: string): string =>

@@ -14,6 +14,7 @@ import {
   gatewayConfigPath,
   loadGatewayConfig,
   parseAddress,
+  serverDirOf,
 } from "./gateway-config.js";
 import { GatewayServer } from "./gateway-server.js";
 import { PacketCodec } from "./protocol/packet-codec.js";
@@ -97,6 +98,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
           environment: options.environment ?? process.env,
           panelPort: cli.value.panelPort,
           announce,
+          serverDir: serverDirOf(config, dataDir),
         })
       : undefined;
   const commands = options.commands ?? assistant?.commands;

@@ -36,6 +36,8 @@ export const startGatewayAssistant = async (options: {
   readonly panelPort: number | undefined;
   /** Prints `panel on …` once the panel serves. */
   readonly announce: (line: string) => void;
+  /** The backend's folder (`serverDir` of gateway.json): FTB Quests files are read there. */
+  readonly serverDir?: string | undefined;
 }): Promise<GatewayAssistant> => {
   const { dataDir, logger } = options;
   const world = join(dataDir, DEFAULT_SERVER_CONFIG.worldFolder);
@@ -50,7 +52,12 @@ export const startGatewayAssistant = async (options: {
     logger,
   });
   const assistant = await AssistantServer.create({
-    paths: { dataDir, world, packRoots: [...extensions.packRoots, join(dataDir, "datapacks")] },
+    paths: {
+      dataDir,
+      world,
+      packRoots: [...extensions.packRoots, join(dataDir, "datapacks")],
+      ...(options.serverDir === undefined ? {} : { serverDir: options.serverDir }),
+    },
     bridge: players,
     logger,
     clock: options.clock,

@@ -89,8 +89,11 @@ const detailSchema = QUEST_OUTPUT.extend({
     .optional(),
   /** Tasks recorded as done by this request (items held, a level reached). */
   recorded: z.number().int().nonnegative(),
-  /** `ready`: complete with rewards to claim (a button); `claimed`: claimed before. */
-  claim: z.enum(["none", "ready", "claimed"]),
+  /**
+   * `ready`: complete with rewards to claim (a button); `claimed`: claimed before; `book`: rewards to claim in
+   * the FTB quest book (the mod delivers them, System shows no button).
+   */
+  claim: z.enum(["none", "ready", "claimed", "book"]),
   /** Quests this request found complete for the first time (announced with narration). */
   completed: z.array(z.string()).max(8).default([]),
 });
@@ -135,7 +138,11 @@ export const QUEST_DETAIL_CARD = CardType.of<QuestDetailData>(
       description,
       joinLines(tasks),
       rewards.length === 0 ? translatable("system.quests.reward.none") : joinLines(rewards),
-      data.claim === "claimed" ? translatable("system.quests.claimed") : literal(""),
+      data.claim === "claimed"
+        ? translatable("system.quests.claimed")
+        : data.claim === "book"
+          ? translatable("system.quests.claim_in_book")
+          : literal(""),
       completedLines(data.completed),
     );
     if (data.claim === "ready")

@@ -23,6 +23,7 @@ import {
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import { QUEST_CLAIM_ACTION_ID, QUEST_CLAIM_CARD, type QuestClaimCardData } from "./quest-claim-card.js";
+import { IN_QUEST_BOOK } from "./quest-mod-progress.js";
 import type { QuestProgress, QuestProgressData } from "./quest-progress.js";
 import { planClaim } from "./quest-rewards.js";
 import type { QuestService } from "./quest-service.js";
@@ -112,6 +113,8 @@ export class QuestClaimModule extends AbstractAgentModule<ClaimInput> {
   override async run(input: ClaimInput, context: ExecutionContext): Promise<AgentResult> {
     const { service, store, storage } = this.options;
     const playerId = context.playerId;
+    // the FTB Quests mod delivers its rewards itself: System never delivers one it delivers
+    if (service.keeper === "mod") throw new AgentException(IN_QUEST_BOOK);
     const quest = service.book.quests.get(input.quest.toUpperCase());
     const state = await service.state(playerId);
     if (quest === undefined || !state.visible(quest))

@@ -24,7 +24,9 @@ export const detailCard = async (
     ? "none"
     : (await service.claimed(context.playerId, detail.id))
       ? "claimed"
-      : "ready";
+      : service.keeper === "mod"
+        ? "book"
+        : "ready";
   const completed = completedTitles(service, recorded.completed, context.locale);
   return AgentResult.success(
     undefined,

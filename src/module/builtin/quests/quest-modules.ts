@@ -18,6 +18,7 @@ import { unknownPlayer } from "../core/core-module.js";
 import { ADMIN_LEVEL, type CoreServices, isAdmin } from "../core/core-services.js";
 import { QUEST_CHECK_ACTION_ID, QUEST_DETAIL_ACTION_ID, QUEST_LIST_CARD } from "./quest-cards.js";
 import { completedTitles, detailCard } from "./quest-detail-card.js";
+import { IN_QUEST_BOOK, IN_QUEST_BOOK_ADMIN } from "./quest-mod-progress.js";
 import { questProfiles } from "./quest-routing.js";
 import type { QuestService } from "./quest-service.js";
 import { FTB_DETAIL, FTB_FIND, FTB_QUERY, type questTools } from "./quest-tools.js";
@@ -164,6 +165,7 @@ export class QuestCheckModule extends AbstractAgentModule<CheckInput> {
   }
 
   override async run(input: CheckInput, context: ExecutionContext): Promise<AgentResult> {
+    if (this.service.keeper === "mod") throw new AgentException(IN_QUEST_BOOK);
     const taskId = input.task.toUpperCase();
     const outcome = await this.service.check(context.playerId, taskId);
     const quest = this.service.book.questOfTask(taskId);
@@ -223,6 +225,7 @@ export class QuestCompleteModule extends AbstractAgentModule<CompleteInput> {
 
   override async run(input: CompleteInput, context: ExecutionContext): Promise<AgentResult> {
     if (context.permissionLevel < ADMIN_LEVEL) throw new AgentException(AgentFailure.PERMISSION_DENIED);
+    if (this.service.keeper === "mod") throw new AgentException(IN_QUEST_BOOK_ADMIN);
     const player = this.core.resolvePlayer(input.player);
     if (player === undefined) throw new AgentException(unknownPlayer(input.player));
     const quest = await this.service.complete(player.uuid, input.id);

@@ -2,9 +2,11 @@ import type { AgentStore } from "../../../agent/storage/agent-store.js";
 import type { ModuleStorage } from "../../../agent/storage/module-storage.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
 import type { Quest } from "../../../data/quests/quest-book.js";
+import type { PlayerQuestProgress } from "../../../data/quests/team-progress.js";
 import type { GameBridge } from "../../../game/game-bridge.js";
 import { type GameEventSink, GameEventTypes } from "../../../game/game-events.js";
 import type { TeamProgressImport } from "./quest-import.js";
+import { type ModQuestProgress, modClaimed, modTaskProgress } from "./quest-mod-progress.js";
 import type { QuestProgress, QuestProgressData } from "./quest-progress.js";
 import { observe, QuestState } from "./quest-state.js";
 import { type QuestViewOptions, QuestViews } from "./quest-views.js";
@@ -16,6 +18,11 @@ export interface QuestServiceOptions extends QuestViewOptions {
   readonly bridge: GameBridge;
   /** FTB team progress from the world folder, imported into a player's record the first time it is read. */
   readonly teamProgress?: TeamProgressImport | undefined;
+  /**
+   * The FTB Quests mod keeps progress and rewards on this server (System stands in front of it): states come from
+   * its files, System records nothing and delivers no quest reward.
+   */
+  readonly modProgress?: ModQuestProgress | undefined;
   readonly now: () => number;
   /** Where completed quests and chapters are reported (`system:quest_completed`, `system:chapter_completed`). */
   readonly gameEvents: GameEventSink;
@@ -37,6 +44,11 @@ export class QuestService extends QuestViews {
     this.#options = options;
   }
 
+  /** Who keeps quest progress and delivers rewards: System, or the FTB Quests mod on the server. */
+  get keeper(): "system" | "mod" {
+    return this.#options.modProgress === undefined ? "system" : "mod";
+  }
+
   /**
    * Whether the player has claimed a quest's rewards (any state of the claim), unless the last delivery gave
    * nothing (no room): that claim waits for the player to claim again.
@@ -47,6 +59,9 @@ export class QuestService extends QuestViews {
 
   /** Those of `questIds` whose rewards the player has claimed (as `claimed` says), in one read. */
   async claimedAmong(playerId: string, questIds: readonly string[]): Promise<ReadonlySet<string>> {
+    const mod = this.#modProgressOf(playerId);
+    if (mod !== undefined)
+      return new Set(questIds.filter((id) => modClaimed(this.#options.book, mod.progress, id)));
     return this.#options.store.read(playerId, (data) => {
       const progress = ModuleData.get(data, this.#options.storage);
       return new Set(
@@ -60,6 +75,11 @@ export class QuestService extends QuestViews {
 
   /** The player's state now (recorded progress + what the game shows). */
   async state(playerId: string): Promise<QuestState> {
+    const mod = this.#modProgressOf(playerId);
+    if (mod !== undefined) {
+      const { done, counts } = modTaskProgress(this.#options.book, mod.progress);
+      return new QuestState(this.#options.book, done, observe(undefined), counts, "mod");
+    }
     await this.#importOnce(playerId);
     const { done, counts } = await this.#options.store.read(playerId, (data) => {
       const progress = ModuleData.get(data, this.#options.storage);
@@ -73,6 +93,7 @@ export class QuestService extends QuestViews {
    * now that were never announced; returns the quests to announce (their completion card and narration).
    */
   async record(playerId: string): Promise<{ readonly tasks: number; readonly completed: readonly Quest[] }> {
+    if (this.keeper === "mod") return { tasks: 0, completed: [] };
     const state = await this.state(playerId);
     const met = state.newlyMet();
     const complete = [...this.#options.book.quests.values()].filter(
@@ -97,6 +118,7 @@ export class QuestService extends QuestViews {
    * records them as reported.
    */
   async reportPending(playerId: string): Promise<void> {
+    if (this.keeper === "mod") return;
     const unreported = await this.#options.store.read(playerId, (data) =>
       ModuleData.get(data, this.#options.storage).unreported(),
     );
@@ -136,6 +158,13 @@ export class QuestService extends QuestViews {
     );
   }
 
+  /** The mod's progress of a player (undefined progress: none yet), or undefined when System keeps progress. */
+  #modProgressOf(playerId: string): { readonly progress: PlayerQuestProgress | undefined } | undefined {
+    const mod = this.#options.modProgress;
+    if (mod === undefined) return undefined;
+    return { progress: mod.of(playerId, this.#options.bridge.playerName(playerId)) };
+  }
+
   /**
    * Imports the player's FTB team progress into their record the first time it is read (once per record: the
    * record keeps the team it imported). Looked for by UUID, else by name; a player whose name is unknown (offline)
@@ -162,6 +191,7 @@ export class QuestService extends QuestViews {
    * (visible and unlocked); once per killed entity. Returns how many tasks it advanced.
    */
   async recordKill(playerId: string, entity: string, entityId: string): Promise<number> {
+    if (this.keeper === "mod") return 0;
     const state = await this.state(playerId);
     const tasks = [...this.#options.book.quests.values()]
       .filter((quest) => state.visible(quest) && state.unlocked(quest))
@@ -180,7 +210,7 @@ export class QuestService extends QuestViews {
   async check(playerId: string, taskId: string): Promise<"checked" | "already" | "refused"> {
     const quest = this.#options.book.questOfTask(taskId);
     const task = quest?.tasks.find((candidate) => candidate.id === taskId);
-    if (quest === undefined || task?.type !== "checkmark") return "refused";
+    if (quest === undefined || task?.type !== "checkmark" || this.keeper === "mod") return "refused";
     const state = await this.state(playerId);
     if (!state.visible(quest) || !state.unlocked(quest)) return "refused";
     const at = this.#options.now();
@@ -197,7 +227,7 @@ export class QuestService extends QuestViews {
   async complete(playerId: string, id: string): Promise<Quest | undefined> {
     const hex = id.trim().toUpperCase().replace(/^#/, "");
     const quest = this.#options.book.quests.get(hex) ?? this.#options.book.questOfTask(hex);
-    if (quest === undefined) return undefined;
+    if (quest === undefined || this.keeper === "mod") return undefined;
     const tasks = this.#options.book.quests.has(hex) ? quest.tasks.map((task) => task.id) : [hex];
     const at = this.#options.now();
     await this.#options.store.transaction(playerId, (data) => {

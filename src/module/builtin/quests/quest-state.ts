@@ -55,13 +55,20 @@ export class QuestState {
     readonly book: QuestBook,
     private readonly done: ReadonlySet<string>,
     private readonly observation: Observation,
-    /** Progress counted by System (kills the host reported), by task id. */
+    /** Progress counted by System (kills the host reported), by task id; the mod's own, when it keeps progress. */
     private readonly counts: ReadonlyMap<string, number> = new Map(),
+    /**
+     * `mod`: the FTB Quests mod keeps progress (`done` and `counts` are its files): a task not done is open with
+     * the mod's count, whatever the game shows, since only the mod completes tasks and the player works in its book.
+     */
+    private readonly keeper: "system" | "mod" = "system",
   ) {}
 
   task(task: QuestTask): TaskView {
     const need = Math.max(1, task.count);
     if (this.done.has(task.id)) return { task, status: "done", have: need, need };
+    if (this.keeper === "mod")
+      return { task, status: "open", have: Math.min(this.counts.get(task.id) ?? 0, need), need };
     const have = this.#have(task);
     if (have === undefined)
       return { task, status: task.type === "checkmark" ? "manual" : "untracked", have: 0, need };

@@ -22,6 +22,7 @@ import type { Identifier } from "../../../util/identifier.js";
 import { QUEST_SUBMIT_ACTION_ID } from "./quest-cards.js";
 import type { QuestClaimOptions } from "./quest-claim.js";
 import { detailCard } from "./quest-detail-card.js";
+import { IN_QUEST_BOOK } from "./quest-mod-progress.js";
 import { consumes } from "./quest-state.js";
 
 /** The durable event type that hands in the items of a `consume_items` task. */
@@ -85,6 +86,7 @@ export class QuestSubmitModule extends AbstractAgentModule<SubmitInput> {
 
   override async run(input: SubmitInput, context: ExecutionContext): Promise<AgentResult> {
     const { service } = this.options;
+    if (service.keeper === "mod") throw new AgentException(IN_QUEST_BOOK);
     const taskId = input.task.toUpperCase();
     const quest = service.book.questOfTask(taskId);
     const task = quest?.tasks.find((candidate) => candidate.id === taskId);

@@ -2,6 +2,7 @@ import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { registerCardType } from "../../../agent/card/card-text.js";
 import { customFailure } from "../../../agent/failure.js";
+import { FtbProgressFiles, inspectServerFolder } from "../../../data/quests/ftb-server-folder.js";
 import { QuestBook } from "../../../data/quests/quest-book.js";
 import { findQuestFolder, loadQuestBook } from "../../../data/quests/quest-loader.js";
 import { readTeamProgress, type TeamProgressRead } from "../../../data/quests/team-progress.js";
@@ -14,7 +15,7 @@ import { Identifier } from "../../../util/identifier.js";
 import type { Logger } from "../../../util/logger.js";
 import { defineFeature } from "../../define-feature.js";
 import type { FeatureAbsence } from "../../server-module.js";
-import { SERVER_PATHS } from "../../server-paths.js";
+import { SERVER_PATHS, type ServerPaths } from "../../server-paths.js";
 import { CORE_SERVICES } from "../core/core-services.js";
 import { QUEST_ANNOUNCE_CARD, QuestAnnounceModule } from "./quest-announce.js";
 import { QUEST_DETAIL_CARD, QUEST_LIST_CARD } from "./quest-cards.js";
@@ -80,19 +81,20 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
       install(context) {
         const services = context.services;
         const paths = services.get(SERVER_PATHS);
-        const resolve = (path: string): string => (isAbsolute(path) ? path : join(paths.dataDir, path));
+        // in front of a game server (the gateway's serverDir) its files are read there, else in the data directory
+        const base = paths.serverDir ?? paths.dataDir;
+        const resolve = (path: string): string => (isAbsolute(path) ? path : join(base, path));
         const configured = resolve(config.folder);
         const folder = findQuestFolder(configured);
         const logger = services.get(GameContextTypes.LOGGER);
+        const keeper = folder === undefined ? undefined : progressKeeper(paths, config, resolve, logger);
         // without quest files the workflows are registered all the same (over an empty book), so that the
         // reload which finds the files can swap the real ones in; until then no player has the feature
         if (folder === undefined)
           absence = { reason: `no FTB Quests files (data.snbt) in ${configured}`, failure: NO_QUEST_BOOK };
         const book = folder === undefined ? emptyBook() : loadBook(folder, logger);
         const teams =
-          folder === undefined
-            ? undefined
-            : readTeams(config.progress === undefined ? paths.world : resolve(config.progress), logger);
+          keeper === undefined || keeper.mod !== undefined ? undefined : readTeams(keeper.world, logger);
         const clock = services.get(GameContextTypes.CLOCK);
         const service = new QuestService({
           book,
@@ -103,6 +105,7 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
           languages: services.find(GameContextTypes.LANGUAGES),
           teamProgress:
             teams === undefined || teams.players.size === 0 ? undefined : new TeamProgressImport(book, teams),
+          modProgress: keeper?.mod,
           now: () => clock.now(),
           gameEvents: services.get(GAME_EVENTS),
         });
@@ -181,6 +184,36 @@ const loadBook = (folder: string, logger: Logger): QuestBook => {
     `quests: ${counts.chapters} chapters, ${counts.quests} quests from ${folder}${loaded.errors.length === 0 ? "" : ` (${loaded.errors.length} errors)`}`,
   );
   return loaded.book;
+};
+
+/**
+ * Who keeps quest progress: the FTB Quests mod when System stands in front of a server whose folder holds it (its
+ * progress is then read from the world, read-only, again after each save), else System (importing the FTB team
+ * progress a world folder holds once per player). The choice is logged as the start line says it.
+ */
+const progressKeeper = (
+  paths: ServerPaths,
+  config: QuestsConfig,
+  resolve: (path: string) => string,
+  logger: Logger,
+): { readonly world: string; readonly mod?: FtbProgressFiles } => {
+  const server = paths.serverDir === undefined ? undefined : inspectServerFolder(paths.serverDir);
+  const world = config.progress === undefined ? (server?.world ?? paths.world) : resolve(config.progress);
+  if (server === undefined) return { world };
+  if (server.progress === "system") {
+    logger.info(`quests: System keeps quest progress and rewards (no FTB Quests mod in ${server.serverDir})`);
+    return { world };
+  }
+  logger.info(
+    `quests: the FTB Quests mod keeps quest progress and rewards; System reads it from ${world} (read-only) and delivers no quest reward`,
+  );
+  const mod = new FtbProgressFiles(world, (read) => {
+    for (const error of read.errors.slice(0, 20))
+      logger.warn(
+        `quest progress ${error.file}${error.line === undefined ? "" : `:${error.line}`}: ${error.message}`,
+      );
+  });
+  return { world, mod };
 };
 
 /** FTB team progress to import from a folder (the world's by default); unreadable files are logged. */
