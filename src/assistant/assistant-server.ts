@@ -6,6 +6,8 @@ import { replayKeyOf } from "../agent/execution/replay-cache.js";
 import type { UnconfirmedEvents } from "../agent/execution/unconfirmed-events.js";
 import { isReadOnlyModule } from "../agent/routing/direct-qualification.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
+import { GameEventTypes } from "../game/game-events.js";
+import { KILL_INTERESTS } from "../game/kill-interests.js";
 import { CORE_PLAYER_ACTIONS } from "../module/builtin/core/player-commands.js";
 import type { ModuleManager } from "../module/module-manager.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
@@ -188,6 +190,21 @@ export class AssistantServer {
   /** The host saw a player kill an entity (`minecraft:zombie`) whose own id is `entityId` (one event per entity). */
   killed(uuid: string, entity: string, entityId: string): Promise<void> {
     return this.#gameEvents.killed(uuid, entity, entityId);
+  }
+
+  /**
+   * The entity types whose kills count for a player now: those of enabled `system:kill` rules naming an entity,
+   * and those features count (kill tasks of quests the player can work on). Hosts that must ask the server for
+   * kill counts (the gateway's RCON) ask only for these.
+   */
+  async huntedEntities(uuid: string): Promise<ReadonlySet<string>> {
+    const entities = new Set(await this.parts.services.get(KILL_INTERESTS).of(uuid));
+    for (const rule of this.parts.advancements.rules()) {
+      const entity = rule.trigger.conditions.entity;
+      if (rule.enabled && rule.trigger.event === GameEventTypes.KILL && typeof entity === "string")
+        entities.add(entity.toLowerCase());
+    }
+    return entities;
   }
 
   /**

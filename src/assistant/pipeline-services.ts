@@ -8,6 +8,7 @@ import { type GameClock, GameContextTypes, type PlayerNotices } from "../game/co
 import { gameData, ItemSources } from "../game/data/index.js";
 import type { GameBridge } from "../game/game-bridge.js";
 import { GAME_EVENTS, type GameEventSink } from "../game/game-events.js";
+import { KILL_INTERESTS, KillInterests } from "../game/kill-interests.js";
 import { CORE_SERVICES, type CoreServices } from "../module/builtin/core/core-services.js";
 import { DELIVERIES } from "../module/builtin/deliveries/deliveries-service.js";
 import { PLAYER_SWITCHES, type PlayerSwitches } from "../module/builtin/question/player-switches.js";
@@ -82,7 +83,8 @@ export const featureServices = (parts: FeatureServiceParts): ServiceContext<Agen
     .provide(GameContextTypes.AVAILABILITY, parts.availability)
     .provide(GameContextTypes.WORKFLOWS, engine)
     .provide(GameContextTypes.LIFECYCLES, infrastructure.lifecycles)
-    .provide(GameContextTypes.PLAYER_NOTICES, parts.notices);
+    .provide(GameContextTypes.PLAYER_NOTICES, parts.notices)
+    .provide(KILL_INTERESTS, new KillInterests());
   for (const [type, service] of parts.extra) services.provide(type, service);
   return services;
 };

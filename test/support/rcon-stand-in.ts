@@ -6,8 +6,10 @@
  * minecraft-data's language.json for the world's version, and really changing the flying-squid world (a give puts
  * items in the player's inventory and the client sees the slots change). What it cannot do like vanilla: items
  * that do not fit are listed in `dropped` instead of lying at the player's feet; selectors other than `@a` and
- * item components or NBT in item arguments are refused as unknown items.
+ * item components or NBT in item arguments are refused as unknown items; kill statistics do not count by
+ * themselves: a test drives them with vanilla's `scoreboard players add` over the real protocol.
  */
+import { createRequire } from "node:module";
 import { levelOfPoints, pointsAtLevel } from "../../src/game/data/experience.js";
 import type { SquidPlayer, SquidServer } from "../../src/host/flying-squid/flying-squid-types.js";
 import { savePlayerData } from "../../src/host/flying-squid/player-data-file.js";
@@ -17,6 +19,12 @@ import {
   type ReplyLanguage,
 } from "../../src/host/gateway/rcon/reply-language.js";
 import { silentLogger } from "../../src/util/logger.js";
+
+const require = createRequire(import.meta.url);
+/** minecraft-data's `language.json` (en_us) of a version. */
+const languageTexts = (version: string): Readonly<Record<string, string>> =>
+  (require("minecraft-data")(version) as { language: Record<string, string> }).language;
+
 import { type RconServer, type ReplyWrites, startRconServer } from "./rcon-server.js";
 import {
   clearItems,
@@ -76,6 +84,14 @@ export const startRconStandIn = async (options: RconStandInOptions): Promise<Rco
   let saves = 0;
   let failSave = false;
   const say = (key: ReplyKey, ...args: (string | number)[]): string => language.format(key, args);
+  /** A reply System never reads (so not among its reply keys), from the same language file. */
+  const texts = languageTexts(server.registry.version.minecraftVersion);
+  const vanillaText = (key: string, ...args: (string | number)[]): string => {
+    let next = 0;
+    return (texts[key] ?? key).replace(/%(?:(\d+)\$)?s/g, (_, position?: string) =>
+      String(args[position === undefined ? next++ : Number(position) - 1] ?? ""),
+    );
+  };
   const world: StandInWorld = { server, say };
 
   /** Vanilla's parse error: the message, then the last 10 characters before the cursor, the rest and `<--[HERE]`. */
@@ -201,6 +217,22 @@ export const startRconStandIn = async (options: RconStandInOptions): Promise<Rco
           const value = scores.get(`${first}\u0000${second}`);
           if (value === undefined) return say("commands.scoreboard.players.get.null", second, first);
           return say("commands.scoreboard.players.get.success", first, value, `[${second}]`);
+        }
+        // what the test drives as the game's kill statistic would count (flying-squid has neither mobs with AI
+        // nor statistics): vanilla's own `scoreboard players add <player> <objective> <n>`, over the real protocol
+        const amount = Number(args[4]);
+        if (group === "players" && action === "add" && first !== undefined && second !== undefined) {
+          if (!objectives.has(second)) return say("arguments.objective.notFound", second);
+          if (!Number.isInteger(amount)) return unknownCommand(line, line.length);
+          const now = (scores.get(`${first}\u0000${second}`) ?? 0) + amount;
+          scores.set(`${first}\u0000${second}`, now);
+          return vanillaText(
+            "commands.scoreboard.players.add.success.single",
+            amount,
+            `[${second}]`,
+            first,
+            now,
+          );
         }
         return unknownCommand(line, line.length);
       }

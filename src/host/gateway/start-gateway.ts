@@ -18,6 +18,7 @@ import {
 } from "./gateway-config.js";
 import { GatewayServer } from "./gateway-server.js";
 import { PacketCodec } from "./protocol/packet-codec.js";
+import type { RconCommands } from "./rcon/rcon-commands.js";
 
 /** What `system gateway` starts; system tests start exactly this. */
 export interface GatewayOptions {
@@ -35,6 +36,12 @@ export interface GatewayOptions {
   readonly environment?: Readonly<Record<string, string | undefined>>;
   /** The server clock; the system clock by default. */
   readonly clock?: GameClock;
+  /**
+   * The backend's RCON (typed commands): kills are counted from its statistics (kill-statistics.ts) every
+   * `killPollMillis` (5 s by default).
+   */
+  readonly rcon?: RconCommands;
+  readonly killPollMillis?: number;
 }
 
 /** A running gateway. `close` disconnects every player and stops listening; it never exits the process. */
@@ -101,6 +108,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
           serverDir: serverDirOf(config, dataDir),
         })
       : undefined;
+  if (options.rcon !== undefined) assistant?.watchKills(options.rcon, options.killPollMillis);
   const commands = options.commands ?? assistant?.commands;
   const server = await GatewayServer.listen({
     host,

@@ -8,6 +8,7 @@ import { DEFAULT_SERVER_CONFIG } from "../../flying-squid/server-config.js";
 import { openPanel, servePanel } from "../../panel/open-panel.js";
 import { AssistantHostHandler } from "../../shared/assistant-handler.js";
 import { OnlinePlayers } from "../../shared/online-players.js";
+import { KillStatistics, type KillStatisticsOptions } from "../rcon/kill-statistics.js";
 import { AssistantGatewayCommands } from "./assistant-commands.js";
 
 /** How often online players' playtime is read from the clock (as in the embedded world). */
@@ -19,6 +20,11 @@ export interface GatewayAssistant {
   readonly commands: AssistantGatewayCommands;
   /** The web panel's address; undefined when it is off or its port was taken. */
   readonly panelUrl: string | undefined;
+  /**
+   * Counts the kills the relayed packets do not show from the backend's statistics over RCON (`commands`), for the
+   * players whose kill rules or quest kill tasks need them, as the embedded world reports kills; until `close`.
+   */
+  watchKills(commands: KillStatisticsOptions["commands"], intervalMillis?: number): KillStatistics;
   close(): Promise<void>;
 }
 
@@ -71,11 +77,29 @@ export const startGatewayAssistant = async (options: {
     assistant.tickPlaytime().catch(() => {});
   }, PLAYTIME_TICK_MILLIS);
   playtime.unref();
+  let kills: KillStatistics | undefined;
   return {
     assistant,
     commands: new AssistantGatewayCommands(assistant, handler, logger),
     panelUrl: panel?.url,
+    watchKills: (commands, intervalMillis) => {
+      kills?.stop();
+      kills = new KillStatistics({
+        commands,
+        players: () => players.all().map((player) => ({ uuid: player.uuid, name: player.name })),
+        hunted: (uuid) => assistant.huntedEntities(uuid),
+        report: (uuid, entity, entityId) => {
+          const player = players.get(uuid);
+          if (player !== undefined) handler.onKill(player, entity, entityId);
+        },
+        logger,
+        ...(intervalMillis === undefined ? {} : { intervalMillis }),
+      });
+      kills.start();
+      return kills;
+    },
     close: async () => {
+      kills?.stop();
       clearInterval(playtime);
       await panel?.close();
       await assistant.close();

@@ -206,6 +206,22 @@ export class QuestService extends QuestViews {
     return counted ? tasks.length : 0;
   }
 
+  /**
+   * The entity types of kill tasks the player can work on now (visible, unlocked, not done); none while the mod
+   * keeps progress (it counts kills itself).
+   */
+  async huntedEntities(playerId: string): Promise<readonly string[]> {
+    if (this.keeper === "mod") return [];
+    const state = await this.state(playerId);
+    return [...this.#options.book.quests.values()]
+      .filter((quest) => state.visible(quest) && state.unlocked(quest))
+      .flatMap((quest) => quest.tasks)
+      .filter(
+        (task) => task.type === "kill" && task.entity !== undefined && state.task(task).status !== "done",
+      )
+      .map((task) => task.entity as string);
+  }
+
   /** Ticks a checkmark task of a quest the player can work on; false when it is not one or not reachable. */
   async check(playerId: string, taskId: string): Promise<"checked" | "already" | "refused"> {
     const quest = this.#options.book.questOfTask(taskId);

@@ -8,6 +8,7 @@ import { findQuestFolder, loadQuestBook } from "../../../data/quests/quest-loade
 import { readTeamProgress, type TeamProgressRead } from "../../../data/quests/team-progress.js";
 import { GameContextTypes } from "../../../game/context-types.js";
 import { GAME_EVENTS } from "../../../game/game-events.js";
+import { KILL_INTERESTS } from "../../../game/kill-interests.js";
 import { giveItemsTool } from "../../../game/tools/give-items-tool.js";
 import { takeItemsTool } from "../../../game/tools/player-write-tools.js";
 import { codec } from "../../../util/codec.js";
@@ -75,6 +76,7 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
   create: ({ id, config }) => {
     const storage = questProgressStorage(id);
     let stopKills: (() => void) | undefined;
+    let stopInterest: (() => void) | undefined;
     let absence: FeatureAbsence | undefined;
     return {
       unavailable: () => absence,
@@ -148,6 +150,10 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
           onKill: (listener) => services.get(GameContextTypes.GAME_BRIDGE).onKill(listener),
           failed: (error) => logger.warn(`a kill was not counted: ${String(error)}`),
         });
+        if (folder !== undefined)
+          stopInterest = services
+            .find(KILL_INTERESTS)
+            ?.register((playerId) => service.huntedEntities(playerId));
         context.engine.registerEventType(QUEST_REWARD_EVENT);
         const claimModule = new QuestClaimModule(claims);
         context.engine.registerModule(claimModule);
@@ -168,6 +174,8 @@ export const QUESTS_FEATURE = defineFeature<QuestsConfig>({
       close() {
         stopKills?.();
         stopKills = undefined;
+        stopInterest?.();
+        stopInterest = undefined;
       },
       storages: [storage],
     };
