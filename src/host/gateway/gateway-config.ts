@@ -35,15 +35,19 @@ const gatewayConfigSchema = z.object({
   backend: addressText(false).optional(),
   /** The backend's Minecraft version; read from its status ping when unset. */
   version: z.string().min(1).optional(),
-  /** How the backend learns who joined: only `none` works so far. */
+  /** How the backend learns who joined (see `ForwardingMode`). */
   forwarding: z.enum(["none", "bungeecord", "bungeeguard", "velocity"]).default("none"),
-  /** Mojang authentication at the gateway: not available yet. */
+  /** The file holding the shared secret of `bungeeguard` and `velocity` (relative to the data directory). */
+  forwardingSecretFile: z.string().min(1).optional(),
+  /** Mojang authentication at the gateway. */
   onlineMode: z.boolean().default(false),
   /**
    * The backend's own folder (where its server.properties is), relative to the data directory or absolute: FTB
    * Quests files are read there (`config/ftbquests/quests/`, and the mod's progress in its world). Optional.
    */
   serverDir: z.string().min(1).optional(),
+  /** The session server asked whether a player joined (online mode); Mojang's unless set. */
+  sessionServer: z.url().optional(),
 });
 
 /** `config/system/gateway.json`: where the gateway listens and the server it stands in front of. */

@@ -3,6 +3,7 @@ import type { Languages } from "../../util/language.js";
 import type { Logger } from "../../util/logger.js";
 import { acceptClient, type BackendAddress } from "./client/handshake-session.js";
 import type { GatewayCommands } from "./gateway-commands.js";
+import type { LoginSettings } from "./identity/login-settings.js";
 import type { PacketCodec } from "./protocol/packet-codec.js";
 import type { ProxiedPlayer } from "./proxied-player.js";
 
@@ -14,6 +15,8 @@ export interface GatewayServerOptions {
   readonly backend: BackendAddress;
   /** The backend version's packet table (decodes handshakes). */
   readonly codec: PacketCodec;
+  /** Authentication and forwarding of each login. */
+  readonly login: LoginSettings;
   readonly languages: Languages;
   readonly logger: Logger;
   /** System's commands in players' trees and chat; unset, the gateway only relays. */
@@ -47,6 +50,7 @@ export class GatewayServer {
         languages: options.languages,
         logger: options.logger,
         commands: options.commands,
+        login: options.login,
         onPlayer: (player) => {
           gateway.#players.add(player);
           player.onClose(() => gateway.#players.delete(player));

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Languages } from "../../util/language.js";
 import { MemoryLogger } from "../../util/logger.js";
+import { PLAIN_LOGIN } from "./identity/login-settings.js";
 import { FrameConnection } from "./protocol/frame-connection.js";
 import { PacketCodec } from "./protocol/packet-codec.js";
 import { collect, socketPair } from "./protocol/socket-pair.test-support.js";
@@ -10,6 +11,12 @@ import { ProxiedPlayer } from "./proxied-player.js";
 const RESOURCES = fileURLToPath(new URL("../../../resources", import.meta.url));
 const codec = PacketCodec.forVersion("1.21.4")!;
 const languages = Languages.load(RESOURCES);
+const HANDSHAKE = {
+  protocolVersion: codec.protocolVersion,
+  serverHost: "localhost",
+  serverPort: 25565,
+  nextState: 2,
+};
 
 /** A client and a backend scripted frame by frame around one ProxiedPlayer, over real sockets. */
 interface Relay {
@@ -28,6 +35,12 @@ beforeEach(async () => {
       client: new FrameConnection(gatewayClient),
       backend: new FrameConnection(gatewayBackend),
       codec,
+      handshake: {
+        name: "set_protocol",
+        params: HANDSHAKE,
+        frame: codec.encode("handshaking", "toServer", "set_protocol", HANDSHAKE),
+      },
+      login: PLAIN_LOGIN,
       languages,
       logger: new MemoryLogger(),
     }),
@@ -46,7 +59,8 @@ const next = (connection: FrameConnection, count = 1): Promise<Buffer[]> =>
 
 /** Logs the scripted client in and acknowledges, so both sides are in CONFIGURATION. */
 const reachConfiguration = async (): Promise<void> => {
-  const atBackend = next(relay.backend);
+  // the handshake goes on with the login, once the gateway knows who logs in
+  const atBackend = next(relay.backend, 2);
   relay.client.write(
     codec.encode("login", "toServer", "login_start", { username: "Alex", playerUUID: UUID }),
   );

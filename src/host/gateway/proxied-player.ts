@@ -11,8 +11,11 @@ import { ClientPlaySession } from "./client/play-session.js";
 import { commandTreeFrame, patchCommandTree } from "./command-tree-patch.js";
 import { disconnectFrame, disconnectText } from "./disconnect-packet.js";
 import type { GatewayCommands } from "./gateway-commands.js";
+import { forwardedAddress, type GameProfile } from "./identity/game-profile.js";
+import type { LoginSettings } from "./identity/login-settings.js";
+import { legacyForwardingHost } from "./identity/player-forwarding.js";
 import type { FrameConnection } from "./protocol/frame-connection.js";
-import type { Direction, PacketCodec, ProtocolState } from "./protocol/packet-codec.js";
+import type { DecodedPacket, Direction, PacketCodec, ProtocolState } from "./protocol/packet-codec.js";
 import type { SessionHandler } from "./session-handler.js";
 
 /** The states a relayed player passes through after the handshake; each has a handler per side. */
@@ -24,6 +27,10 @@ export interface ProxiedPlayerOptions {
   readonly backend: FrameConnection;
   /** The packet table of the client's protocol version (from its handshake). */
   readonly codec: PacketCodec;
+  /** The client's handshake, sent to the backend once the player is known (rewritten by legacy forwarding). */
+  readonly handshake: DecodedPacket;
+  /** Authentication and forwarding. */
+  readonly login: LoginSettings;
   readonly languages: Languages;
   readonly logger: Logger;
   /** System's commands in this player's tree and chat; unset, the gateway only relays. */
@@ -40,9 +47,14 @@ export class ProxiedPlayer {
   readonly client: FrameConnection;
   readonly backend: FrameConnection;
   readonly codec: PacketCodec;
+  readonly login: LoginSettings;
   readonly languages: Languages;
   readonly logger: Logger;
   readonly commands: GatewayCommands | undefined;
+  /** Who the gateway told the backend joined (the forwarded profile); undefined until the login is sent on. */
+  profile: GameProfile | undefined;
+  readonly #handshake: DecodedPacket;
+  #loginTimer: NodeJS.Timeout | undefined;
   /** How chat components are written for this client's version. */
   readonly dialect: ChatDialect;
   /** The backend's last `declare_commands` frame (undecoded), which System's nodes are patched into. */
@@ -65,6 +77,8 @@ export class ProxiedPlayer {
     this.client = options.client;
     this.backend = options.backend;
     this.codec = options.codec;
+    this.login = options.login;
+    this.#handshake = options.handshake;
     this.languages = options.languages;
     this.logger = options.logger;
     this.commands = options.commands;
@@ -82,6 +96,7 @@ export class ProxiedPlayer {
     this.client.on("frame", (frame) => this.#relay(frame, "toServer"));
     this.backend.on("frame", (frame) => this.#relay(frame, "toClient"));
     this.client.on("close", () => {
+      this.#clearLoginTimer();
       this.backend.close();
       this.#closed();
     });
@@ -99,6 +114,30 @@ export class ProxiedPlayer {
   /** Moves both sides to `state` from the next frame on. */
   switchState(state: SessionState): void {
     this.#state = state;
+    if (state !== "login") this.#clearLoginTimer();
+  }
+
+  /**
+   * Starts the backend's side of the login for `profile` (authenticated, or taken by name): the handshake
+   * (with the profile in its server address under legacy forwarding) and `login_start` (as it came unless
+   * its name or UUID differ from the profile's). From here the backend must answer within the login timeout.
+   */
+  loginToBackend(profile: GameProfile, loginStart: DecodedPacket): void {
+    this.profile = profile;
+    this.username = profile.name;
+    this.backend.write(this.#backendHandshake(profile));
+    const { username, playerUUID } = loginStart.params;
+    const same = username === profile.name && (playerUUID === undefined || playerUUID === profile.id);
+    this.backend.write(
+      same
+        ? loginStart.frame
+        : this.codec.encode("login", "toServer", "login_start", {
+            ...loginStart.params,
+            username: profile.name,
+            ...(playerUUID === undefined ? {} : { playerUUID: profile.id }),
+          }),
+    );
+    this.#armLoginTimer();
   }
 
   /** The backend ended the connection itself (its disconnect packet is relayed): no reason of ours follows. */
@@ -152,7 +191,46 @@ export class ProxiedPlayer {
     this.#closeListeners.push(listener);
   }
 
+  /** The backend let the player in (`success`): no login timeout from here on. */
+  loginAnswered(): void {
+    this.#clearLoginTimer();
+  }
+
+  #backendHandshake(profile: GameProfile): Buffer {
+    const { forwarding, secret } = this.login;
+    if (forwarding !== "bungeecord" && forwarding !== "bungeeguard") return this.#handshake.frame;
+    const serverHost = legacyForwardingHost(
+      this.#handshake.params.serverHost as string,
+      forwardedAddress(this.client.socket.remoteAddress),
+      profile,
+      forwarding === "bungeeguard" ? secret?.toString("utf8") : undefined,
+    );
+    return this.codec.encode("handshaking", "toServer", "set_protocol", {
+      ...this.#handshake.params,
+      serverHost,
+    });
+  }
+
+  #armLoginTimer(): void {
+    this.#clearLoginTimer();
+    if (this.client.closed) return;
+    this.#loginTimer = setTimeout(() => {
+      this.logger.warn(
+        `the backend did not answer ${this.username ?? "a player"}'s login within ${this.login.loginTimeoutMillis / 1000} s`,
+      );
+      this.disconnect("system.gateway.backend_timeout");
+    }, this.login.loginTimeoutMillis);
+    this.#loginTimer.unref();
+  }
+
+  #clearLoginTimer(): void {
+    clearTimeout(this.#loginTimer);
+    this.#loginTimer = undefined;
+  }
+
   #relay(frame: Buffer, direction: Direction): void {
+    // a backend that still talks during login (plugin messages, a slow modded handshake) gets a new wait
+    if (direction === "toClient" && this.#loginTimer !== undefined) this.#armLoginTimer();
     const handler = (direction === "toServer" ? this.#clientHandlers : this.#backendHandlers)[this.#state];
     const target = direction === "toServer" ? this.backend : this.client;
     const name = this.codec.nameOf(this.#state, direction, frame);
@@ -166,6 +244,7 @@ export class ProxiedPlayer {
   }
 
   #backendClosed(): void {
+    this.#clearLoginTimer();
     if (this.client.closed) return;
     if (this.#backendSaidGoodbye) this.client.close();
     else if (this.#backendConnected) this.disconnect("system.gateway.backend_lost");

@@ -17,6 +17,7 @@ import {
   serverDirOf,
 } from "./gateway-config.js";
 import { GatewayServer } from "./gateway-server.js";
+import { type LoginSettings, prepareLogin } from "./identity/login-settings.js";
 import { PacketCodec } from "./protocol/packet-codec.js";
 import type { RconCommands } from "./rcon/rcon-commands.js";
 
@@ -42,6 +43,8 @@ export interface GatewayOptions {
    */
   readonly rcon?: RconCommands;
   readonly killPollMillis?: number;
+  /** How long the backend may stay silent during a login (30 s by default). */
+  readonly loginTimeoutMillis?: number;
 }
 
 /** A running gateway. `close` disconnects every player and stops listening; it never exits the process. */
@@ -79,14 +82,8 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
   const config = await loadGatewayConfig(dataDir, options.logger).catch((error: unknown) => {
     throw new GatewayStartError(error instanceof Error ? error.message : String(error));
   });
-  if (config.onlineMode)
-    throw new GatewayStartError(
-      `onlineMode is not available yet: the gateway cannot authenticate players with Mojang so far. Set "onlineMode": false in ${path}`,
-    );
-  if (config.forwarding !== "none")
-    throw new GatewayStartError(
-      `forwarding "${config.forwarding}" is not available yet; only "none" works so far. Set "forwarding": "none" in ${path}`,
-    );
+  const login = await prepareLogin(config, dataDir, path, options.loginTimeoutMillis);
+  if (!login.success) throw new GatewayStartError(login.error);
   const backendAddress = backendOf(cli.value.backend, config.backend, path);
   const status = await pingBackend(backendAddress);
   if (!status.success) throw new GatewayStartError(status.error);
@@ -94,7 +91,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
   const listen = parseAddress(config.listen, true);
   if (!listen.success) throw new GatewayStartError(`"listen" in ${path} is not HOST:PORT`);
   const host = listen.value.host;
-  warnUnsafe(host, backendAddress, options.logger);
+  warnUnsafe(host, backendAddress, login.value, options.logger);
   const announce = options.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
   const assistant: GatewayAssistant | undefined =
     options.commands === undefined
@@ -115,6 +112,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     port: cli.value.port ?? listen.value.port,
     backend: backendAddress,
     codec,
+    login: login.value,
     languages: Languages.load(RESOURCES),
     logger: options.logger,
     ...(commands === undefined ? {} : { commands }),
@@ -125,7 +123,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     );
   });
   options.logger.info(
-    `relaying to ${formatAddress(backendAddress)} (${status.value.versionName}, protocol ${codec.protocolVersion})`,
+    `relaying to ${formatAddress(backendAddress)} (${status.value.versionName}, protocol ${codec.protocolVersion}), forwarding ${config.forwarding}, ${config.onlineMode ? "online mode" : "offline mode"}`,
   );
   announce(`listening on ${formatAddress({ host, port: server.port })}`);
   let closing: Promise<void> | undefined;
@@ -177,18 +175,27 @@ const configuredCodec = (
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
-/** The loud warnings of item 6: without forwarding and authentication, names are not proof of identity. */
-const warnUnsafe = (listenHost: string, backend: Address, logger: Logger): void => {
-  logger.warn(
-    "FORWARDING IS NONE: the backend sees offline UUIDs and no skins. Keep it in offline mode on loopback (server-ip=127.0.0.1) with enforce-secure-profile=false.",
-  );
-  if (!LOOPBACK.test(backend.host))
+/**
+ * The loud warnings: without authentication at the gateway, or without forwarding the backend can check,
+ * a name is no proof of identity.
+ */
+const warnUnsafe = (listenHost: string, backend: Address, login: LoginSettings, logger: Logger): void => {
+  if (login.forwarding === "none")
+    logger.warn(
+      "FORWARDING IS NONE: the backend sees offline UUIDs and no skins. Keep it in offline mode on loopback (server-ip=127.0.0.1) with enforce-secure-profile=false.",
+    );
+  const checksForwarding = login.forwarding === "velocity" || login.forwarding === "bungeeguard";
+  if (login.forwarding === "bungeecord")
+    logger.warn(
+      "BUNGEECORD FORWARDING IS NOT AUTHENTICATED: anyone who reaches the backend can claim any UUID. Keep it on loopback, or use bungeeguard or velocity.",
+    );
+  if (!checksForwarding && !LOOPBACK.test(backend.host))
     logger.warn(
       `THE BACKEND ${formatAddress(backend)} IS NOT ON LOOPBACK: an offline-mode backend reachable by anyone else can be joined under any name.`,
     );
-  if (!LOOPBACK.test(listenHost))
+  if (login.authenticator === undefined && !LOOPBACK.test(listenHost))
     logger.warn(
-      `THE GATEWAY DOES NOT AUTHENTICATE PLAYERS YET: anyone who can reach ${listenHost} can join under any name.`,
+      `THE GATEWAY DOES NOT AUTHENTICATE PLAYERS ("onlineMode": false): anyone who can reach ${listenHost} can join under any name.`,
     );
 };
 

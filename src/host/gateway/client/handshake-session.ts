@@ -2,6 +2,7 @@ import { connect, type Socket } from "node:net";
 import type { Languages } from "../../../util/language.js";
 import type { Logger } from "../../../util/logger.js";
 import type { GatewayCommands } from "../gateway-commands.js";
+import type { LoginSettings } from "../identity/login-settings.js";
 import { FrameConnection } from "../protocol/frame-connection.js";
 import { PacketCodec } from "../protocol/packet-codec.js";
 import { ProxiedPlayer } from "../proxied-player.js";
@@ -20,6 +21,8 @@ export interface HandshakeOptions {
   readonly languages: Languages;
   readonly logger: Logger;
   readonly commands: GatewayCommands | undefined;
+  /** Authentication and forwarding of each login. */
+  readonly login: LoginSettings;
   /** Receives each player relayed with System (a login of a protocol version the gateway knows). */
   readonly onPlayer: (player: ProxiedPlayer) => void;
 }
@@ -30,10 +33,11 @@ const LEGACY_PING = 0xfe;
 const STATUS = 1;
 
 /**
- * The client's side of HANDSHAKING: reads the handshake, opens the backend connection for this client and
- * relays the handshake as it came (Forge's host marker included). A status ping, and a login of a protocol
- * version minecraft-data does not know, are relayed frame for frame without System; a login the gateway can
- * read becomes a ProxiedPlayer. A pre-1.7 ping is relayed as a plain byte stream.
+ * The client's side of HANDSHAKING: reads the handshake and opens the backend connection for this client. A
+ * status ping, and a login of a protocol version minecraft-data does not know, are relayed frame for frame
+ * without System (the handshake as it came); a login the gateway can read becomes a ProxiedPlayer, which
+ * sends the handshake once it knows who logs in (forwarding rewrites it). A pre-1.7 ping is relayed as a
+ * plain byte stream.
  */
 export const acceptClient = (socket: Socket, options: HandshakeOptions): void => {
   socket.on("error", () => socket.destroy());
@@ -57,12 +61,12 @@ const onHandshake = (client: FrameConnection, frame: Buffer, options: HandshakeO
     return;
   }
   const backend = new FrameConnection(connect(options.backend.port, options.backend.host));
-  backend.write(frame);
   const protocolVersion = handshake.params.protocolVersion as number;
   const codec = handshake.params.nextState === STATUS ? undefined : PacketCodec.forProtocol(protocolVersion);
   if (codec === undefined) {
     if (handshake.params.nextState !== STATUS)
       options.logger.info(`protocol ${protocolVersion} is unknown to minecraft-data: relayed without System`);
+    backend.write(frame);
     relayFrames(client, backend);
     return;
   }
@@ -71,6 +75,8 @@ const onHandshake = (client: FrameConnection, frame: Buffer, options: HandshakeO
       client,
       backend,
       codec,
+      handshake,
+      login: options.login,
       languages: options.languages,
       logger: options.logger,
       ...(options.commands === undefined ? {} : { commands: options.commands }),

@@ -1,3 +1,4 @@
+import { forwardsChatSessions } from "../identity/login-settings.js";
 import type { DecodedPacket } from "../protocol/packet-codec.js";
 import type { ProxiedPlayer } from "../proxied-player.js";
 import type { SessionHandler, Verdict } from "../session-handler.js";
@@ -7,8 +8,9 @@ import type { SessionHandler, Verdict } from "../session-handler.js";
  * - `chat_command` (unsigned) of System's own (`/system …`) is consumed and run at the gateway; it never
  *   reaches the backend. Signed commands and chat are not even read. Versions whose unsigned commands still
  *   carry chat acknowledgements (before the separate `chat_command_signed`) are relayed, never consumed.
- * - `chat_session_update` is dropped: without forwarding, the backend sees an offline UUID and would reject
- *   the profile key signed for the online one.
+ * - `chat_session_update` is dropped unless the player was authenticated at the gateway and forwarded:
+ *   otherwise the backend knows the player by another UUID than the one Mojang signed the key for, and would
+ *   reject it.
  * - `configuration_acknowledged` (the answer to `start_configuration`) moves both sides to CONFIGURATION.
  * - `settings` keep the player's language current.
  * - `tab_complete` of one of System's lines is answered by the gateway with the assistant's completions; the
@@ -35,7 +37,7 @@ export class ClientPlaySession implements SessionHandler {
         player.switchState("configuration");
         return "relay";
       case "chat_session_update":
-        return "consume";
+        return forwardsChatSessions(player.login) ? "relay" : "consume";
       case "tab_complete":
         return this.#complete(packet.params.transactionId as number, packet.params.text as string);
       default: {
