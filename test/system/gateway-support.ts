@@ -33,13 +33,15 @@ export interface PlainBackend {
   close(): Promise<void>;
 }
 
-/** Starts flying-squid 1.21.4 offline on a free port (or `port`), superflat, with nothing of System's. */
-export const startPlainBackend = async (options: { readonly port?: number } = {}): Promise<PlainBackend> => {
+/** Starts flying-squid (1.21.4 unless `version`) offline on a free port (or `port`), superflat, with nothing of System's. */
+export const startPlainBackend = async (
+  options: { readonly port?: number; readonly version?: string } = {},
+): Promise<PlainBackend> => {
   const server = loadFlyingSquid().createMCServer({
     "online-mode": false,
     host: "127.0.0.1",
     port: options.port ?? 0,
-    version: "1.21.4",
+    version: options.version ?? "1.21.4",
     worldFolder: tempFolder("gateway-backend-"),
     generation: { name: "superflat", options: { worldHeight: 80 } },
     logging: false,
@@ -56,6 +58,7 @@ export const startPlainBackend = async (options: { readonly port?: number } = {}
     kickTimeout: 10_000,
     "player-list-text": { header: { text: "Plain" }, footer: { text: "" } },
   });
+  const codec = PacketCodec.forVersion(options.version ?? "1.21.4")!;
   const captured: { client: BackendClient; packets: CapturedPacket[] }[] = [];
   server._server.on("connection", (client: BackendClient) => {
     const packets: CapturedPacket[] = [];
@@ -63,7 +66,7 @@ export const startPlainBackend = async (options: { readonly port?: number } = {}
     // before flying-squid's own `state` listener, which writes packets as soon as a state begins
     client.prependListener("state", (state: string) => {
       client.serializer.on("data", (bytes: Buffer) => {
-        packets.push({ state, name: packetName(bytes, state), bytes: Buffer.from(bytes) });
+        packets.push({ state, name: packetName(codec, bytes, state), bytes: Buffer.from(bytes) });
       });
     });
   });
@@ -114,6 +117,8 @@ export const startGatewayFor = async (
     readonly commands?: GatewayCommands;
     readonly assistant?: boolean;
     readonly environment?: Readonly<Record<string, string>>;
+    /** How long the backend may stay silent during a login. */
+    readonly loginTimeoutMillis?: number;
   } = {},
 ): Promise<GatewayUnderTest> => {
   const commands = options.assistant === true ? undefined : (options.commands ?? RELAY_ONLY);
@@ -135,6 +140,7 @@ export const startGatewayFor = async (
     announce: (line) => lines.push(line),
     environment: options.environment ?? {},
     ...(commands === undefined ? {} : { commands }),
+    ...(options.loginTimeoutMillis === undefined ? {} : { loginTimeoutMillis: options.loginTimeoutMillis }),
   });
   // `panel on …` comes first when the assistant serves a panel; `listening on …` is the last line
   if (lines.at(-1) !== `listening on 127.0.0.1:${gateway.port}`)
@@ -181,6 +187,5 @@ export const startBackendProcess = async (port = 0): Promise<BackendProcess> => 
   };
 };
 
-const CODEC = PacketCodec.forVersion("1.21.4")!;
-const packetName = (bytes: Buffer, state: string): string =>
-  CODEC.nameOf(state as ProtocolState, "toClient", bytes) ?? "unknown";
+const packetName = (codec: PacketCodec, bytes: Buffer, state: string): string =>
+  codec.nameOf(state as ProtocolState, "toClient", bytes) ?? "unknown";
