@@ -128,7 +128,10 @@ class LoginScript {
   ) {}
 
   begin(): void {
-    if (this.options.probeChannel === undefined) return this.#forwarding();
+    if (this.options.probeChannel === undefined) {
+      this.#forwarding();
+      return;
+    }
     this.#ask(this.options.probeChannel, Buffer.from("probe"), (data) => {
       this.login.probe = { understood: data !== undefined, data: data?.toString("utf8") ?? "" };
       this.#forwarding();
@@ -146,13 +149,19 @@ class LoginScript {
   }
 
   #velocity(data: Buffer | undefined): void {
-    if (data === undefined || data.length < 32) return this.#refuse("no forwarding data");
+    if (data === undefined || data.length < 32) {
+      this.#refuse("no forwarding data");
+      return;
+    }
     const signature = data.subarray(0, 32);
     const payload = data.subarray(32);
     const expected = createHmac("sha256", this.options.secret ?? "")
       .update(payload)
       .digest();
-    if (!timingSafeEqual(signature, expected)) return this.#refuse("invalid forwarding signature");
+    if (!timingSafeEqual(signature, expected)) {
+      this.#refuse("invalid forwarding signature");
+      return;
+    }
     const reader = new PayloadReader(payload);
     const version = reader.varInt();
     const address = reader.string();
@@ -175,9 +184,7 @@ class LoginScript {
   #legacy(mode: "bungeecord" | "bungeeguard"): void {
     const parts = this.login.serverHost.split("\0");
     if (parts.length !== 3 && parts.length !== 4)
-      return this.#refuse(
-        "If you wish to use IP forwarding, please enable it in your BungeeCord config as well!",
-      );
+      this.#refuse("If you wish to use IP forwarding, please enable it in your BungeeCord config as well!");
     const [, address = "", undashed = ""] = parts;
     const properties = JSON.parse(parts[3] ?? "[]") as ForwardedProperty[];
     const uuid = undashed.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5");
@@ -185,7 +192,7 @@ class LoginScript {
     if (mode === "bungeeguard") {
       const tokens = properties.filter((property) => property.name === "bungeeguard-token");
       if (tokens.length !== 1 || tokens[0]?.value !== this.options.secret)
-        return this.#refuse("Unable to authenticate - no or invalid bungeeguard token");
+        this.#refuse("Unable to authenticate - no or invalid bungeeguard token");
     }
     this.#accept(uuid, this.login.loginName);
   }

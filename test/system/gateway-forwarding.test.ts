@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import mc from "minecraft-protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { GatewayStartError } from "../../src/host/gateway/start-gateway.js";
@@ -9,50 +7,8 @@ import {
   type ScriptedBackendOptions,
   startScriptedBackend,
 } from "../support/login-backend.js";
-import { type GatewayUnderTest, startGatewayFor, tempFolder, waitFor } from "./gateway-support.js";
-
-const SECRET = "s3cret-forwarding-key";
-
-/** A data directory whose gateway.json says `gateway` and whose `forwarding.secret` holds `secret`. */
-export const gatewayDataDir = (gateway: Record<string, unknown>, secret = SECRET): string => {
-  const dataDir = tempFolder("gateway-forwarding-");
-  mkdirSync(join(dataDir, "config", "system"), { recursive: true });
-  writeFileSync(join(dataDir, "config", "system", "gateway.json"), JSON.stringify(gateway));
-  writeFileSync(join(dataDir, "forwarding.secret"), `${secret}\n`);
-  return dataDir;
-};
-
-/** What a raw minecraft-protocol client saw of its login: the `success` it got, or the reason it was refused. */
-export interface LoginOutcome {
-  readonly success?: { readonly uuid: string; readonly username: string };
-  readonly refused?: string;
-}
-
-/** Logs a raw 1.21.4 client in through `port` and resolves with its `success` or its disconnect reason. */
-export const loginThrough = (
-  port: number,
-  username: string,
-  options: Partial<mc.ClientOptions> = {},
-): Promise<LoginOutcome> => {
-  const client = mc.createClient({
-    host: "127.0.0.1",
-    port,
-    username,
-    version: "1.21.4",
-    auth: "offline",
-    hideErrors: true,
-    ...options,
-  });
-  return new Promise((resolve) => {
-    client.on("error", () => {});
-    client.once("success", (packet: { uuid: string; username: string }) => {
-      resolve({ success: { uuid: packet.uuid, username: packet.username } });
-      client.end();
-    });
-    client.once("disconnect", (packet: { reason: string }) => resolve({ refused: packet.reason }));
-    client.once("end", (reason: string) => resolve({ refused: reason }));
-  });
-};
+import { gatewayDataDir, loginThrough, SECRET } from "./gateway-login-support.js";
+import { type GatewayUnderTest, startGatewayFor, waitFor } from "./gateway-support.js";
 
 describe("gateway: forwarding who joined to the backend", () => {
   let backend: ScriptedBackend | undefined;

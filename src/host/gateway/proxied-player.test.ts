@@ -1,8 +1,11 @@
+import { constants, createHash, createPublicKey, publicEncrypt, randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startSessionServer } from "../../../test/support/session-server.js";
 import { Languages } from "../../util/language.js";
 import { MemoryLogger } from "../../util/logger.js";
-import { PLAIN_LOGIN } from "./identity/login-settings.js";
+import { type LoginSettings, PLAIN_LOGIN } from "./identity/login-settings.js";
+import { MojangAuthenticator, minecraftHexDigest } from "./identity/mojang-auth.js";
 import { FrameConnection } from "./protocol/frame-connection.js";
 import { PacketCodec } from "./protocol/packet-codec.js";
 import { collect, socketPair } from "./protocol/socket-pair.test-support.js";
@@ -27,7 +30,7 @@ interface Relay {
 
 let relay: Relay;
 
-beforeEach(async () => {
+const startRelay = async (login: LoginSettings): Promise<Relay> => {
   const [gatewayClient, client] = await socketPair();
   const [backend, gatewayBackend] = await socketPair();
   relay = {
@@ -40,13 +43,18 @@ beforeEach(async () => {
         params: HANDSHAKE,
         frame: codec.encode("handshaking", "toServer", "set_protocol", HANDSHAKE),
       },
-      login: PLAIN_LOGIN,
+      login,
       languages,
       logger: new MemoryLogger(),
     }),
     client: new FrameConnection(client),
     backend: new FrameConnection(backend),
   };
+  return relay;
+};
+
+beforeEach(async () => {
+  await startRelay(PLAIN_LOGIN);
 });
 
 afterEach(() => {
@@ -128,6 +136,70 @@ describe("ProxiedPlayer", () => {
     relay.client.write(session);
     relay.client.write(chat);
     expect(await atBackend).toEqual([chat]);
+  });
+
+  it("relays the chat session of a player authenticated at the gateway and forwarded (the backend knows the signed UUID)", async () => {
+    const account = { accessToken: "token", id: "069a79f444e94726a5befca90e38aaf5", name: "Alex" };
+    const sessions = await startSessionServer([account]);
+    relay.client.close();
+    relay.backend.close();
+    const authenticator = new MojangAuthenticator(sessions.url);
+    await startRelay({ ...PLAIN_LOGIN, forwarding: "bungeecord", authenticator });
+    // the client's side of an online login: encryption request, join at the session server, encrypted answer
+    const request = next(relay.client);
+    relay.client.write(
+      codec.encode("login", "toServer", "login_start", { username: "Alex", playerUUID: UUID }),
+    );
+    const encryption = codec.decode("login", "toClient", (await request)[0]!)!;
+    const key = createPublicKey({ key: encryption.params.publicKey as Buffer, format: "der", type: "spki" });
+    const encrypt = (data: Buffer) => publicEncrypt({ key, padding: constants.RSA_PKCS1_PADDING }, data);
+    const secret = randomBytes(16);
+    const serverId = minecraftHexDigest(
+      createHash("sha1")
+        .update("")
+        .update(secret)
+        .update(encryption.params.publicKey as Buffer)
+        .digest(),
+    );
+    await fetch(`${sessions.url}/session/minecraft/join`, {
+      method: "POST",
+      body: JSON.stringify({ accessToken: "token", selectedProfile: account.id, serverId }),
+    });
+    const atBackend = next(relay.backend, 2);
+    relay.client.write(
+      codec.encode("login", "toServer", "encryption_begin", {
+        sharedSecret: encrypt(secret),
+        verifyToken: encrypt(encryption.params.verifyToken as Buffer),
+      }),
+    );
+    relay.client.enableEncryption(secret);
+    await atBackend;
+    expect(relay.player.profile?.id).toBe("069a79f4-44e9-4726-a5be-fca90e38aaf5");
+    const atClient = next(relay.client);
+    relay.backend.write(
+      codec.encode("login", "toClient", "success", {
+        uuid: relay.player.profile?.id,
+        username: "Alex",
+        properties: [],
+      }),
+    );
+    await atClient;
+    const acknowledged = next(relay.backend);
+    relay.client.write(codec.encode("login", "toServer", "login_acknowledged", {}));
+    await acknowledged;
+    const finished = next(relay.backend);
+    relay.client.write(codec.encode("configuration", "toServer", "finish_configuration", {}));
+    await finished;
+    const session = codec.encode("play", "toServer", "chat_session_update", {
+      sessionUUID: UUID,
+      expireTime: 0n,
+      publicKey: Buffer.from([1, 2, 3]),
+      signature: Buffer.from([4, 5, 6]),
+    });
+    const relayed = next(relay.backend);
+    relay.client.write(session);
+    expect(await relayed).toEqual([session]);
+    await sessions.close();
   });
 
   it("adds no reason of its own after the backend's own disconnect", async () => {
