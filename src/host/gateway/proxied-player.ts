@@ -14,7 +14,7 @@ import type { GatewayCommands } from "./gateway-commands.js";
 import { forwardedAddress, type GameProfile } from "./identity/game-profile.js";
 import type { LoginSettings } from "./identity/login-settings.js";
 import { legacyForwardingHost } from "./identity/player-forwarding.js";
-import type { FrameConnection } from "./protocol/frame-connection.js";
+import type { FrameConnection, WireFrame } from "./protocol/frame-connection.js";
 import type { DecodedPacket, Direction, PacketCodec, ProtocolState } from "./protocol/packet-codec.js";
 import type { SessionHandler } from "./session-handler.js";
 
@@ -93,8 +93,11 @@ export class ProxiedPlayer {
       configuration: new BackendConfigSession(this),
       play: new BackendPlaySession(this),
     };
-    this.client.on("frame", (frame) => this.#relay(frame, "toServer"));
-    this.backend.on("frame", (frame) => this.#relay(frame, "toClient"));
+    this.client.on("frame", (frame, wire) => this.#relay(frame, wire, "toServer"));
+    this.backend.on("frame", (frame, wire) => this.#relay(frame, wire, "toClient"));
+    // a compressed frame that does not inflate is no packet the gateway reads: it goes on as it came
+    this.client.on("undecodable", (wire) => this.backend.forward(undefined, wire));
+    this.backend.on("undecodable", (wire) => this.client.forward(undefined, wire));
     this.client.on("close", () => {
       this.#clearLoginTimer();
       this.backend.close();
@@ -228,7 +231,7 @@ export class ProxiedPlayer {
     this.#loginTimer = undefined;
   }
 
-  #relay(frame: Buffer, direction: Direction): void {
+  #relay(frame: Buffer, wire: WireFrame, direction: Direction): void {
     // a backend that still talks during login (plugin messages, a slow modded handshake) gets a new wait
     if (direction === "toClient" && this.#loginTimer !== undefined) this.#armLoginTimer();
     const handler = (direction === "toServer" ? this.#clientHandlers : this.#backendHandlers)[this.#state];
@@ -240,7 +243,7 @@ export class ProxiedPlayer {
       const packet = this.codec.decode(this.#state, direction, frame);
       if (packet !== undefined && handler.handle(packet) === "consume") return;
     }
-    target.write(frame);
+    target.forward(frame, wire);
   }
 
   #backendClosed(): void {

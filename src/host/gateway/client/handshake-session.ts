@@ -89,8 +89,8 @@ const onHandshake = (client: FrameConnection, frame: Buffer, options: HandshakeO
  * for any state of an offline-mode backend.
  */
 const relayFrames = (client: FrameConnection, backend: FrameConnection): void => {
-  client.on("frame", (frame) => backend.write(frame));
-  backend.on("frame", (frame) => client.write(frame));
+  client.on("frame", (frame, wire) => backend.forward(frame, wire));
+  backend.on("frame", (frame, wire) => client.forward(frame, wire));
   client.on("close", () => backend.close());
   backend.on("close", () => client.close());
 };

@@ -63,3 +63,46 @@ describe("FrameConnection", () => {
     expect(Buffer.concat(seen).includes(frame)).toBe(false);
   });
 });
+
+describe("FrameConnection.forward", () => {
+  it("passes a compressed frame on with its wire bytes to a leg compressed alike, and inflates it for reading", async () => {
+    const [source, reader] = await pair();
+    const [relay, sink] = await pair();
+    for (const connection of [source, reader, relay, sink]) connection.enableCompression(256);
+    // text compresses: the bytes on the wire differ from the frame, so equal bytes at the sink mean no recompression
+    const large = Buffer.from("relayed ".repeat(200), "utf8");
+    const wires: Buffer[] = [];
+    reader.on("frame", (frame, wire) => {
+      wires.push(wire.bytes);
+      relay.forward(frame, wire);
+    });
+    const seen: Buffer[] = [];
+    sink.socket.prependListener("data", (chunk: Buffer) => seen.push(chunk));
+    const read = collect<Buffer>((listener) => sink.on("frame", listener), 2);
+    source.write(Buffer.from([0x05, 0x01]));
+    source.write(large);
+    expect(await read).toEqual([Buffer.from([0x05, 0x01]), large]);
+    expect(wires[1]?.length).toBeLessThan(large.length);
+    expect(Buffer.concat(seen).includes(wires[1] as Buffer)).toBe(true);
+  });
+
+  it("writes the frame afresh to a leg that compresses differently", async () => {
+    const [source, reader] = await pair();
+    const [relay, sink] = await pair();
+    const large = Buffer.from("relayed ".repeat(200), "utf8");
+    reader.on("frame", (frame, wire) => relay.forward(frame, wire));
+    for (const connection of [source, reader]) connection.enableCompression(256);
+    const read = collect<Buffer>((listener) => sink.on("frame", listener), 1);
+    source.write(large);
+    expect(await read).toEqual([large]);
+  });
+
+  it("reports a compressed frame that does not inflate instead of dropping it", async () => {
+    const [source, reader] = await pair();
+    reader.enableCompression(256);
+    const read = collect<{ bytes: Buffer }>((listener) => reader.on("undecodable", listener), 1);
+    const broken = Buffer.from([...varIntBuffer(300), 0xde, 0xad, 0xbe, 0xef]);
+    source.socket.write(Buffer.concat([varIntBuffer(broken.length), broken]));
+    expect((await read)[0]?.bytes).toEqual(broken);
+  });
+});

@@ -1,32 +1,51 @@
 import { EventEmitter } from "node:events";
 import type { Socket } from "node:net";
+import { constants, deflateSync, inflateSync } from "node:zlib";
 import {
-  compression,
   encryption,
   type FrameSplitter,
   framing,
-  type ProtocolTransform,
+  readVarInt,
   type StreamCipher,
+  varIntBuffer,
 } from "./minecraft-protocol.js";
 
-/** What a FrameConnection reports: each frame read (an uncompressed packet: id and body), and its end. */
+/**
+ * A frame as it crossed the wire (after the length prefix and decryption, before decompression) and the
+ * compression threshold of the leg it came from: another leg with the same threshold can send these bytes as
+ * they are, without compressing the packet again.
+ */
+export interface WireFrame {
+  readonly bytes: Buffer;
+  readonly threshold: number | undefined;
+}
+
+/**
+ * What a FrameConnection reports: each frame read (an uncompressed packet: id and body) with its wire form, a
+ * compressed frame that does not inflate (relayed as it came), and its end.
+ */
 interface FrameEvents {
-  frame: [frame: Buffer];
+  frame: [frame: Buffer, wire: WireFrame];
+  undecodable: [wire: WireFrame];
   close: [];
 }
 
 /**
  * One TCP leg of a relayed player (client ↔ gateway or gateway ↔ backend) as Minecraft frames, through
- * minecraft-protocol's transforms: AES-CFB8, the VarInt frame splitter/framer and zlib compression. The
+ * minecraft-protocol's frame splitter and cipher and zlib compression; a frame relayed to a leg that compresses
+ * alike keeps its wire bytes, so the relay never compresses a packet it only passes on. The
  * transforms are driven frame by frame (they emit synchronously), so a switch of compression or encryption
  * applies exactly from the next frame read or written, as the protocol requires.
  */
+const ZERO = varIntBuffer(0);
+/** As minecraft-protocol inflates: a frame cut short still gives what it holds. */
+const INFLATE = { finishFlush: constants.Z_SYNC_FLUSH };
+
 export class FrameConnection extends EventEmitter<FrameEvents> {
   readonly socket: Socket;
   readonly #splitter: FrameSplitter;
-  readonly #framer: ProtocolTransform;
-  #compressor: ProtocolTransform | undefined;
-  #decompressor: ProtocolTransform | undefined;
+  /** The compression threshold of both directions; undefined while the leg is uncompressed. */
+  #threshold: number | undefined;
   #cipher: StreamCipher | undefined;
   #decipher: StreamCipher | undefined;
   #closed = false;
@@ -46,17 +65,8 @@ export class FrameConnection extends EventEmitter<FrameEvents> {
     this.socket = socket;
     socket.setNoDelay(true);
     this.#splitter = framing.createSplitter();
-    this.#framer = framing.createFramer();
-    this.#splitter.on("data", (frame: Buffer) => {
-      if (this.#decompressor === undefined) this.#emitFrame(frame);
-      else this.#decompressor.write(frame);
-    });
-    this.#framer.on("data", (bytes: Buffer) => {
-      if (this.#closed) return;
-      this.socket.write(this.#cipher === undefined ? bytes : this.#cipher.update(bytes));
-    });
-    for (const stream of [this.#splitter, this.#framer])
-      stream.on("error", (error: Error) => this.#fail(error));
+    this.#splitter.on("data", (bytes: Buffer) => this.#received(bytes));
+    this.#splitter.on("error", (error: Error) => this.#fail(error));
     socket.on("data", this.#onData);
     socket.on("error", (error) => {
       this.error ??= error;
@@ -72,8 +82,21 @@ export class FrameConnection extends EventEmitter<FrameEvents> {
   /** Writes one frame (packet id and body), compressed and encrypted as this leg currently is. */
   write(frame: Buffer): void {
     if (this.#closed) return;
-    if (this.#compressor === undefined) this.#framer.write(frame);
-    else this.#compressor.write(frame);
+    const threshold = this.#threshold;
+    if (threshold === undefined) this.#send(frame);
+    else if (frame.length < threshold) this.#send(Buffer.concat([ZERO, frame]));
+    else this.#send(Buffer.concat([varIntBuffer(frame.length), deflateSync(frame)]));
+  }
+
+  /**
+   * Relays a frame read on another leg: its wire bytes as they came when this leg compresses alike (no second
+   * compression, bytes unchanged), else the frame written afresh. A frame that did not inflate goes on only
+   * as it came.
+   */
+  forward(frame: Buffer | undefined, wire: WireFrame): void {
+    if (this.#closed) return;
+    if (wire.threshold === this.#threshold) this.#send(wire.bytes);
+    else if (frame !== undefined) this.write(frame);
   }
 
   /**
@@ -81,14 +104,8 @@ export class FrameConnection extends EventEmitter<FrameEvents> {
    * a negative threshold leaves the leg uncompressed. Call it right after the frame that announces it.
    */
   enableCompression(threshold: number): void {
-    if (threshold < 0 || this.#compressor !== undefined) return;
-    const compressor = compression.createCompressor(threshold);
-    const decompressor = compression.createDecompressor(threshold, true);
-    compressor.on("data", (frame: Buffer) => this.#framer.write(frame));
-    decompressor.on("data", (frame: Buffer) => this.#emitFrame(frame));
-    for (const stream of [compressor, decompressor]) stream.on("error", (error: Error) => this.#fail(error));
-    this.#compressor = compressor;
-    this.#decompressor = decompressor;
+    if (threshold < 0 || this.#threshold !== undefined) return;
+    this.#threshold = threshold;
   }
 
   /** Encrypts and decrypts every byte from now on with the shared secret (AES-128-CFB8). */
@@ -107,8 +124,30 @@ export class FrameConnection extends EventEmitter<FrameEvents> {
     this.emit("close");
   }
 
-  #emitFrame(frame: Buffer): void {
-    if (!this.#closed) this.emit("frame", frame);
+  /** One frame off the wire: inflated when this leg compresses and the frame is compressed. */
+  #received(bytes: Buffer): void {
+    if (this.#closed) return;
+    const wire: WireFrame = { bytes, threshold: this.#threshold };
+    if (this.#threshold === undefined) {
+      this.emit("frame", bytes, wire);
+      return;
+    }
+    let frame: Buffer;
+    try {
+      const { value: length, size } = readVarInt(bytes, 0);
+      frame = length === 0 ? bytes.subarray(size) : inflateSync(bytes.subarray(size), INFLATE);
+    } catch {
+      this.emit("undecodable", wire);
+      return;
+    }
+    this.emit("frame", frame, wire);
+  }
+
+  /** Sends a frame's wire bytes: length-prefixed, then encrypted when the leg is. */
+  #send(bytes: Buffer): void {
+    if (this.#closed) return;
+    const framed = Buffer.concat([varIntBuffer(bytes.length), bytes]);
+    this.socket.write(this.#cipher === undefined ? framed : this.#cipher.update(framed));
   }
 
   #fail(error: Error): void {
