@@ -7,7 +7,8 @@
  *    ratio gateway/direct (the issue's target: ≤ 1.15×).
  * 2. Round trip: one bot each way sends flying-squid's own `/ping` (answered with a system_chat "pong")
  *    SYSTEM_BENCH_ROUND_TRIPS (200) times; p50/p99 and ratios (targets: p50 ≤ 1.2×, p99 ≤ 1.5×). Also
- *    `/system item …` answered by the gateway's assistant, against the direct `/ping`.
+ *    `/system item …` answered by the gateway's assistant, against the direct `/ping`, and `/ping` through a
+ *    bare TCP relay in its own process (bench/_tcp-relay.ts): the floor any proxy adds on this machine.
  * 3. Load: SYSTEM_BENCH_BOTS (50) bots through the gateway for SYSTEM_BENCH_SECONDS (30), each sending
  *    `/ping` once a second: disconnects (should be 0), lost pings, the gateway's CPU (% of one core) and its
  *    RSS per player (RSS growth over the idle gateway, divided by the bots).
@@ -35,9 +36,18 @@ interface Child {
 /** Spawns `args` with tsx and waits for its `listening on HOST:PORT` line. */
 const startChild = (args: readonly string[]): Promise<Child> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...(process.env.BENCH_PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : []),
+        "--import",
+        "tsx",
+        ...args,
+      ],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
@@ -143,6 +153,7 @@ const main = async (): Promise<void> => {
     "--data-dir",
     tempFolder("bench-gateway-"),
   ]);
+  const bare = await startChild(["bench/_tcp-relay.ts", String(backend.port)]);
   const pid = gateway.child.pid!;
   const bots: Bot[] = [];
   try {
@@ -174,19 +185,28 @@ const main = async (): Promise<void> => {
     // 2. round trips: /ping both ways, /system item through the gateway
     const directBot = (await join(backend.port, "DirectPing")).bot;
     const relayedBot = (await join(gateway.port, "RelayedPing")).bot;
-    bots.push(directBot, relayedBot);
+    const bareBot = (await join(bare.port, "BarePing")).bot;
+    bots.push(directBot, relayedBot, bareBot);
     await roundTrip(directBot, "/ping", "pong");
     await roundTrip(relayedBot, "/ping", "pong");
+    await roundTrip(bareBot, "/ping", "pong");
     await roundTrip(relayedBot, "/system item minecraft:diamond", "iamond");
-    const pings = { direct: [] as number[], relayed: [] as number[], item: [] as number[] };
+    const pings = {
+      direct: [] as number[],
+      relayed: [] as number[],
+      bare: [] as number[],
+      item: [] as number[],
+    };
     let lost = 0;
     for (let index = 0; index < ROUND_TRIPS; index++) {
       const one = await roundTrip(directBot, "/ping", "pong");
       const two = await roundTrip(relayedBot, "/ping", "pong");
       const three = await roundTrip(relayedBot, "/system item minecraft:diamond", "iamond");
+      const four = await roundTrip(bareBot, "/ping", "pong");
       for (const [value, into] of [
         [one, pings.direct],
         [two, pings.relayed],
+        [four, pings.bare],
         [three, pings.item],
       ] as const)
         if (value === undefined) lost++;
@@ -196,6 +216,7 @@ const main = async (): Promise<void> => {
     for (const [label, values] of [
       ["/ping direct", pings.direct],
       ["/ping through the gateway", pings.relayed],
+      ["/ping through a bare TCP relay", pings.bare],
       ["/system item through the gateway", pings.item],
     ] as const)
       console.log(
@@ -203,6 +224,9 @@ const main = async (): Promise<void> => {
       );
     console.log(
       `  /ping ratio gateway/direct       p50 ${ratio(quantile(pings.relayed, 0.5), quantile(pings.direct, 0.5))}, p99 ${ratio(quantile(pings.relayed, 0.99), quantile(pings.direct, 0.99))}`,
+    );
+    console.log(
+      `  /ping ratio bare relay/direct    p50 ${ratio(quantile(pings.bare, 0.5), quantile(pings.direct, 0.5))}, p99 ${ratio(quantile(pings.bare, 0.99), quantile(pings.direct, 0.99))} (the floor of a relay in its own process)`,
     );
     console.log(
       `  /system item vs direct /ping     p50 ${ratio(quantile(pings.item, 0.5), quantile(pings.direct, 0.5))}, p99 ${ratio(quantile(pings.item, 0.99), quantile(pings.direct, 0.99))}; lost ${lost}`,
@@ -257,6 +281,7 @@ const main = async (): Promise<void> => {
     closing = true;
     for (const bot of bots) bot.quit();
     await stop(gateway.child);
+    await stop(bare.child);
     await stop(backend.child);
   }
 };

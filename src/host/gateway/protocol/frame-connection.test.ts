@@ -28,6 +28,19 @@ describe("FrameConnection", () => {
     expect(await read).toEqual(frames);
   });
 
+  it("reads frames fed one byte at a time, and ends the leg at a length prefix the protocol cannot carry", async () => {
+    const [reader, writer] = await pair();
+    const frame = Buffer.from("one byte at a time", "utf8");
+    const read = collect<Buffer>((listener) => reader.on("frame", listener), 1);
+    for (const byte of Buffer.concat([varIntBuffer(frame.length), frame]))
+      writer.socket.write(Buffer.from([byte]));
+    expect(await read).toEqual([frame]);
+    const closed = new Promise<void>((resolve) => reader.once("close", resolve));
+    writer.socket.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x01]));
+    await closed;
+    expect(reader.closed).toBe(true);
+  });
+
   it("switches compression exactly at the frame that announces it, even inside one TCP chunk", async () => {
     const [reader, writer] = await pair();
     const large = randomBytes(600);

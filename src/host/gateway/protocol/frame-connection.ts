@@ -1,14 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { Socket } from "node:net";
 import { constants, deflateSync, inflateSync } from "node:zlib";
-import {
-  encryption,
-  type FrameSplitter,
-  framing,
-  readVarInt,
-  type StreamCipher,
-  varIntBuffer,
-} from "./minecraft-protocol.js";
+import { encryption, readVarInt, type StreamCipher, varIntBuffer } from "./minecraft-protocol.js";
 
 /**
  * A frame as it crossed the wire (after the length prefix and decryption, before decompression) and the
@@ -32,18 +25,39 @@ interface FrameEvents {
 
 /**
  * One TCP leg of a relayed player (client ↔ gateway or gateway ↔ backend) as Minecraft frames, through
- * minecraft-protocol's frame splitter and cipher and zlib compression; a frame relayed to a leg that compresses
+ * minecraft-protocol's cipher and zlib compression, split into frames here; a frame relayed to a leg that compresses
  * alike keeps its wire bytes, so the relay never compresses a packet it only passes on. The
  * transforms are driven frame by frame (they emit synchronously), so a switch of compression or encryption
  * applies exactly from the next frame read or written, as the protocol requires.
  */
 const ZERO = varIntBuffer(0);
+const EMPTY = Buffer.alloc(0);
+const TOO_LONG = "too long";
+
+/**
+ * The length prefix of the frame at `offset`: a VarInt of at most 3 bytes (frames are under 2 MiB), undefined
+ * while it is incomplete. Read without exceptions: the end of every TCP chunk is an incomplete prefix.
+ */
+const frameLength = (
+  bytes: Buffer,
+  offset: number,
+): { value: number; size: number } | undefined | typeof TOO_LONG => {
+  let value = 0;
+  for (let index = 0; index < 3; index++) {
+    if (offset + index >= bytes.length) return undefined;
+    const byte = bytes[offset + index] as number;
+    value |= (byte & 0x7f) << (7 * index);
+    if ((byte & 0x80) === 0) return { value, size: index + 1 };
+  }
+  return TOO_LONG;
+};
 /** As minecraft-protocol inflates: a frame cut short still gives what it holds. */
 const INFLATE = { finishFlush: constants.Z_SYNC_FLUSH };
 
 export class FrameConnection extends EventEmitter<FrameEvents> {
   readonly socket: Socket;
-  readonly #splitter: FrameSplitter;
+  /** The bytes of a frame not yet complete (after decryption). */
+  #pending: Buffer = EMPTY;
   /** The compression threshold of both directions; undefined while the leg is uncompressed. */
   #threshold: number | undefined;
   #cipher: StreamCipher | undefined;
@@ -52,21 +66,30 @@ export class FrameConnection extends EventEmitter<FrameEvents> {
   /** The socket error that ended this leg, if one did (`ECONNREFUSED`, …). */
   error: Error | undefined;
   readonly #onData = (chunk: Buffer): void => {
-    try {
-      this.#splitter.write(this.#decipher === undefined ? chunk : this.#decipher.update(chunk));
-    } catch (error) {
-      // a frame the splitter cannot read (a bad length) ends this leg; the player's session closes the other
-      this.#fail(error instanceof Error ? error : new Error(String(error)));
+    const plain = this.#decipher === undefined ? chunk : this.#decipher.update(chunk);
+    const bytes = this.#pending.length === 0 ? plain : Buffer.concat([this.#pending, plain]);
+    let offset = 0;
+    while (!this.#closed) {
+      const length = frameLength(bytes, offset);
+      if (length === undefined) break;
+      if (length === TOO_LONG) {
+        // a frame the protocol cannot carry (a bad length) ends this leg; the player's session closes the other
+        this.#fail(new Error("a frame's length prefix is longer than the protocol allows"));
+        return;
+      }
+      const start = offset + length.size;
+      if (bytes.length < start + length.value) break;
+      offset = start + length.value;
+      // handlers may switch compression or encryption here: the next frame is read as they say
+      this.#received(bytes.subarray(start, offset));
     }
+    this.#pending = offset === bytes.length ? EMPTY : Buffer.from(bytes.subarray(offset));
   };
 
   constructor(socket: Socket) {
     super();
     this.socket = socket;
     socket.setNoDelay(true);
-    this.#splitter = framing.createSplitter();
-    this.#splitter.on("data", (bytes: Buffer) => this.#received(bytes));
-    this.#splitter.on("error", (error: Error) => this.#fail(error));
     socket.on("data", this.#onData);
     socket.on("error", (error) => {
       this.error ??= error;

@@ -1,19 +1,10 @@
 import { createRequire } from "node:module";
-import type { Readable, Writable } from "node:stream";
 
 /**
- * A typed facade over the parts of minecraft-protocol 1.68.0 the gateway uses: its framing, compression and
- * encryption transforms and its per-state, per-version packet (de)serializers. The package has no types for
+ * A typed facade over the parts of minecraft-protocol 1.68.0 the gateway uses: its encryption transform and its
+ * per-state, per-version packet (de)serializers. The package has no types for
  * these deep modules; only what the gateway calls is declared here.
  */
-
-/** One of the package's transform streams: written frame by frame, read with a `data` listener. */
-export type ProtocolTransform = Writable & Readable;
-
-/** The frame splitter keeps the bytes of an incomplete frame in `buffer`. */
-export interface FrameSplitter extends ProtocolTransform {
-  buffer: Buffer;
-}
 
 /** AES-128-CFB8 from node's crypto, used synchronously through `update`. */
 export interface StreamCipher {
@@ -29,14 +20,6 @@ export interface CompiledProtocol {
   createPacketBuffer(type: "packet", packet: { name: string; params: Record<string, unknown> }): Buffer;
 }
 
-interface Framing {
-  createSplitter(): FrameSplitter;
-  createFramer(): ProtocolTransform;
-}
-interface Compression {
-  createCompressor(threshold: number): ProtocolTransform;
-  createDecompressor(threshold: number, hideErrors: boolean): ProtocolTransform;
-}
 interface Encryption {
   createCipher(secret: Buffer): StreamCipher;
   createDecipher(secret: Buffer): StreamCipher;
@@ -60,8 +43,6 @@ type VarIntType = [
 
 const require = createRequire(import.meta.url);
 
-export const framing = require("minecraft-protocol/src/transforms/framing.js") as Framing;
-export const compression = require("minecraft-protocol/src/transforms/compression.js") as Compression;
 export const encryption = require("minecraft-protocol/src/transforms/encryption.js") as Encryption;
 const serializers = require("minecraft-protocol/src/transforms/serializer.js") as SerializerModule;
 // protodef is minecraft-protocol's own dependency: resolved from there, not from ours
