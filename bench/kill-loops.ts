@@ -1,5 +1,6 @@
 /**
- * The long kill loops: the SIGKILL loops of test/system (check-in, shop, welcome kit, quest rewards) and the
+ * The long kill loops: the SIGKILL loops of test/system (check-in, shop, welcome kit, quest rewards, rewards through
+ * the gateway's RCON) and the
  * journal's crash test (test/crash) at their long sizes (`SYSTEM_KILL_LOOPS=long`), one file at a time. Each
  * prints its seed and its figures (kills, kills inside RUNNING→DONE, lost, doubled); `SYSTEM_KILL_SEED=<seed>`
  * replays a run. `npm test` runs the same loops at CI sizes.
@@ -15,6 +16,7 @@ const FILES = [
   "test/system/shop-crash.test.ts",
   "test/system/welcome-crash.test.ts",
   "test/system/quest-reward-crash.test.ts",
+  "test/system/gateway-effects-crash.test.ts",
 ];
 
 let failed = 0;

@@ -27,7 +27,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
     "gateway",
     {
       usage: [
-        "gateway --backend HOST:PORT [--port N] [--data-dir DIR]   relay players to your own server, System in front",
+        "gateway --backend HOST:PORT [--port N] [--data-dir DIR] [--rcon HOST:PORT --rcon-password-file FILE]   relay players to your own server, System in front",
       ],
       run: async (args, io) => {
         const { runGateway } = await import("./host/gateway/start-gateway.js");

@@ -68,6 +68,11 @@ export interface RconStandIn {
   saves(): number;
   /** The next `save-all` fails as vanilla's does when the disk is full. */
   failNextSave(): void;
+  /**
+   * Holds every command whose text (without `minecraft:`) starts with `prefix` until the returned release is
+   * called: it is received (listed in `commands`) but not run, as a backend busy with a long tick would.
+   */
+  hold(prefix: string): () => void;
   /** Sets a score the way a scoreboard criterion would count it. */
   setScore(player: string, objective: string, value: number): void;
   close(): Promise<void>;
@@ -93,6 +98,7 @@ export const startRconStandIn = async (options: RconStandInOptions): Promise<Rco
     );
   };
   const world: StandInWorld = { server, say };
+  const holds = new Map<string, Promise<void>>();
 
   /** Vanilla's parse error: the message, then the last 10 characters before the cursor, the rest and `<--[HERE]`. */
   const parseError = (message: string, input: string, cursor: number): string => {
@@ -115,6 +121,8 @@ export const startRconStandIn = async (options: RconStandInOptions): Promise<Rco
     const first = words[0] ?? "";
     if (first.startsWith("minecraft:") && options.dialect !== "paper") return unknownCommand(line, 0);
     const name = first.replace(/^minecraft:/, "");
+    const bare = [name, ...words.slice(1)].join(" ");
+    for (const [prefix, released] of holds) if (bare.startsWith(prefix)) await released;
     const args = words.slice(1);
     const argumentStart = (index: number): number => words.slice(0, index + 1).join(" ").length + 1;
     switch (name) {
@@ -259,6 +267,19 @@ export const startRconStandIn = async (options: RconStandInOptions): Promise<Rco
     saves: () => saves,
     failNextSave: () => {
       failSave = true;
+    },
+    hold: (prefix) => {
+      let release: () => void = () => {};
+      holds.set(
+        prefix,
+        new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+      );
+      return () => {
+        holds.delete(prefix);
+        release();
+      };
     },
     setScore: (player, objective, value) => {
       objectives.add(objective);

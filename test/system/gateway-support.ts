@@ -35,14 +35,14 @@ export interface PlainBackend {
 
 /** Starts flying-squid (1.21.4 unless `version`) offline on a free port (or `port`), superflat, with nothing of System's. */
 export const startPlainBackend = async (
-  options: { readonly port?: number; readonly version?: string } = {},
+  options: { readonly port?: number; readonly version?: string; readonly worldFolder?: string } = {},
 ): Promise<PlainBackend> => {
   const server = loadFlyingSquid().createMCServer({
     "online-mode": false,
     host: "127.0.0.1",
     port: options.port ?? 0,
     version: options.version ?? "1.21.4",
-    worldFolder: tempFolder("gateway-backend-"),
+    worldFolder: options.worldFolder ?? tempFolder("gateway-backend-"),
     generation: { name: "superflat", options: { worldHeight: 80 } },
     logging: false,
     noConsoleOutput: true,

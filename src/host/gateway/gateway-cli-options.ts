@@ -10,14 +10,28 @@ export interface GatewayCliOptions {
   readonly port?: number;
   /** The web panel's port (0: any free port), instead of `port` in `config/system/panel.json`. */
   readonly panelPort?: number;
+  /** `--rcon HOST:PORT`: the backend's RCON, over `rcon` in gateway.json (checked when merged with the file). */
+  readonly rcon?: string;
+  /** `--rcon-password-file FILE`: the file holding its password (relative to the working folder). */
+  readonly rconPasswordFile?: string;
 }
 
 export const GATEWAY_USAGE =
-  "usage: system gateway --backend HOST:PORT [--port N] [--panel-port N] [--data-dir DIR]";
+  "usage: system gateway --backend HOST:PORT [--port N] [--panel-port N] [--data-dir DIR] [--rcon HOST:PORT --rcon-password-file FILE]";
 
-const FLAGS = new Set(["--backend", "--port", "--panel-port", "--data-dir"]);
+const FLAGS = new Set([
+  "--backend",
+  "--port",
+  "--panel-port",
+  "--data-dir",
+  "--rcon",
+  "--rcon-password-file",
+]);
 
-/** Parses `--backend HOST:PORT --port N --panel-port N --data-dir DIR` (also `--flag=value`); unknown flags are errors. */
+/**
+ * Parses `--backend HOST:PORT --port N --panel-port N --data-dir DIR --rcon HOST:PORT --rcon-password-file FILE`
+ * (also `--flag=value`); unknown flags are errors.
+ */
 export const parseGatewayCliOptions = (argv: readonly string[]): Validation<GatewayCliOptions> => {
   let options: GatewayCliOptions = { dataDir: DEFAULT_DATA_DIR };
   for (let index = 0; index < argv.length; index++) {
@@ -27,6 +41,8 @@ export const parseGatewayCliOptions = (argv: readonly string[]): Validation<Gate
     const value = inline ?? argv[++index];
     if (value === undefined || value === "") return invalid(`${flag} needs a value`);
     if (flag === "--data-dir") options = { ...options, dataDir: value };
+    else if (flag === "--rcon") options = { ...options, rcon: value };
+    else if (flag === "--rcon-password-file") options = { ...options, rconPasswordFile: value };
     else if (flag === "--backend") {
       const address = parseAddress(value);
       if (!address.success) return invalid(`--backend ${address.error}`);

@@ -4,6 +4,7 @@ import { type Codec, codec } from "../../util/codec.js";
 import { ConfigInstance } from "../../util/config-instance.js";
 import type { Logger } from "../../util/logger.js";
 import { invalid, type Validation, valid } from "../../util/validation.js";
+import { rconConfigSchema } from "./rcon/rcon-config.js";
 
 /** A `HOST:PORT` address (`[::1]:25565` for IPv6). */
 export interface Address {
@@ -48,6 +49,11 @@ const gatewayConfigSchema = z.object({
   serverDir: z.string().min(1).optional(),
   /** The session server asked whether a player joined (online mode); Mojang's unless set. */
   sessionServer: z.url().optional(),
+  /**
+   * The backend's RCON (`enable-rcon=true`, loopback): with it the gateway gives rewards and counts kills. The
+   * password is read from `passwordFile` (relative to this file's folder).
+   */
+  rcon: rconConfigSchema.optional(),
 });
 
 /** `config/system/gateway.json`: where the gateway listens and the server it stands in front of. */

@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AssistantServer } from "../../assistant/assistant-server.js";
 import { type GameClock, systemClock } from "../../game/context-types.js";
@@ -6,11 +7,13 @@ import { consoleLogger, type Logger } from "../../util/logger.js";
 import { installShutdown } from "../flying-squid/shutdown.js";
 import { type GatewayAssistant, startGatewayAssistant } from "./assistant/gateway-assistant.js";
 import { pingBackend } from "./backend-status.js";
+import { type GatewayRcon, gatewayRconOver, openGatewayRcon } from "./effects/gateway-rcon.js";
 import { GATEWAY_USAGE, parseGatewayCliOptions } from "./gateway-cli-options.js";
 import type { GatewayCommands } from "./gateway-commands.js";
 import {
   type Address,
   formatAddress,
+  type GatewayConfig,
   gatewayConfigPath,
   loadGatewayConfig,
   parseAddress,
@@ -20,6 +23,7 @@ import { GatewayServer } from "./gateway-server.js";
 import { type LoginSettings, prepareLogin } from "./identity/login-settings.js";
 import { PacketCodec } from "./protocol/packet-codec.js";
 import type { RconCommands } from "./rcon/rcon-commands.js";
+import { mergeRconFlags } from "./rcon/rcon-config.js";
 
 /** What `system gateway` starts; system tests start exactly this. */
 export interface GatewayOptions {
@@ -38,8 +42,9 @@ export interface GatewayOptions {
   /** The server clock; the system clock by default. */
   readonly clock?: GameClock;
   /**
-   * The backend's RCON (typed commands): kills are counted from its statistics (kill-statistics.ts) every
-   * `killPollMillis` (5 s by default).
+   * The backend's RCON (typed commands), instead of the one `rcon` in gateway.json or `--rcon` names: kills are
+   * counted from its statistics (kill-statistics.ts) every `killPollMillis` (5 s by default), and rewards are given
+   * through it.
    */
   readonly rcon?: RconCommands;
   readonly killPollMillis?: number;
@@ -93,6 +98,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
   const host = listen.value.host;
   warnUnsafe(host, backendAddress, login.value, options.logger);
   const announce = options.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const rcon = await rconOf(options, config.rcon, cli.value, path, codec.minecraftVersion);
   const assistant: GatewayAssistant | undefined =
     options.commands === undefined
       ? await startGatewayAssistant({
@@ -103,9 +109,13 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
           panelPort: cli.value.panelPort,
           announce,
           serverDir: serverDirOf(config, dataDir),
+          effects: rcon?.effects,
+        }).catch(async (error: unknown) => {
+          await rcon?.close();
+          throw error;
         })
       : undefined;
-  if (options.rcon !== undefined) assistant?.watchKills(options.rcon, options.killPollMillis);
+  if (rcon !== undefined) assistant?.watchKills(rcon.commands, options.killPollMillis);
   const commands = options.commands ?? assistant?.commands;
   const server = await GatewayServer.listen({
     host,
@@ -118,12 +128,18 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     ...(commands === undefined ? {} : { commands }),
   }).catch(async (error: unknown) => {
     await assistant?.close();
+    await rcon?.close();
     throw new GatewayStartError(
       `cannot listen on ${formatAddress({ host, port: cli.value.port ?? listen.value.port })}: ${(error as Error).message}`,
     );
   });
   options.logger.info(
     `relaying to ${formatAddress(backendAddress)} (${status.value.versionName}, protocol ${codec.protocolVersion}), forwarding ${config.forwarding}, ${config.onlineMode ? "online mode" : "offline mode"}`,
+  );
+  options.logger.info(
+    rcon === undefined
+      ? "no RCON configured: players can ask and read, but rewards, the shop and deliveries give no items"
+      : `RCON at ${rcon.where}: rewards are given through it and done once a save-all after them has finished`,
   );
   announce(`listening on ${formatAddress({ host, port: server.port })}`);
   let closing: Promise<void> | undefined;
@@ -139,10 +155,43 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
       closing ??= (async () => {
         await server.close();
         await assistant?.close();
+        await rcon?.close();
       })();
       return closing;
     },
   };
+};
+
+/**
+ * The one RCON of the gateway: the caller's commands (tests), else the one `--rcon`/`--rcon-password-file` and
+ * the file's `rcon` block name (a relative password file is found beside gateway.json, or, given as a flag, in
+ * the working folder); undefined when none is configured.
+ */
+const rconOf = async (
+  options: GatewayOptions,
+  fromFile: GatewayConfig["rcon"],
+  flags: { readonly rcon?: string; readonly rconPasswordFile?: string },
+  path: string,
+  version: string,
+): Promise<GatewayRcon | undefined> => {
+  if (options.rcon !== undefined)
+    return gatewayRconOver({
+      commands: options.rcon,
+      version,
+      logger: options.logger,
+      ...(fromFile === undefined ? {} : { saveIntervalSeconds: fromFile.saveIntervalSeconds }),
+    });
+  const merged = mergeRconFlags(fromFile, flags);
+  if (!merged.success) throw new GatewayStartError(merged.error);
+  if (merged.value === undefined) return undefined;
+  const opened = await openGatewayRcon({
+    config: merged.value,
+    baseDir: flags.rconPasswordFile === undefined ? dirname(path) : process.cwd(),
+    version,
+    logger: options.logger,
+  });
+  if (!opened.success) throw new GatewayStartError(opened.error);
+  return opened.value;
 };
 
 /** The backend from `--backend`, else from the file; a missing or malformed one is a start error. */

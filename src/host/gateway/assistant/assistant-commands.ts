@@ -2,6 +2,7 @@ import type { AssistantServer } from "../../../assistant/assistant-server.js";
 import type { Logger } from "../../../util/logger.js";
 import type { AssistantHostHandler } from "../../shared/assistant-handler.js";
 import type { DeclareCommandsPacket } from "../../shared/declare-commands.js";
+import type { RconEffects } from "../effects/rcon-effects.js";
 import type { GatewayCommands } from "../gateway-commands.js";
 import type { ProxiedPlayer } from "../proxied-player.js";
 import { GatewayHostPlayer } from "./gateway-host-player.js";
@@ -18,6 +19,8 @@ export class AssistantGatewayCommands implements GatewayCommands {
     private readonly assistant: AssistantServer,
     private readonly handler: AssistantHostHandler,
     private readonly logger: Logger,
+    /** World effects over the backend's RCON; unset, every give is refused as unsupported. */
+    private readonly effects?: RconEffects,
   ) {
     handler.onCommandsChanged((uuid) => {
       for (const player of this.#players.values())
@@ -33,7 +36,7 @@ export class AssistantGatewayCommands implements GatewayCommands {
   join(proxied: ProxiedPlayer): void {
     // a re-entry from configuration brings another `login`: the player is still the same session
     if (this.#players.has(proxied) || proxied.uuid === undefined) return;
-    const player = new GatewayHostPlayer(proxied);
+    const player = new GatewayHostPlayer(proxied, this.effects);
     this.#players.set(proxied, player);
     proxied.onClose(() => {
       this.#players.delete(proxied);

@@ -8,6 +8,7 @@ import { DEFAULT_SERVER_CONFIG } from "../../flying-squid/server-config.js";
 import { openPanel, servePanel } from "../../panel/open-panel.js";
 import { AssistantHostHandler } from "../../shared/assistant-handler.js";
 import { OnlinePlayers } from "../../shared/online-players.js";
+import type { RconEffects } from "../effects/rcon-effects.js";
 import { KillStatistics, type KillStatisticsOptions } from "../rcon/kill-statistics.js";
 import { AssistantGatewayCommands } from "./assistant-commands.js";
 
@@ -31,7 +32,8 @@ export interface GatewayAssistant {
 /**
  * Builds the same assistant `npm start` builds (built-in features, the data directory's extensions and data
  * packs, the model from `SYSTEM_MODEL_*`) over the gateway's players. Its files live in `<dataDir>/world/system`
- * as they do for the embedded world, and the web panel serves it as it does there. The gateway gives no items yet: the bridge refuses every give and take.
+ * as they do for the embedded world, and the web panel serves it as it does there. Items are given over the
+ * backend's RCON (`effects`); without it the bridge refuses every give and take as unsupported.
  */
 export const startGatewayAssistant = async (options: {
   readonly dataDir: string;
@@ -44,10 +46,12 @@ export const startGatewayAssistant = async (options: {
   readonly announce: (line: string) => void;
   /** The backend's folder (`serverDir` of gateway.json): FTB Quests files are read there. */
   readonly serverDir?: string | undefined;
+  /** World effects over the backend's RCON (rewards, the shop, deliveries). */
+  readonly effects?: RconEffects | undefined;
 }): Promise<GatewayAssistant> => {
   const { dataDir, logger } = options;
   const world = join(dataDir, DEFAULT_SERVER_CONFIG.worldFolder);
-  const players = new OnlinePlayers(logger, { givesItems: false });
+  const players = new OnlinePlayers(logger, { givesItems: options.effects !== undefined });
   const extensions = await loadExtensions(dataDir, logger);
   // the web panel opens first, as in the embedded world: `/system bind` tells players its address
   const panel = await openPanel({
@@ -80,7 +84,7 @@ export const startGatewayAssistant = async (options: {
   let kills: KillStatistics | undefined;
   return {
     assistant,
-    commands: new AssistantGatewayCommands(assistant, handler, logger),
+    commands: new AssistantGatewayCommands(assistant, handler, logger, options.effects),
     panelUrl: panel?.url,
     watchKills: (commands, intervalMillis) => {
       kills?.stop();

@@ -1,16 +1,17 @@
-import type { GiveOutcome, TakeOutcome } from "../../../game/game-bridge.js";
+import type { ExperienceGrant, GiveOutcome, GiveStack, TakeOutcome } from "../../../game/game-bridge.js";
 import type { InventorySnapshot, PlayerStatsSnapshot } from "../../../game/game-snapshots.js";
 import type { ChatComponent } from "../../shared/chat-component.js";
 import { actionBarPacket, titlePackets } from "../../shared/chat-packets.js";
 import type { HostPlayer } from "../../shared/host-handler.js";
+import type { EffectTarget, RconEffects } from "../effects/rcon-effects.js";
 import type { ProxiedPlayer } from "../proxied-player.js";
 import { LivePlayerState } from "./live-player-state.js";
 
 /**
  * The HostPlayer facade over one player relayed through the gateway. Everything shown goes to the client as the
  * gateway's own PLAY packets (system_chat, the action bar, titles); reads come from what the gateway saw in the
- * relayed packets. The gateway cannot change the world yet: every give and take is refused as `unsupported`
- * before anything is written.
+ * relayed packets. Gives and takes go through the backend's RCON (`effects`); without RCON every give and take is
+ * refused as `unsupported` before anything is written.
  */
 export class GatewayHostPlayer implements HostPlayer {
   readonly uuid: string;
@@ -18,7 +19,10 @@ export class GatewayHostPlayer implements HostPlayer {
   readonly protocolVersion: number;
   readonly state = new LivePlayerState();
 
-  constructor(readonly proxied: ProxiedPlayer) {
+  constructor(
+    readonly proxied: ProxiedPlayer,
+    private readonly effects?: RconEffects,
+  ) {
     this.uuid = proxied.uuid ?? "";
     this.name = proxied.username ?? "";
     this.protocolVersion = proxied.codec.protocolVersion;
@@ -63,16 +67,24 @@ export class GatewayHostPlayer implements HostPlayer {
     return this.state.stats();
   }
 
-  async giveItem(): Promise<boolean> {
-    return false;
+  async giveItem(itemName: string, count: number): Promise<boolean> {
+    if (!Number.isInteger(count) || count <= 0) return false;
+    return (await this.giveItems([{ item: itemName, count }])).given;
   }
 
-  async giveItems(): Promise<GiveOutcome> {
-    return { given: false, refusal: "unsupported" };
+  /** All or nothing over RCON; resolves once a backend save that began after the give has finished. */
+  async giveItems(stacks: readonly GiveStack[], experience?: ExperienceGrant): Promise<GiveOutcome> {
+    if (this.effects === undefined) return { given: false, refusal: "unsupported" };
+    return this.effects.give(this.#target(), stacks, experience);
   }
 
-  async takeItems(): Promise<TakeOutcome> {
-    return { taken: false, refusal: "unsupported" };
+  async takeItems(stacks: readonly GiveStack[]): Promise<TakeOutcome> {
+    if (this.effects === undefined) return { taken: false, refusal: "unsupported" };
+    return this.effects.take(this.#target(), stacks);
+  }
+
+  #target(): EffectTarget {
+    return { name: this.name, liveInventory: () => this.inventory() };
   }
 
   /** Nothing of the player's is kept at the gateway: the backend saves its own players. */

@@ -27,6 +27,11 @@ export class RconCommands {
     },
   ) {}
 
+  /** How many times the client logged in: a change means the connection broke (the backend may have restarted). */
+  get logins(): number {
+    return this.options.client.logins;
+  }
+
   /** Sends a command and reads its reply; rejects with an RconError when the outcome is unknown. */
   async run<R>(command: RconCommand<R>, options: { readonly timeoutMillis?: number } = {}): Promise<R> {
     const text = commandText(command, await this.dialect(options));

@@ -23,7 +23,13 @@ const load = async (password: string | undefined, config: Partial<RconConfig> = 
   }
   const logger = new MemoryLogger();
   const result = await loadRconSettings({
-    config: { host: "127.0.0.1", port: 25575, passwordFile: "rcon.secret", ...config },
+    config: {
+      host: "127.0.0.1",
+      port: 25575,
+      passwordFile: "rcon.secret",
+      saveIntervalSeconds: 2,
+      ...config,
+    },
     baseDir: dir,
     logger,
   });
@@ -35,8 +41,12 @@ describe("rcon config", () => {
     const config = codec(rconConfigSchema);
     expect(config.decode({ passwordFile: "rcon.secret" })).toEqual({
       success: true,
-      value: { host: "127.0.0.1", port: 25575, passwordFile: "rcon.secret" },
+      value: { host: "127.0.0.1", port: 25575, passwordFile: "rcon.secret", saveIntervalSeconds: 2 },
     });
+    expect(config.decode({ passwordFile: "x", saveIntervalSeconds: 5 })).toMatchObject({
+      value: { saveIntervalSeconds: 5 },
+    });
+    expect(config.decode({ passwordFile: "x", saveIntervalSeconds: -1 }).success).toBe(false);
     const missing = config.decode({ host: "127.0.0.1" });
     expect(missing.success).toBe(false);
     expect(config.decode({ passwordFile: "x", port: 70000 }).success).toBe(false);
@@ -53,11 +63,16 @@ describe("rcon config", () => {
   });
 
   it("flags override the file; an address without a password file is refused", () => {
-    const fromFile: RconConfig = { host: "127.0.0.1", port: 25575, passwordFile: "file.secret" };
+    const fromFile: RconConfig = {
+      host: "127.0.0.1",
+      port: 25575,
+      passwordFile: "file.secret",
+      saveIntervalSeconds: 5,
+    };
     expect(mergeRconFlags(undefined, {})).toEqual({ success: true, value: undefined });
     expect(mergeRconFlags(fromFile, { rcon: "localhost:25000" })).toEqual({
       success: true,
-      value: { host: "localhost", port: 25000, passwordFile: "file.secret" },
+      value: { host: "localhost", port: 25000, passwordFile: "file.secret", saveIntervalSeconds: 5 },
     });
     expect(mergeRconFlags(fromFile, { rconPasswordFile: "flag.secret" })).toMatchObject({
       value: { port: 25575, passwordFile: "flag.secret" },

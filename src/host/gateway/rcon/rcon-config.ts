@@ -10,6 +10,12 @@ import { bodyBytes, MAX_BODY_BYTES } from "./rcon-packet.js";
 export const DEFAULT_RCON_PORT = 25575;
 
 /**
+ * How often System asks the backend for a `save-all` while effects wait for one (an effect is done only once a
+ * save that began after it has finished); one save covers every effect that completed before it began.
+ */
+export const DEFAULT_SAVE_INTERVAL_SECONDS = 2;
+
+/**
  * The `rcon` block of `gateway.json`: where the backend's RCON listens and the file holding its password (never
  * the password itself). A relative `passwordFile` is read from the folder of `gateway.json`.
  */
@@ -17,6 +23,8 @@ export const rconConfigSchema = z.object({
   host: z.string().min(1).default("127.0.0.1"),
   port: z.number().int().min(1).max(65535).default(DEFAULT_RCON_PORT),
   passwordFile: z.string().min(1),
+  /** At most one `save-all` per this many seconds while effects wait for one (0: at once). */
+  saveIntervalSeconds: z.number().min(0).max(3600).default(DEFAULT_SAVE_INTERVAL_SECONDS),
 });
 
 export type RconConfig = z.infer<typeof rconConfigSchema>;
@@ -63,6 +71,7 @@ export const mergeRconFlags = (
     host: address?.host ?? fromFile?.host ?? "127.0.0.1",
     port: address?.port ?? fromFile?.port ?? DEFAULT_RCON_PORT,
     passwordFile,
+    saveIntervalSeconds: fromFile?.saveIntervalSeconds ?? DEFAULT_SAVE_INTERVAL_SECONDS,
   });
 };
 
@@ -81,7 +90,7 @@ export const isLoopbackHost = (host: string): boolean => {
  * password file can be read by other users.
  */
 export const loadRconSettings = async (options: {
-  readonly config: RconConfig;
+  readonly config: Pick<RconConfig, "host" | "port" | "passwordFile">;
   /** Where a relative `passwordFile` is found (the folder of gateway.json, or the working folder for flags). */
   readonly baseDir: string;
   readonly logger: Logger;

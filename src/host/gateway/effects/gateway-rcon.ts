@@ -1,0 +1,100 @@
+import type { Logger } from "../../../util/logger.js";
+import { invalid, type Validation, valid } from "../../../util/validation.js";
+import { RconClient } from "../rcon/rcon-client.js";
+import { RconCommands } from "../rcon/rcon-commands.js";
+import { DEFAULT_SAVE_INTERVAL_SECONDS, loadRconSettings, type RconConfig } from "../rcon/rcon-config.js";
+import { RconError } from "../rcon/rcon-error.js";
+import { loadReplyLanguage } from "../rcon/reply-language.js";
+import { saveAllCommand } from "../rcon/server-commands.js";
+import { itemCatalog } from "./inventory-room.js";
+import { RconEffects } from "./rcon-effects.js";
+import { SaveBatcher } from "./save-batcher.js";
+
+/** How long the start-up check of the RCON login may take. */
+const START_CHECK_MILLIS = 5_000;
+
+/** The one RCON of a gateway: kills are read and rewards given through it; effects wait for its batched saves. */
+export interface GatewayRcon {
+  readonly commands: RconCommands;
+  readonly effects: RconEffects;
+  readonly saves: SaveBatcher;
+  /** Where it connects, for the start line. */
+  readonly where: string;
+  /** Saves once more for effects still waiting, then closes the connection (when the gateway opened it). */
+  close(): Promise<void>;
+}
+
+/** Effects over typed commands someone else opened (tests pass their own); `close` leaves the client open. */
+export const gatewayRconOver = (options: {
+  readonly commands: RconCommands;
+  readonly version: string;
+  readonly saveIntervalSeconds?: number;
+  readonly logger: Logger;
+  readonly where?: string;
+  readonly closeClient?: () => Promise<void>;
+}): GatewayRcon => {
+  const { commands, logger } = options;
+  const saves = new SaveBatcher({
+    target: { save: () => commands.run(saveAllCommand()), logins: () => commands.logins },
+    intervalMillis: (options.saveIntervalSeconds ?? DEFAULT_SAVE_INTERVAL_SECONDS) * 1000,
+    logger,
+  });
+  const effects = new RconEffects({ commands, saves, items: itemCatalog(options.version), logger });
+  return {
+    commands,
+    effects,
+    saves,
+    where: options.where ?? "RCON",
+    close: async () => {
+      await saves.flush().catch(() => {});
+      saves.close();
+      await options.closeClient?.();
+    },
+  };
+};
+
+/**
+ * Opens the configured RCON (`rcon` of gateway.json merged with the flags): reads the password file (warning
+ * loudly off loopback), and logs in once so that a wrong password stops the start. A backend whose RCON does not
+ * answer yet is only warned about: the client connects again with backoff when a command needs it.
+ */
+export const openGatewayRcon = async (options: {
+  readonly config: RconConfig;
+  /** Where a relative password file is found. */
+  readonly baseDir: string;
+  /** The backend's version (its reply texts and items). */
+  readonly version: string;
+  readonly logger: Logger;
+}): Promise<Validation<GatewayRcon>> => {
+  const { config, logger } = options;
+  const settings = await loadRconSettings({ config, baseDir: options.baseDir, logger });
+  if (!settings.success) return settings;
+  const client = new RconClient({ ...settings.value, logger });
+  const commands = new RconCommands({
+    client,
+    language: loadReplyLanguage(options.version, logger),
+    logger,
+  });
+  const where = `${config.host}:${config.port}`;
+  try {
+    await commands.dialect({ timeoutMillis: START_CHECK_MILLIS });
+  } catch (error) {
+    if (error instanceof RconError && error.kind === "login_refused") {
+      await client.close();
+      return invalid(error.message);
+    }
+    logger.warn(
+      `RCON at ${where} does not answer yet (${error instanceof Error ? error.message : String(error)}); rewards wait until it does`,
+    );
+  }
+  return valid(
+    gatewayRconOver({
+      commands,
+      version: options.version,
+      saveIntervalSeconds: config.saveIntervalSeconds,
+      logger,
+      where,
+      closeClient: () => client.close(),
+    }),
+  );
+};
