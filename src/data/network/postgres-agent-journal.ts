@@ -30,6 +30,8 @@ export interface PostgresAgentJournalOptions {
   readonly pool: Pool;
   readonly logger?: Logger;
   readonly now?: () => number;
+  /** Group commits running at once, each on a connection of the pool (default 4). */
+  readonly concurrentCommits?: number;
 }
 
 const clone = <T>(value: T): T => structuredClone(value);
@@ -50,7 +52,10 @@ export class PostgresAgentJournal implements AgentJournal {
   #closed = false;
 
   private constructor(private readonly options: PostgresAgentJournalOptions) {
-    this.#writer = new GroupCommit((ops) => commitJournalOps(options.pool, ops));
+    this.#writer = new GroupCommit((ops) => commitJournalOps(options.pool, ops), {
+      key: (op) => ("receipt" in op ? `s:${op.receipt.key}` : `e:${op.task.id}`),
+      concurrency: options.concurrentCommits ?? 4,
+    });
   }
 
   /** Loads every step and event of the database (events in insertion order). */
