@@ -9,6 +9,7 @@ import {
   PostgresOutbox,
 } from "../../src/data/network/postgres-outbox.js";
 import { PostgresPresence } from "../../src/data/network/postgres-presence.js";
+import { PostgresRunClaims } from "../../src/data/network/postgres-run-claims.js";
 import { coordinationDatabase } from "../support/coordination-database.js";
 import { type PostgresCluster, startPostgresCluster } from "../support/postgres-cluster.js";
 
@@ -100,6 +101,8 @@ describe("presence with join epochs", () => {
       Array.from({ length: 40 }, (_, index) => (servers[index % 4] as PostgresPresence).join("alex")),
     );
     const latest = joins.reduce((best, join) => (join.epoch > best.epoch ? join : best));
+    expect(latest.current).toBe(true);
+    expect(new Set(joins.map((join) => join.epoch)).size).toBe(40);
     expect(await servers[0]?.host("alex")).toMatchObject({ server: latest.server, epoch: latest.epoch });
   });
 });
@@ -213,5 +216,41 @@ describe("outbox of in-game effects", () => {
     expect(await restarted.deliver()).toBe(1);
     expect(applied).toEqual(["b", "c"]);
     expect(await statuses()).toEqual(["a:done", "b:done", "c:done"]);
+  });
+});
+
+describe("run claims", () => {
+  it("lets one server run a run, reloads its steps on claim, and stops a holder whose claim was taken", async () => {
+    const pool = await database("run_claims");
+    const open = async (server: string) => {
+      const journal = await PostgresAgentJournal.open({ pool });
+      return {
+        journal,
+        claims: new PostgresRunClaims({
+          leases: new PostgresLeases(pool, server),
+          journal,
+          ttlMillis: 60_000,
+          renewMillis: 20,
+        }),
+      };
+    };
+    const lobby = await open("lobby");
+    const survival = await open("survival");
+    const held = await lobby.claims.claim("event:e1");
+    if (held === undefined) throw new Error("no claim");
+    expect(await survival.claims.claim("event:e1")).toBeUndefined();
+    await held.journal.appendStep("event:e1/give", "test:give");
+    await held.journal.completeStep("event:e1/give", { given: 1 });
+    expect(survival.journal.step("event:e1/give")).toBeUndefined();
+    // the lobby stalls past its lease: the survival server takes the run and sees the lobby's receipts
+    await pool.query("UPDATE system_lease SET expires_at = now() WHERE key = 'run:event:e1'");
+    const taken = await survival.claims.claim("event:e1");
+    expect(taken?.lease.epoch).toBe(2);
+    expect(survival.journal.step("event:e1/give")).toMatchObject({ state: "DONE", result: { given: 1 } });
+    await eventually(async () => (held.signal.aborted ? true : undefined));
+    await expect(held.journal.beginStep("event:e1/next", "test:give")).rejects.toThrow(LeaseLostError);
+    await held.release();
+    await taken?.release();
+    expect(await lobby.claims.claim("event:e1")).toMatchObject({ lease: { epoch: 3 } });
   });
 });

@@ -23,18 +23,18 @@ export class PostgresPresence {
   /** Records that this server hosts the player now; `current` is false when a later join already won. */
   async join(playerId: string): Promise<PresenceToken & { readonly current: boolean }> {
     const { rows } = await this.pool.query(
-      `WITH joined AS (SELECT nextval('system_presence_epoch') AS epoch)
-       INSERT INTO system_presence (player_id, server, epoch)
-       SELECT $1, $2, epoch FROM joined
-       ON CONFLICT (player_id) DO UPDATE SET server = EXCLUDED.server, epoch = EXCLUDED.epoch, joined_at = now()
-         WHERE system_presence.epoch < EXCLUDED.epoch
-       RETURNING epoch`,
+      `WITH joined AS (SELECT nextval('system_presence_epoch') AS epoch),
+       upserted AS (
+         INSERT INTO system_presence (player_id, server, epoch)
+         SELECT $1, $2, epoch FROM joined
+         ON CONFLICT (player_id) DO UPDATE SET server = EXCLUDED.server, epoch = EXCLUDED.epoch, joined_at = now()
+           WHERE system_presence.epoch < EXCLUDED.epoch
+         RETURNING epoch)
+       SELECT joined.epoch, EXISTS (SELECT 1 FROM upserted) AS current FROM joined`,
       [playerId, this.server],
     );
-    const row = rows[0];
-    if (row !== undefined) return { playerId, server: this.server, epoch: Number(row.epoch), current: true };
-    const host = await this.host(playerId);
-    return { playerId, server: this.server, epoch: host?.epoch ?? 0, current: false };
+    const row = rows[0] as { epoch: string; current: boolean };
+    return { playerId, server: this.server, epoch: Number(row.epoch), current: row.current };
   }
 
   /** Clears presence if this join is still the current one; false when a later join replaced it. */

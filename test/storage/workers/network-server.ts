@@ -15,9 +15,10 @@ import { type AnyTool, Tool } from "../../../src/agent/tool/tool.js";
 import { ToolType } from "../../../src/agent/tool/tool-type.js";
 import { withPlayerExclusive } from "../../../src/data/network/player-exclusive.js";
 import { PostgresAgentJournal } from "../../../src/data/network/postgres-agent-journal.js";
-import { fencedQuery, type Lease, PostgresLeases } from "../../../src/data/network/postgres-leases.js";
+import { fencedQuery, PostgresLeases } from "../../../src/data/network/postgres-leases.js";
 import { PostgresOutbox } from "../../../src/data/network/postgres-outbox.js";
 import { PostgresPresence, type PresenceToken } from "../../../src/data/network/postgres-presence.js";
+import { PostgresRunClaims } from "../../../src/data/network/postgres-run-claims.js";
 import { codec } from "../../../src/util/codec.js";
 
 const [mode = "", url = "", name = "", ...rest] = process.argv.slice(2);
@@ -87,18 +88,16 @@ const STEP = ToolType.of(
 );
 
 const leaseRun = async (run: string, steps: number, hangAt: number): Promise<void> => {
-  const leases = new PostgresLeases(pool, name);
-  const ttl = 1_000;
-  let lease: Lease | undefined = await leases.acquire(`run:${run}`, ttl);
-  while (lease === undefined) {
-    await sleep(50);
-    lease = await leases.acquire(`run:${run}`, ttl);
-  }
-  const held = lease;
-  say(`leased ${held.epoch}`);
-  const renewal = setInterval(() => void leases.renew(held, ttl).catch(() => undefined), ttl / 4);
   const journal = await PostgresAgentJournal.open({ pool });
-  const runner = new JournalStepRunner(journal.fenced(held));
+  const claims = new PostgresRunClaims({ leases: new PostgresLeases(pool, name), journal, ttlMillis: 1_000 });
+  let claim = await claims.claim(run);
+  while (claim === undefined) {
+    await sleep(50);
+    claim = await claims.claim(run);
+  }
+  const held = claim.lease;
+  say(`leased ${held.epoch}`);
+  const runner = new JournalStepRunner(claim.journal);
   for (let step = 1; step <= steps; step++) {
     let ran = false;
     const tool = Tool.of(STEP, async (input) => {
@@ -115,7 +114,7 @@ const leaseRun = async (run: string, steps: number, hangAt: number): Promise<voi
       }
       return { step: input.step };
     }).asIdempotent() as unknown as AnyTool;
-    await runner.run(`run:${run}/${step}`, tool, { step }, () => tool.handler({ step }, undefined as never));
+    await runner.run(`${run}/${step}`, tool, { step }, () => tool.handler({ step }, undefined as never));
     say(`${ran ? "ran" : "replayed"} ${step}`);
     await sleep(20);
   }
@@ -124,8 +123,7 @@ const leaseRun = async (run: string, steps: number, hangAt: number): Promise<voi
     name,
     held.epoch,
   ]);
-  clearInterval(renewal);
-  await leases.release(held);
+  await claim.release();
   say("done");
 };
 
