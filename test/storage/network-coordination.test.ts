@@ -219,6 +219,33 @@ describe("outbox of in-game effects", () => {
   });
 });
 
+describe("outbox claims of a server that stopped", () => {
+  it("holds for an admin the effects a server left applying once its liveness lease expired", async () => {
+    const pool = await database("outbox_abandoned");
+    await new PostgresPresence(pool, "lobby").join("steve");
+    await enqueueEffect(pool, { idemKey: "gift", playerId: "steve", payload: {} });
+    const lobbyAlive = await new PostgresLeases(pool, "lobby").acquire("server:lobby", 60_000);
+    let started = false;
+    void new PostgresOutbox({
+      pool,
+      server: "lobby",
+      apply: () => {
+        started = true;
+        return new Promise<ApplyOutcome>(() => undefined);
+      },
+    }).deliver();
+    await eventually(async () => (started ? true : undefined));
+    const survival = new PostgresOutbox({ pool, server: "survival", apply: async () => "applied" });
+    // the lobby still runs (its lease holds): its claim is its own business
+    expect(await survival.recoverAbandoned()).toBe(0);
+    await pool.query("UPDATE system_lease SET expires_at = now() WHERE key = $1", [lobbyAlive?.key]);
+    expect(await survival.recoverAbandoned()).toBe(1);
+    expect(await survival.unconfirmed()).toMatchObject([
+      { idemKey: "gift", note: "server lobby stopped while applying: an admin must check" },
+    ]);
+  });
+});
+
 describe("run claims", () => {
   it("lets one server run a run, reloads its steps on claim, and stops a holder whose claim was taken", async () => {
     const pool = await database("run_claims");

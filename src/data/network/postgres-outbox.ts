@@ -128,6 +128,25 @@ export class PostgresOutbox {
     return counts;
   }
 
+  /**
+   * Effects another server left `applying` and then stopped: its liveness lease (`server:<name>`, held by each
+   * server while it runs) expired. Only that server's world could tell what happened, so they are held
+   * `unconfirmed` for an admin. Servers that never held a liveness lease are left alone.
+   */
+  async recoverAbandoned(): Promise<number> {
+    const { rowCount } = await this.options.pool.query(
+      `UPDATE system_outbox o SET status = 'unconfirmed', updated_at = now(),
+         note = 'server ' || o.server || ' stopped while applying: an admin must check'
+       FROM system_lease l
+       WHERE o.status = 'applying' AND o.server <> $1 AND l.key = 'server:' || o.server
+         AND l.expires_at <= clock_timestamp()`,
+      [this.options.server],
+    );
+    if ((rowCount ?? 0) > 0)
+      this.#logger.warn(`outbox: ${rowCount} effects of stopped servers are held for an admin to check`);
+    return rowCount ?? 0;
+  }
+
   /** Effects held for an admin, oldest first. */
   async unconfirmed(): Promise<OutboxEffect[]> {
     const { rows } = await this.options.pool.query(
