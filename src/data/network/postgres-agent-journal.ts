@@ -32,7 +32,12 @@ export interface PostgresAgentJournalOptions {
   readonly now?: () => number;
   /** Group commits running at once, each on a connection of the pool (default 4). */
   readonly concurrentCommits?: number;
+  /** Finished entries kept (newest first) when the journal is opened or pruned; as the file journal's limits. */
+  readonly keep?: { readonly steps: number; readonly events: number };
 }
+
+/** As the file journal's default entry limits. */
+const DEFAULT_KEEP = { steps: 20_000, events: 10_000 };
 
 const clone = <T>(value: T): T => structuredClone(value);
 
@@ -61,6 +66,7 @@ export class PostgresAgentJournal implements AgentJournal {
   /** Loads every step and event of the database (events in insertion order). */
   static async open(options: PostgresAgentJournalOptions): Promise<PostgresAgentJournal> {
     const journal = new PostgresAgentJournal(options);
+    await journal.prune();
     await journal.reloadSteps("");
     await journal.reloadEvents();
     const unreadable = journal.#unreadable.size;
@@ -94,6 +100,35 @@ export class PostgresAgentJournal implements AgentJournal {
       if (task === undefined) this.#markUnreadable("events", row.id, row.state);
       else this.#events.set(task.id, task);
     }
+  }
+
+  /**
+   * Deletes the oldest finished entries over the limits: terminal event tasks, and DONE/FAILED receipts except
+   * those of an unfinished event's steps (`event:<id>/…`, still needed to resume it). RUNNING receipts and
+   * unfinished or UNCONFIRMED tasks are never deleted. Returns how many went.
+   */
+  async prune(): Promise<number> {
+    const keep = this.options.keep ?? DEFAULT_KEEP;
+    const steps = await this.options.pool.query(
+      `DELETE FROM system_journal_step WHERE key IN (
+         SELECT s.key FROM system_journal_step s
+         WHERE s.state IN ('DONE', 'FAILED') AND NOT EXISTS (
+           SELECT 1 FROM system_journal_event e
+           WHERE e.state IN ('QUEUED', 'RUNNING', 'WAITING') AND starts_with(s.key, 'event:' || e.id || '/'))
+         ORDER BY s.updated_at DESC, s.key DESC OFFSET $1)
+       RETURNING key`,
+      [keep.steps],
+    );
+    const events = await this.options.pool.query(
+      `DELETE FROM system_journal_event WHERE id IN (
+         SELECT id FROM system_journal_event WHERE state IN ('SUCCEEDED', 'FAILED', 'PARTIALLY_SUCCEEDED')
+         ORDER BY updated_at DESC, seq DESC OFFSET $1)
+       RETURNING id`,
+      [keep.events],
+    );
+    for (const row of steps.rows) this.#steps.delete(row.key);
+    for (const row of events.rows) this.#events.delete(row.id);
+    return steps.rows.length + events.rows.length;
   }
 
   /** A view of this journal whose step writes and event changes apply only while `lease` is held. */
