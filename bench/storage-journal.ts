@@ -60,11 +60,14 @@ const show = (label: string, value: Measure): string =>
 
 const cluster = await startPostgresCluster({ durable: true });
 const folder = await mkdtemp(join(tmpdir(), "bench-storage-journal-"));
-const pool = new pg.Pool({ connectionString: await coordinationDatabase(cluster, "bench"), max: 4 });
+const pool = new pg.Pool({ connectionString: await coordinationDatabase(cluster, "bench"), max: 8 });
 try {
   const journals: Record<"file" | "postgres", AgentJournal> = {
     file: await FileAgentJournal.open({ folder }),
-    postgres: await PostgresAgentJournal.open({ pool }),
+    postgres: await PostgresAgentJournal.open({
+      pool,
+      concurrentCommits: Number(process.env.BENCH_COMMITS ?? 4),
+    }),
   };
   await pool.query("CREATE TABLE raw_commit (key text PRIMARY KEY, tool text NOT NULL)");
   const raw: number[] = [];

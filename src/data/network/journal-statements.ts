@@ -96,16 +96,18 @@ export const commitJournalOps = async (
     ops.filter((op) => op.kind === "put-event"),
     (op) => op.task.id,
   );
-  const statements: { text: string; values: unknown[]; written: Set<string> }[] = [];
-  const add = (text: string, values: unknown[]): Set<string> => {
+  // Named: each connection parses and plans a statement once, not at every commit.
+  const statements: { name: string; text: string; values: unknown[]; written: Set<string> }[] = [];
+  const add = (name: string, text: string, values: unknown[]): Set<string> => {
     const written = new Set<string>();
-    statements.push({ text, values, written });
+    statements.push({ name, text, values, written });
     return written;
   };
   const appended =
     appends.length === 0
       ? new Set<string>()
       : add(
+          "system-journal-append-step",
           `INSERT INTO system_journal_step (${STEP_COLUMNS}) SELECT ${STEP_COLUMNS} FROM ${STEP_INPUT}
            WHERE ${FENCE} ON CONFLICT (key) DO NOTHING RETURNING key`,
           stepValues(appends),
@@ -114,6 +116,7 @@ export const commitJournalOps = async (
     stepPuts.length === 0
       ? new Set<string>()
       : add(
+          "system-journal-put-step",
           `INSERT INTO system_journal_step (${STEP_COLUMNS}) SELECT ${STEP_COLUMNS} FROM ${STEP_INPUT}
            WHERE ${FENCE} ON CONFLICT (key) DO UPDATE SET tool = EXCLUDED.tool, state = EXCLUDED.state,
            result = EXCLUDED.result, failure = EXCLUDED.failure, updated_at = EXCLUDED.updated_at RETURNING key`,
@@ -123,6 +126,7 @@ export const commitJournalOps = async (
     inserts.length === 0
       ? new Set<string>()
       : add(
+          "system-journal-insert-event",
           `INSERT INTO system_journal_event (id, player_id, state, task, updated_at)
            SELECT id, player_id, state, task, updated_at FROM ${EVENT_INPUT}
            ON CONFLICT (id) DO NOTHING RETURNING id AS key`,
@@ -132,6 +136,7 @@ export const commitJournalOps = async (
     eventPuts.length === 0
       ? new Set<string>()
       : add(
+          "system-journal-put-event",
           `INSERT INTO system_journal_event (id, player_id, state, task, updated_at)
            SELECT id, player_id, state, task, updated_at FROM ${EVENT_INPUT} WHERE ${FENCE}
            ON CONFLICT (id) DO UPDATE SET player_id = EXCLUDED.player_id, state = EXCLUDED.state,
@@ -143,13 +148,16 @@ export const commitJournalOps = async (
   };
   const only = statements[0];
   if (statements.length === 1 && only !== undefined) {
-    collect((await pool.query(only.text, only.values)).rows, only.written);
+    collect((await pool.query({ name: only.name, text: only.text, values: only.values })).rows, only.written);
   } else {
     const client = await pool.connect();
     try {
       await client.query("BEGIN");
       for (const statement of statements)
-        collect((await client.query(statement.text, statement.values)).rows, statement.written);
+        collect(
+          (await client.query({ name: statement.name, text: statement.text, values: statement.values })).rows,
+          statement.written,
+        );
       await client.query("COMMIT");
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
