@@ -26,6 +26,11 @@ export interface StepReceipt {
   readonly updatedAt: number;
 }
 
+/** The outcome of appending a step: created (RUNNING now), or the first record of that key, unchanged. */
+export type AppendStepResult =
+  | { readonly created: true; readonly receipt: StepReceipt }
+  | { readonly created: false; readonly receipt: StepReceipt };
+
 /** A durable event task: enough to resume it after a crash with its original policy. */
 export interface EventTask {
   /** The event id; the journal refuses a second task with the same id (dedupe). */
@@ -79,6 +84,11 @@ export interface UnreadableEntry {
 export interface AgentJournal {
   /** The receipt of a step, or undefined when none was recorded (or it was evicted). */
   step(key: string): StepReceipt | undefined;
+  /**
+   * Durably records RUNNING for a key never recorded. For a known key nothing is written and the first record
+   * comes back: when several servers share the journal and race on one step, exactly one creates it.
+   */
+  appendStep(key: string, tool: string): Promise<AppendStepResult>;
   /** Durably records RUNNING before the effect (creates or restarts the receipt). */
   beginStep(key: string, tool: string): Promise<void>;
   /** Durably records DONE with the encoded result. Never refused for space: the effect already ran. */

@@ -25,7 +25,14 @@ export class JournalStepRunner implements StepRunner {
     effect: () => Promise<unknown>,
   ): Promise<unknown> {
     const toolId = tool.id.toString();
-    const receipt = this.journal.step(stepKey);
+    let receipt = this.journal.step(stepKey);
+    if (receipt === undefined) {
+      if (this.journal.unreadable().some((entry) => entry.table === "steps" && entry.key === stepKey))
+        throw new AgentException(AgentFailure.EFFECT_UNKNOWN.with(toolId, stepKey));
+      // Atomic: when another server of a shared journal recorded this step first, its record decides.
+      const appended = await this.journal.appendStep(stepKey, toolId);
+      if (!appended.created) receipt = appended.receipt;
+    }
     if (receipt !== undefined) {
       if (receipt.tool !== toolId)
         throw new AgentException(AgentFailure.EFFECT_UNKNOWN.with(toolId, stepKey));
@@ -40,10 +47,8 @@ export class JournalStepRunner implements StepRunner {
         throw new AgentException({ code: failure.code, key: failure.key, args: [...failure.args] });
       if (receipt.state === State.RUNNING && !tool.idempotent)
         throw new AgentException(AgentFailure.EFFECT_UNKNOWN.with(toolId, stepKey));
-    } else if (this.journal.unreadable().some((entry) => entry.table === "steps" && entry.key === stepKey)) {
-      throw new AgentException(AgentFailure.EFFECT_UNKNOWN.with(toolId, stepKey));
+      await this.journal.beginStep(stepKey, toolId);
     }
-    await this.journal.beginStep(stepKey, toolId);
     let raw: unknown;
     try {
       raw = await effect();

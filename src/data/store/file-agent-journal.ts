@@ -4,6 +4,7 @@ import { AgentException } from "../../agent/agent-exception.js";
 import { AgentFailure } from "../../agent/agent-failure.js";
 import type {
   AgentJournal,
+  AppendStepResult,
   EventTask,
   EventTaskChange,
   PutEventResult,
@@ -155,6 +156,16 @@ export class FileAgentJournal implements AgentJournal {
   step(key: string): StepReceipt | undefined {
     const receipt = this.#tables.steps.get(key);
     return receipt === undefined ? undefined : clone(receipt);
+  }
+
+  async appendStep(key: string, tool: string): Promise<AppendStepResult> {
+    const existing = this.#tables.steps.get(key);
+    if (existing !== undefined) return { created: false, receipt: clone(existing) };
+    // Recorded in memory before the first await: a second append of the key in this process finds it.
+    const written = this.beginStep(key, tool);
+    const receipt = clone(this.#tables.steps.get(key) as StepReceipt);
+    await written;
+    return { created: true, receipt };
   }
 
   async beginStep(key: string, tool: string): Promise<void> {

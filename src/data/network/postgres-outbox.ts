@@ -1,0 +1,194 @@
+import type { Pool, PoolClient, QueryResultRow } from "pg";
+import type { Json } from "../../util/codec.js";
+import { type Logger, silentLogger } from "../../util/logger.js";
+
+/** One in-game effect waiting in (or gone through) the outbox. */
+export interface OutboxEffect {
+  readonly id: number;
+  readonly idemKey: string;
+  readonly playerId: string;
+  readonly payload: Json;
+  readonly status: "pending" | "applying" | "done" | "unconfirmed" | "failed";
+  readonly attempts: number;
+  /** The join epoch of the presence under which it was claimed last. */
+  readonly presenceEpoch?: number;
+  readonly note?: string;
+}
+
+/**
+ * What applying did: `applied`; `absent` when the player is not on this server (nothing changed: it waits for
+ * the server that hosts them); `refused` when the game refused it without a change (kept as failed).
+ */
+export type ApplyOutcome = "applied" | "absent" | "refused";
+/** What a reconcile read from the world about an effect whose outcome is unknown. */
+export type ReconcileVerdict = "applied" | "not-applied" | "unknown";
+
+export interface PostgresOutboxOptions {
+  readonly pool: Pool;
+  /** This server's name, as in presence. */
+  readonly server: string;
+  /** Applies one effect in the game (RCON, the bridge). A throw means the outcome is unknown. */
+  readonly apply: (effect: OutboxEffect) => Promise<ApplyOutcome>;
+  /** Decides from the world whether an interrupted effect was applied; without it, such effects wait for an admin. */
+  readonly reconcile?: (effect: OutboxEffect) => Promise<ReconcileVerdict>;
+  readonly logger?: Logger;
+}
+
+const effectFromRow = (row: QueryResultRow): OutboxEffect => ({
+  id: Number(row.id),
+  idemKey: row.idem_key as string,
+  playerId: row.player_id as string,
+  payload: row.payload as Json,
+  status: row.status as OutboxEffect["status"],
+  attempts: Number(row.attempts),
+  ...(row.presence_epoch === null ? {} : { presenceEpoch: Number(row.presence_epoch) }),
+  ...(row.note === null ? {} : { note: row.note as string }),
+});
+
+/**
+ * Writes an effect in the caller's transaction, the one that changes the ledger, so that the effect exists
+ * exactly when the change does. A second write of the same idempotency key is a no-op (`created: false`).
+ */
+export const enqueueEffect = async (
+  client: Pick<PoolClient, "query">,
+  effect: { readonly idemKey: string; readonly playerId: string; readonly payload: Json },
+): Promise<{ readonly created: boolean; readonly id: number | undefined }> => {
+  const { rows } = await client.query(
+    `INSERT INTO system_outbox (idem_key, player_id, payload) VALUES ($1, $2, $3)
+     ON CONFLICT (idem_key) DO NOTHING RETURNING id`,
+    [effect.idemKey, effect.playerId, JSON.stringify(effect.payload)],
+  );
+  return { created: rows.length === 1, id: rows[0] === undefined ? undefined : Number(rows[0].id) };
+};
+
+/**
+ * The outbox of in-game effects on one server of a network. Only the server that hosts the player (presence)
+ * claims an effect (`FOR UPDATE SKIP LOCKED`, so servers never wait on each other), and it marks it `applying`
+ * before the effect and `done` after. A claim left `applying` by a crash is never applied again blindly: a
+ * reconcile decides from the world, or it is held `unconfirmed` for an admin.
+ */
+export class PostgresOutbox {
+  readonly #logger: Logger;
+
+  constructor(private readonly options: PostgresOutboxOptions) {
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  /** Claims and applies, in order, pending effects of players this server hosts; returns how many applied. */
+  async deliver(limit = 50): Promise<number> {
+    const { rows } = await this.options.pool.query(
+      `UPDATE system_outbox o
+         SET status = 'applying', server = $1, presence_epoch = p.epoch, attempts = o.attempts + 1,
+             updated_at = now()
+       FROM system_presence p
+       WHERE p.player_id = o.player_id AND p.server = $1 AND o.id IN (
+         SELECT c.id FROM system_outbox c JOIN system_presence h ON h.player_id = c.player_id AND h.server = $1
+         WHERE c.status = 'pending' ORDER BY c.id LIMIT $2 FOR UPDATE OF c SKIP LOCKED)
+       RETURNING o.*`,
+      [this.options.server, limit],
+    );
+    const claimed = rows.map(effectFromRow).sort((left, right) => left.id - right.id);
+    const absent = new Set<string>();
+    let applied = 0;
+    for (const effect of claimed) {
+      // Keep a player's order: after one came back absent, the rest of theirs go back too.
+      if (absent.has(effect.playerId)) {
+        await this.#settle(effect, "pending");
+        continue;
+      }
+      let outcome: ApplyOutcome;
+      try {
+        outcome = await this.options.apply(effect);
+      } catch (error) {
+        this.#logger.warn(`outbox: effect ${effect.idemKey} failed mid-way: ${(error as Error).message}`);
+        await this.#unknown(effect);
+        continue;
+      }
+      if (outcome === "applied") applied++;
+      if (outcome === "absent") absent.add(effect.playerId);
+      await this.#settle(
+        effect,
+        outcome === "applied" ? "done" : outcome === "absent" ? "pending" : "failed",
+      );
+    }
+    return applied;
+  }
+
+  /**
+   * At start: effects this server left `applying` (it stopped between marking and finishing) are reconciled,
+   * or held `unconfirmed`; never applied again blindly.
+   */
+  async recover(): Promise<{ done: number; pending: number; unconfirmed: number }> {
+    const { rows } = await this.options.pool.query(
+      "SELECT * FROM system_outbox WHERE status = 'applying' AND server = $1 ORDER BY id",
+      [this.options.server],
+    );
+    const counts = { done: 0, pending: 0, unconfirmed: 0 };
+    for (const effect of rows.map(effectFromRow)) counts[await this.#unknown(effect)]++;
+    return counts;
+  }
+
+  /**
+   * Effects another server left `applying` and then stopped: its liveness lease (`server:<name>`, held by each
+   * server while it runs) expired. Only that server's world could tell what happened, so they are held
+   * `unconfirmed` for an admin. Servers that never held a liveness lease are left alone.
+   */
+  async recoverAbandoned(): Promise<number> {
+    const { rowCount } = await this.options.pool.query(
+      `UPDATE system_outbox o SET status = 'unconfirmed', updated_at = now(),
+         note = 'server ' || o.server || ' stopped while applying: an admin must check'
+       FROM system_lease l
+       WHERE o.status = 'applying' AND o.server <> $1 AND l.key = 'server:' || o.server
+         AND l.expires_at <= clock_timestamp()`,
+      [this.options.server],
+    );
+    if ((rowCount ?? 0) > 0)
+      this.#logger.warn(`outbox: ${rowCount} effects of stopped servers are held for an admin to check`);
+    return rowCount ?? 0;
+  }
+
+  /** Effects held for an admin, oldest first. */
+  async unconfirmed(): Promise<OutboxEffect[]> {
+    const { rows } = await this.options.pool.query(
+      "SELECT * FROM system_outbox WHERE status = 'unconfirmed' ORDER BY id",
+    );
+    return rows.map(effectFromRow);
+  }
+
+  /** An admin's decision on an unconfirmed effect: it was applied (done), or deliver it again (pending). */
+  async resolve(id: number, decision: "done" | "redeliver"): Promise<boolean> {
+    const { rowCount } = await this.options.pool.query(
+      `UPDATE system_outbox SET status = $2, server = NULL, note = 'resolved by an admin', updated_at = now()
+       WHERE id = $1 AND status = 'unconfirmed'`,
+      [id, decision === "done" ? "done" : "pending"],
+    );
+    return rowCount === 1;
+  }
+
+  async #unknown(effect: OutboxEffect): Promise<"done" | "pending" | "unconfirmed"> {
+    let verdict: ReconcileVerdict = "unknown";
+    if (this.options.reconcile !== undefined)
+      verdict = await this.options.reconcile(effect).catch(() => "unknown" as const);
+    const status = verdict === "applied" ? "done" : verdict === "not-applied" ? "pending" : "unconfirmed";
+    await this.#settle(
+      effect,
+      status,
+      verdict === "unknown" ? "outcome unknown: an admin must check" : "reconciled",
+    );
+    if (status === "unconfirmed")
+      this.#logger.warn(
+        `outbox: effect ${effect.idemKey} of ${effect.playerId} is held for an admin to check`,
+      );
+    return status;
+  }
+
+  /** Finishes this server's claim (only if it is still this server's `applying` claim). */
+  async #settle(effect: OutboxEffect, status: string, note?: string): Promise<void> {
+    await this.options.pool.query(
+      `UPDATE system_outbox SET status = $3, server = CASE WHEN $3 = 'pending' THEN NULL ELSE server END,
+         note = COALESCE($4, note), updated_at = now()
+       WHERE id = $1 AND status = 'applying' AND server = $2`,
+      [effect.id, this.options.server, status, note ?? null],
+    );
+  }
+}
