@@ -13,6 +13,7 @@ import type { ExecutionPolicy } from "../../../agent/execution/execution-policy.
 import { DEFAULT_POLICIES } from "../../../agent/execution/policy-defaults.js";
 import type { AgentAction } from "../../../agent/module/action-type.js";
 import { formatText } from "../../../agent/text-format.js";
+import { SqliteKnowledgeStore } from "../../../data/knowledge/sqlite-knowledge-store.js";
 import { KnowledgeDatabase } from "../../../data/knowledge/knowledge-database.js";
 import { BUILTIN_PACK_ROOT } from "../../../data/prompts/prompt-store.js";
 import { loadQuestBook } from "../../../data/quests/quest-loader.js";
@@ -92,7 +93,7 @@ const start = async (options: { readonly model?: boolean } = {}): Promise<Setup>
   engine.registerModule(
     new QuestionModule({
       owner: Identifier.parse(QUESTION),
-      databaseQuery: databaseQueryTool(database),
+      databaseQuery: databaseQueryTool(new SqliteKnowledgeStore(database, ":memory:")),
       switches,
       prompts: builtinPrompts(),
       searchOwner: () => undefined,
