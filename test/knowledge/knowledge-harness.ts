@@ -116,6 +116,7 @@ export const cardOf = (result: AgentResult): Record<string, unknown> =>
 
 /** The SQLite database behind the feature's store (the harness runs one server on files). */
 const sqliteDatabase = (store: unknown): KnowledgeDatabase => {
-  if (!(store instanceof SqliteKnowledgeStore)) throw new Error("the harness expects the embedded knowledge store");
+  if (!(store instanceof SqliteKnowledgeStore))
+    throw new Error("the harness expects the embedded knowledge store");
   return store.database;
 };

@@ -1,5 +1,5 @@
-import type { KnowledgeStore } from "./knowledge-store.js";
 import { DRAFT_FIELDS, type KnowledgeEntry } from "./knowledge-entry.js";
+import type { KnowledgeStore } from "./knowledge-store.js";
 
 /** The outcome of an admin change, as a value (the in-game command turns it into a card). */
 export type AdminOutcome<T> =

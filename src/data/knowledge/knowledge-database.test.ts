@@ -5,10 +5,10 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { CorruptFileError } from "../../util/corrupt-file-error.js";
 import { KnowledgeAdmin } from "./knowledge-admin.js";
-import { SqliteKnowledgeStore } from "./sqlite-knowledge-store.js";
 import { KnowledgeDatabase } from "./knowledge-database.js";
 import { KNOWLEDGE_SCHEMA_VERSION } from "./knowledge-schema.js";
 import { CANDIDATES } from "./knowledge-search.js";
+import { SqliteKnowledgeStore } from "./sqlite-knowledge-store.js";
 
 const ALICE = "00000000-0000-4000-8000-00000000000a";
 const BOB = "00000000-0000-4000-8000-00000000000b";

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KnowledgeDatabase } from "./knowledge-database.js";
 import { importKnowledge, summaryLine } from "./knowledge-import.js";
-import { SqliteKnowledgeStore } from "./sqlite-knowledge-store.js";
 import { ProgressBar } from "./progress-bar.js";
+import { SqliteKnowledgeStore } from "./sqlite-knowledge-store.js";
 
 class Capture {
   text = "";

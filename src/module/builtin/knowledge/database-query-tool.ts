@@ -63,9 +63,7 @@ const trimText = (text: string): string =>
  * The read-only query tool over the knowledge store (whichever backend). A database error is MODULE_FAILED, never an empty
  * result: "nothing stored" and "could not look" must stay different answers (the second never goes to the web).
  */
-export const databaseQueryTool = (
-  store: KnowledgeStore,
-): Tool<DatabaseQueryInput, DatabaseQueryOutput> =>
+export const databaseQueryTool = (store: KnowledgeStore): Tool<DatabaseQueryInput, DatabaseQueryOutput> =>
   Tool.of(DATABASE_QUERY, async (input, scope) => {
     try {
       const hits = await store.search({ query: input.query, playerId: scope.playerId, limit: input.limit });

@@ -7,6 +7,7 @@ import { AgentEngine } from "../../../agent/execution/agent-engine.js";
 import { ServiceContext } from "../../../agent/module/context-type.js";
 import type { ModuleRegistry } from "../../../agent/module/module-registry.js";
 import { KnowledgeDatabase } from "../../../data/knowledge/knowledge-database.js";
+import { SqliteKnowledgeStore } from "../../../data/knowledge/sqlite-knowledge-store.js";
 import type { Json } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import { type Logger, MemoryLogger } from "../../../util/logger.js";
@@ -18,7 +19,6 @@ import type { AnyServerModuleType, SystemModuleEntry } from "../../server-module
 import { SERVER_PATHS } from "../../server-paths.js";
 import { SystemModuleTags } from "../../system-module-tags.js";
 import { DATABASE_QUERY } from "./database-query-tool.js";
-import { SqliteKnowledgeStore } from "../../../data/knowledge/sqlite-knowledge-store.js";
 import { KNOWLEDGE_MODULE_TYPE, KNOWLEDGE_STORE, KnowledgeSystemModule } from "./knowledge-module.js";
 
 let dataDir: string;

@@ -13,8 +13,8 @@ import type { ExecutionPolicy } from "../../../agent/execution/execution-policy.
 import { DEFAULT_POLICIES } from "../../../agent/execution/policy-defaults.js";
 import type { AgentAction } from "../../../agent/module/action-type.js";
 import { formatText } from "../../../agent/text-format.js";
-import { SqliteKnowledgeStore } from "../../../data/knowledge/sqlite-knowledge-store.js";
 import { KnowledgeDatabase } from "../../../data/knowledge/knowledge-database.js";
+import { SqliteKnowledgeStore } from "../../../data/knowledge/sqlite-knowledge-store.js";
 import { BUILTIN_PACK_ROOT } from "../../../data/prompts/prompt-store.js";
 import { loadQuestBook } from "../../../data/quests/quest-loader.js";
 import { FileAgentStore } from "../../../data/store/file-agent-store.js";
