@@ -10,6 +10,7 @@ import { PromptNames } from "../agent/model/prompt-source.js";
 import type { ContextType, ServiceContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
 import { HybridRouter } from "../agent/routing/hybrid-router.js";
+import type { Text } from "../agent/text.js";
 import { BUILTIN_PACK_ROOT } from "../data/prompts/prompt-store.js";
 import { ChatReplayCache } from "../data/store/chat-replay-cache.js";
 import type { GameClock } from "../game/context-types.js";
@@ -46,6 +47,8 @@ export interface AssistantServerOptions {
   readonly environment?: Readonly<Record<string, string | undefined>>;
   /** The server clock: days of daily features, usage days, game-event days and playtime (tests move it). */
   readonly clock: GameClock;
+  /** Hears every `/system reload` an admin runs here (a network tells its other servers). */
+  readonly onReload?: () => void;
 }
 
 /** The parts `create` builds, in dependency order. */
@@ -65,6 +68,8 @@ export interface AssistantParts {
   readonly core: AssistantCoreServices;
   /** What features were installed with (tests of one feature read the services it got). */
   readonly services: ServiceContext<AgentEngine, ModuleRegistry>;
+  /** Re-reads config files, prompts, data packs and advancements, as `/system reload` does. */
+  readonly reload: () => Promise<Text>;
 }
 
 /**
@@ -227,7 +232,11 @@ export const assembleAssistant = async (
     interactive,
     router,
     modules,
-    reload,
+    reload: async () => {
+      const summary = await reload();
+      options.onReload?.();
+      return summary;
+    },
     endFeatures: (features) => pipeline.endFeatures(features),
     events,
   });
@@ -270,6 +279,7 @@ export const assembleAssistant = async (
     clock: options.clock,
     core,
     services,
+    reload,
   };
 };
 

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { ContextType } from "../../agent/module/context-type.js";
 import { AssistantServer } from "../../assistant/assistant-server.js";
 import { loadExtensions } from "../../assistant/extension-loader.js";
 import type { GameClock } from "../../game/context-types.js";
@@ -9,6 +10,7 @@ import { openPanel, servePanel } from "../panel/open-panel.js";
 import { AdminVerification, verificationRequired } from "../shared/admin-verification.js";
 import { AssistantHostHandler } from "../shared/assistant-handler.js";
 import { OnlinePlayers } from "../shared/online-players.js";
+import { openNetworkLink } from "../shared/shared-reloads.js";
 import { parseCliOptions, SERVE_USAGE } from "./cli-options.js";
 import { type RunningHost, start } from "./server.js";
 import { loadServerConfig, worldFolderOf } from "./server-config.js";
@@ -69,6 +71,12 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     );
   }
   const extensions = await loadExtensions(dataDir, options.logger);
+  // network (storage.json `postgres`): the shared knowledge store and reloads told to the other servers
+  const network = await openNetworkLink({
+    dataDir,
+    environment: options.environment,
+    logger: options.logger,
+  });
   // the web panel opens first: `/system bind` tells players its address
   const panel = await openPanel({
     dataDir,
@@ -84,8 +92,14 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     clock: options.clock,
     environment: options.environment,
     extraTypes: [...(options.extraTypes ?? []), ...extensions.types],
-    services: panel === undefined ? extensions.services : [...extensions.services, [PANEL_BINDINGS, panel]],
+    services: [
+      ...network.services,
+      ...extensions.services,
+      ...(panel === undefined ? [] : [[PANEL_BINDINGS, panel] as [ContextType<unknown>, unknown]]),
+    ],
+    onReload: network.announceReload,
   });
+  await network.attach(assistant);
   if (panel !== undefined)
     servePanel(panel, assistant, options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)));
   let host: RunningHost;
@@ -112,6 +126,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
   } catch (error) {
     await panel?.close();
     await assistant.close();
+    await network.close();
     throw error;
   }
   // playtime events: the minutes online are read from the clock every 15 s (one event per whole minute)
@@ -131,6 +146,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
         await panel?.close();
         await host.close();
         await assistant.close();
+        await network.close();
       })();
       return closing;
     },

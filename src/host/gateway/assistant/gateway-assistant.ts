@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { ContextType } from "../../../agent/module/context-type.js";
 import { AssistantServer } from "../../../assistant/assistant-server.js";
 import { loadExtensions } from "../../../assistant/extension-loader.js";
 import type { GameClock } from "../../../game/context-types.js";
@@ -8,6 +9,7 @@ import { DEFAULT_SERVER_CONFIG } from "../../flying-squid/server-config.js";
 import { openPanel, servePanel } from "../../panel/open-panel.js";
 import { AssistantHostHandler } from "../../shared/assistant-handler.js";
 import { OnlinePlayers } from "../../shared/online-players.js";
+import { openNetworkLink } from "../../shared/shared-reloads.js";
 import type { RconEffects } from "../effects/rcon-effects.js";
 import { KillStatistics, type KillStatisticsOptions } from "../rcon/kill-statistics.js";
 import { AssistantGatewayCommands } from "./assistant-commands.js";
@@ -53,6 +55,8 @@ export const startGatewayAssistant = async (options: {
   const world = join(dataDir, DEFAULT_SERVER_CONFIG.worldFolder);
   const players = new OnlinePlayers(logger, { givesItems: options.effects !== undefined });
   const extensions = await loadExtensions(dataDir, logger);
+  // network (storage.json `postgres`): the shared knowledge store and reloads told to the other servers
+  const network = await openNetworkLink({ dataDir, environment: options.environment, logger });
   // the web panel opens first, as in the embedded world: `/system bind` tells players its address
   const panel = await openPanel({
     dataDir,
@@ -73,8 +77,14 @@ export const startGatewayAssistant = async (options: {
     clock: options.clock,
     environment: options.environment,
     extraTypes: extensions.types,
-    services: panel === undefined ? extensions.services : [...extensions.services, [PANEL_BINDINGS, panel]],
+    services: [
+      ...network.services,
+      ...extensions.services,
+      ...(panel === undefined ? [] : [[PANEL_BINDINGS, panel] as [ContextType<unknown>, unknown]]),
+    ],
+    onReload: network.announceReload,
   });
+  await network.attach(assistant);
   if (panel !== undefined) servePanel(panel, assistant, options.announce);
   const handler = new AssistantHostHandler(assistant, players, undefined);
   const playtime = setInterval(() => {
@@ -107,6 +117,7 @@ export const startGatewayAssistant = async (options: {
       clearInterval(playtime);
       await panel?.close();
       await assistant.close();
+      await network.close();
     },
   };
 };
