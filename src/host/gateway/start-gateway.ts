@@ -103,6 +103,8 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
           panelPort: cli.value.panelPort,
           announce,
           serverDir: serverDirOf(config, dataDir),
+          listenHost: host,
+          onlineMode: config.onlineMode,
         })
       : undefined;
   if (options.rcon !== undefined) assistant?.watchKills(options.rcon, options.killPollMillis);

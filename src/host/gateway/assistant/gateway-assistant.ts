@@ -6,10 +6,12 @@ import { PANEL_BINDINGS } from "../../../module/builtin/panel/panel-bindings.js"
 import type { Logger } from "../../../util/logger.js";
 import { DEFAULT_SERVER_CONFIG } from "../../flying-squid/server-config.js";
 import { openPanel, servePanel } from "../../panel/open-panel.js";
+import { AdminVerification, verificationRequired } from "../../shared/admin-verification.js";
 import { AssistantHostHandler } from "../../shared/assistant-handler.js";
 import { OnlinePlayers } from "../../shared/online-players.js";
 import { KillStatistics, type KillStatisticsOptions } from "../rcon/kill-statistics.js";
 import { AssistantGatewayCommands } from "./assistant-commands.js";
+import { listedOperators } from "./listed-operators.js";
 
 /** How often online players' playtime is read from the clock (as in the embedded world). */
 const PLAYTIME_TICK_MILLIS = 15_000;
@@ -31,7 +33,8 @@ export interface GatewayAssistant {
 /**
  * Builds the same assistant `npm start` builds (built-in features, the data directory's extensions and data
  * packs, the model from `SYSTEM_MODEL_*`) over the gateway's players. Its files live in `<dataDir>/world/system`
- * as they do for the embedded world, and the web panel serves it as it does there. The gateway gives no items yet: the bridge refuses every give and take.
+ * as they do for the embedded world, and the web panel serves it as it does there. Its operators are the players
+ * the backend made operators (the level it sends the client) and those in `ops` of System's server.json. The gateway gives no items yet: the bridge refuses every give and take.
  */
 export const startGatewayAssistant = async (options: {
   readonly dataDir: string;
@@ -44,10 +47,27 @@ export const startGatewayAssistant = async (options: {
   readonly announce: (line: string) => void;
   /** The backend's folder (`serverDir` of gateway.json): FTB Quests files are read there. */
   readonly serverDir?: string | undefined;
+  /**
+   * Where players connect and whether the gateway authenticates them: offline mode off loopback makes operators
+   * prove themselves with `/system verify <code>`, as in the embedded world. Loopback and offline by default.
+   */
+  readonly listenHost?: string;
+  readonly onlineMode?: boolean;
 }): Promise<GatewayAssistant> => {
   const { dataDir, logger } = options;
   const world = join(dataDir, DEFAULT_SERVER_CONFIG.worldFolder);
   const players = new OnlinePlayers(logger, { givesItems: false });
+  const operators = await listedOperators(dataDir);
+  const verification = verificationRequired({
+    host: options.listenHost ?? "127.0.0.1",
+    onlineMode: options.onlineMode ?? false,
+  })
+    ? await AdminVerification.open(join(world, "system", "verified-ops.json"))
+    : undefined;
+  if (verification !== undefined)
+    logger.warn(
+      `Operators get admin commands only after typing, once: /system verify ${verification.code}  (this run's code; keep it private)`,
+    );
   const extensions = await loadExtensions(dataDir, logger);
   // the web panel opens first, as in the embedded world: `/system bind` tells players its address
   const panel = await openPanel({
@@ -72,7 +92,7 @@ export const startGatewayAssistant = async (options: {
     services: panel === undefined ? extensions.services : [...extensions.services, [PANEL_BINDINGS, panel]],
   });
   if (panel !== undefined) servePanel(panel, assistant, options.announce);
-  const handler = new AssistantHostHandler(assistant, players, undefined);
+  const handler = new AssistantHostHandler(assistant, players, verification);
   const playtime = setInterval(() => {
     assistant.tickPlaytime().catch(() => {});
   }, PLAYTIME_TICK_MILLIS);
@@ -80,7 +100,7 @@ export const startGatewayAssistant = async (options: {
   let kills: KillStatistics | undefined;
   return {
     assistant,
-    commands: new AssistantGatewayCommands(assistant, handler, logger),
+    commands: new AssistantGatewayCommands(assistant, handler, logger, operators),
     panelUrl: panel?.url,
     watchKills: (commands, intervalMillis) => {
       kills?.stop();
