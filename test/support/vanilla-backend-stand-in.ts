@@ -40,7 +40,8 @@ interface TeleportedPlayer {
  * (`window_items` of window 0) once they spawned, the operator level as `entity_status` 24+level whenever the
  * operator flag changes (flying-squid sends level 0 at join and nothing after `/op`), a respawn packet that
  * encodes on 1.20.5+ (the embedded world's own repair, so a change of world reaches the client), and a `position`
- * and an `entity_teleport` that encode on 1.21.2+ (so `/tp` reaches the player and those who see them). Only what
+ * and an `entity_teleport` that encode on 1.21.2+ (so `/tp` reaches the player and those who see them). It also
+ * defines a few advancements at spawn; `grantAdvancement` completes one as vanilla reports it. Only what
  * the gateway's state tests need; a real vanilla server does all of this itself.
  */
 export const vanillaStandIn = (): SquidPlugin => ({
@@ -72,6 +73,13 @@ export const vanillaStandIn = (): SquidPlugin => ({
       });
     const Item = createRequire(import.meta.url)("prismarine-item")(serv.registry) as ItemModule;
     player.once("spawned", () => {
+      player._client.write("advancements", {
+        reset: true,
+        advancementMapping: STAND_IN_ADVANCEMENTS.map(advancementEntry),
+        identifiers: [],
+        progressMapping: [],
+        showAdvancements: true,
+      });
       player._client.write("window_items", {
         windowId: 0,
         stateId: 0,
@@ -94,3 +102,53 @@ export const vanillaStandIn = (): SquidPlugin => ({
     });
   },
 });
+
+/**
+ * A few of vanilla's advancements, as the stand-in defines them at spawn (vanilla sends the whole tree): two shown
+ * ones, and a recipe unlock, which has no display. `[id, criterion, shown]`.
+ */
+const STAND_IN_ADVANCEMENTS: readonly (readonly [string, string, boolean])[] = [
+  ["minecraft:story/root", "crafting_table", true],
+  ["minecraft:story/mine_stone", "get_stone", true],
+  ["minecraft:recipes/misc/stick", "has_planks", false],
+];
+
+const text = (value: string) => ({ type: "string", value });
+
+const advancementEntry = ([key, criterion, shown]: readonly [string, string, boolean]) => ({
+  key,
+  value: {
+    parentId: undefined,
+    displayData: shown
+      ? {
+          title: text(key),
+          description: text(key),
+          icon: { itemCount: 0 },
+          frameType: 0,
+          flags: { unused: 0, hidden: 0, show_toast: 1, has_background_texture: 0 },
+          xCord: 0,
+          yCord: 0,
+        }
+      : undefined,
+    requirements: [[criterion]],
+    sendsTelemtryData: false,
+  },
+});
+
+/**
+ * STAND-IN for vanilla granting an advancement's criterion (a player mined stone): the `advancements` packet with
+ * that advancement's whole progress, as vanilla sends it after the change.
+ */
+export const grantAdvancement = (player: SquidPlayer, advancement: string): void => {
+  const entry = STAND_IN_ADVANCEMENTS.find(([key]) => key === advancement);
+  if (entry === undefined) throw new Error(`the stand-in does not define ${advancement}`);
+  player._client.write("advancements", {
+    reset: false,
+    advancementMapping: [],
+    identifiers: [],
+    progressMapping: [
+      { key: advancement, value: [{ criterionIdentifier: entry[1], criterionProgress: BigInt(Date.now()) }] },
+    ],
+    showAdvancements: true,
+  });
+};

@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Bot } from "mineflayer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SquidServer } from "../../src/host/flying-squid/flying-squid-types.js";
+import type { SquidPlayer, SquidServer } from "../../src/host/flying-squid/flying-squid-types.js";
 import { type ChatMessage, command, recordChat } from "../e2e/assistant-support.js";
+import { grantAdvancement } from "../support/vanilla-backend-stand-in.js";
 import {
   type GatewayUnderTest,
   joinBot,
@@ -14,6 +15,8 @@ import {
   waitFor,
 } from "./gateway-support.js";
 import { announceRule } from "./system-support.js";
+
+const QUESTS = join(import.meta.dirname, "../fixtures/ftbquests/system-tasks");
 
 /** What the plain backend's flying-squid lets the test do to a player (its own API, as its console would). */
 interface BackendPlayer {
@@ -70,9 +73,20 @@ describe("gateway: live player state and game events from the relay", () => {
           announceRule("bye", "system:leave", {}, "You left last time."),
           announceRule("rip", "system:death", {}, "You died."),
           announceRule("hot", "system:dimension_change", { dimension: "minecraft:the_nether" }, "Nether!"),
+          announceRule(
+            "stone",
+            "system:advancement",
+            { advancement: "minecraft:story/mine_stone" },
+            "Stone Age!",
+          ),
+          announceRule("any", "system:advancement", {}, "An advancement!"),
         ],
       }),
     );
+    // the backend's folder holds its FTB Quests files: quest item tasks read the inventory the relay showed
+    const serverDir = tempFolder("gateway-state-server-");
+    cpSync(QUESTS, join(serverDir, "config/ftbquests/quests"), { recursive: true });
+    writeFileSync(join(dataDir, "config/system/gateway.json"), JSON.stringify({ serverDir }));
     gateway = await startGatewayFor(backend.port, { assistant: true, dataDir });
     admin = await joinBot(gateway.port, "Admin", (bot) => {
       adminChat = recordChat(bot);
@@ -99,6 +113,33 @@ describe("gateway: live player state and game events from the relay", () => {
     await backendCommand("/give Steve diamond 5");
     const card = await me((text) => text.includes("Diamond × 5"));
     expect(card.text).toContain("Inventory: 1 slots used, 35 free");
+  });
+
+  it("counts the relayed inventory for a quest item task", async () => {
+    const before = await command(steve, chat, "/system quest lumber tax", (m) =>
+      m.text.startsWith("Lumber Tax"),
+    );
+    expect(before.text).toContain("Oak Log (0/");
+    await backendCommand("/give Steve oak_log 2");
+    await me((text) => text.includes("Oak Log × 2"));
+    const after = await command(steve, chat, "/system quest lumber tax", (m) =>
+      m.text.startsWith("Lumber Tax"),
+    );
+    expect(after.text).toContain("Oak Log (2/");
+  });
+
+  it("reports a newly completed advancement once, not those done before, nor recipe unlocks", async () => {
+    const player = (backend.server as unknown as { getPlayer(name: string): SquidPlayer }).getPlayer("Steve");
+    grantAdvancement(player, "minecraft:recipes/misc/stick");
+    grantAdvancement(player, "minecraft:story/mine_stone");
+    await waitFor(() => (seen("Stone Age!") === 1 ? true : undefined));
+    grantAdvancement(player, "minecraft:story/mine_stone");
+    grantAdvancement(player, "minecraft:story/root");
+    await waitFor(() => (seen("An advancement!") === 2 ? true : undefined));
+    // the rules have run what they were given: the recipe unlock and the repeated grant started nothing
+    await gateway.gateway.assistant?.events.whenIdle();
+    expect(seen("Stone Age!")).toBe(1);
+    expect(seen("An advancement!")).toBe(2);
   });
 
   it("shows the health after damage, the experience and the food the backend sent", async () => {
