@@ -1,20 +1,33 @@
 import { systemClock } from "./game/context-types.js";
 import { parseCliOptions, SERVE_USAGE } from "./host/flying-squid/cli-options.js";
 import { installShutdown } from "./host/flying-squid/shutdown.js";
+import { runsGateway } from "./host/gateway/gateway-choice.js";
 import { consoleLogger } from "./util/logger.js";
 
 /**
  * `npm start` / `system serve`: the embedded flying-squid world with System inside. Flags: `--port N`,
- * `--panel-port N`, `--data-dir DIR` (default `run`); `--help` prints the usage and starts nothing. No model is needed; configure one in `<dataDir>/config/system/model.json`
+ * `--panel-port N`, `--data-dir DIR` (default `run`); `--help` prints the usage and starts nothing. With
+ * `--backend HOST:PORT`, or when `<dataDir>/config/system/gateway.json` exists, it runs the gateway in front of
+ * that server instead (as `system gateway`; its flags override the file); a start error is then one line on
+ * stderr and exit code 1. No model is needed; configure one in `<dataDir>/config/system/model.json`
  * or with `SYSTEM_MODEL_BASE_URL`, `SYSTEM_MODEL` and `SYSTEM_MODEL_API_KEY`.
  */
 export const startServer = async (
   argv: readonly string[],
   out: { write(text: string): unknown } = process.stdout,
+  err: { write(text: string): unknown } = process.stderr,
 ): Promise<void> => {
   const options = parseCliOptions(argv);
   if (options.success && options.value.help === true) {
-    out.write(`${SERVE_USAGE}\n`);
+    out.write(
+      `${SERVE_USAGE}\nin front of your own server: npm start -- --backend HOST:PORT [--port N] [--data-dir DIR] (or config/system/gateway.json)\n`,
+    );
+    return;
+  }
+  if (runsGateway(argv)) {
+    const { runGateway } = await import("./host/gateway/start-gateway.js");
+    const code = await runGateway(argv, err);
+    if (code !== 0) process.exitCode = code;
     return;
   }
   // imported here: `--help` needs none of the server

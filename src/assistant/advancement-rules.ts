@@ -35,6 +35,7 @@ const CONDITIONS: Readonly<Record<GameEventType, z.ZodType<Conditions>>> = {
   [GameEventTypes.DIMENSION_CHANGE]: z.object({ dimension: GAME_ID }).partial().strict(),
   [GameEventTypes.PLAYTIME]: z.object({ minutes: AT_LEAST, total: AT_LEAST }).partial().strict(),
   [GameEventTypes.KILL]: z.object({ entity: GAME_ID }).partial().strict(),
+  [GameEventTypes.ADVANCEMENT]: z.object({ advancement: GAME_ID }).partial().strict(),
   [GameEventTypes.CHECK_IN_STREAK]: z.object({ streak: AT_LEAST }).partial().strict(),
   [GameEventTypes.QUEST_COMPLETED]: z
     .object({ quest: z.string().min(1).max(64) })

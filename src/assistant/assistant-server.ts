@@ -196,6 +196,11 @@ export class AssistantServer {
     return this.#gameEvents.changedDimension(uuid, dimension);
   }
 
+  /** The host saw a player complete an advancement the game shows (`minecraft:story/mine_diamond`). */
+  advanced(uuid: string, advancement: string): Promise<void> {
+    return this.#gameEvents.advanced(uuid, advancement);
+  }
+
   /** The host saw a player kill an entity (`minecraft:zombie`) whose own id is `entityId` (one event per entity). */
   killed(uuid: string, entity: string, entityId: string): Promise<void> {
     return this.#gameEvents.killed(uuid, entity, entityId);

@@ -59,6 +59,13 @@ export class PlayerGameEvents {
     });
   }
 
+  /** One event per advancement and player: an advancement completes once (a revoked one granted again is not new). */
+  advanced(uuid: string, advancement: string): Promise<void> {
+    return this.#emit(GameEventTypes.ADVANCEMENT, uuid, `advancement/${uuid}/${advancement}`, {
+      advancement,
+    });
+  }
+
   /** One event per killed entity (`entityId`), whatever reports it twice. */
   killed(uuid: string, entity: string, entityId: string): Promise<void> {
     return this.#emit(GameEventTypes.KILL, uuid, `kill/${uuid}/${entityId}`, { entity });

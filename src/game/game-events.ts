@@ -1,7 +1,7 @@
 import { ContextType } from "../agent/module/context-type.js";
 
 /**
- * The game events advancement rules can trigger on. The host reports the first six; features report the rest
+ * The game events advancement rules can trigger on. The host reports the first six and advancements; features report the rest
  * (check-in, quests, shop). Each event has a type, a player, an id (dedupe) and typed data.
  */
 export const GameEventTypes = {
@@ -20,6 +20,11 @@ export const GameEventTypes = {
    * online over every session).
    */
   PLAYTIME: "system:playtime",
+  /**
+   * The player completed an advancement the game shows (where the host sees them: the gateway). Data:
+   * `advancement` (`minecraft:story/mine_diamond`).
+   */
+  ADVANCEMENT: "system:advancement",
   /** The player killed an entity, where the host reports kills. Data: `entity` (`minecraft:zombie`). */
   KILL: "system:kill",
   /** A check-in was recorded. Data: `streak` (consecutive days including today). */

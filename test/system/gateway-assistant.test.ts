@@ -93,9 +93,10 @@ describe("gateway: the assistant through the relay", () => {
     expect(clicked.text).toMatch(/Iron Ingot/);
   });
 
-  it("shows /system me with what the gateway does not know as unknown", async () => {
+  it("shows /system me with what the relay showed, and what it did not (this backend never sends the whole inventory) as unknown", async () => {
     const me = await say("/system me", (message) => message.text.startsWith("Status of Steve"));
-    expect(me.text).toContain("Experience: unknown");
+    expect(me.text).toContain("Health 20/20");
+    expect(me.text).toContain("Inventory: unknown");
   });
 
   it("refuses /system checkin: this server gives no items yet, and no points are credited", async () => {

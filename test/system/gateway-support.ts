@@ -8,6 +8,7 @@ import { PacketCodec, type ProtocolState } from "../../src/host/gateway/protocol
 import { type RunningGateway, startGateway } from "../../src/host/gateway/start-gateway.js";
 import { MemoryLogger } from "../../src/util/logger.js";
 import { tempFolder, waitFor } from "../e2e/host-support.js";
+import { vanillaStandIn } from "../support/vanilla-backend-stand-in.js";
 
 export { joinBot, tempFolder, waitFor } from "../e2e/host-support.js";
 
@@ -33,9 +34,18 @@ export interface PlainBackend {
   close(): Promise<void>;
 }
 
-/** Starts flying-squid (1.21.4 unless `version`) offline on a free port (or `port`), superflat, with nothing of System's. */
+/**
+ * Starts flying-squid (1.21.4 unless `version`) offline on a free port (or `port`), superflat, with nothing of
+ * System's. `vanilla` adds the test support's STAND-IN for what a vanilla server sends and flying-squid does not
+ * (the player's window at spawn, operator levels, a respawn that encodes).
+ */
 export const startPlainBackend = async (
-  options: { readonly port?: number; readonly version?: string; readonly worldFolder?: string } = {},
+  options: {
+    readonly port?: number;
+    readonly version?: string;
+    readonly worldFolder?: string;
+    readonly vanilla?: boolean;
+  } = {},
 ): Promise<PlainBackend> => {
   const server = loadFlyingSquid().createMCServer({
     "online-mode": false,
@@ -58,6 +68,7 @@ export const startPlainBackend = async (
     kickTimeout: 10_000,
     "player-list-text": { header: { text: "Plain" }, footer: { text: "" } },
   });
+  if (options.vanilla === true) server.addPlugin("vanilla-stand-in", vanillaStandIn(), {});
   const codec = PacketCodec.forVersion(options.version ?? "1.21.4")!;
   const captured: { client: BackendClient; packets: CapturedPacket[] }[] = [];
   server._server.on("connection", (client: BackendClient) => {

@@ -138,6 +138,47 @@ describe("ProxiedPlayer", () => {
     expect(await atBackend).toEqual([chat]);
   });
 
+  it("hands the PLAY frames its observer names to it only after relaying them unchanged; a throwing observer stops nothing", async () => {
+    await reachConfiguration();
+    const finished = next(relay.backend);
+    relay.client.write(codec.encode("configuration", "toServer", "finish_configuration", {}));
+    await finished;
+    const seen: Buffer[] = [];
+    const order: string[] = [];
+    const toClient = relay.player.client;
+    const write = toClient.write.bind(toClient);
+    toClient.write = (frame: Buffer) => {
+      order.push("relayed");
+      write(frame);
+    };
+    relay.player.observe({
+      observes: (direction, name) => direction === "toClient" && name === "update_health",
+      observe: (_direction, _name, frame) => {
+        seen.push(frame);
+        order.push("observed");
+        throw new Error("an observer bug");
+      },
+    });
+    const health = codec.encode("play", "toClient", "update_health", {
+      health: 7,
+      food: 20,
+      foodSaturation: 5,
+    });
+    const broken = health.subarray(0, 3);
+    const time = codec.encode("play", "toClient", "update_time", { age: 1n, time: 2n, tickDayTime: true });
+    const arrived = next(relay.client, 3);
+    relay.backend.write(health);
+    relay.backend.write(broken);
+    relay.backend.write(time);
+    expect(await arrived).toEqual([health, broken, time]);
+    expect(seen).toEqual([health, broken]);
+    // each frame was written on to the client before the observer read it
+    expect(order).toEqual(["relayed", "observed", "relayed", "observed", "relayed"]);
+    expect(relay.player.logger instanceof MemoryLogger && relay.player.logger.lines.join("\n")).toContain(
+      "reading update_health of Alex failed",
+    );
+  });
+
   it("relays the chat session of a player authenticated at the gateway and forwarded (the backend knows the signed UUID)", async () => {
     const account = { accessToken: "token", id: "069a79f444e94726a5befca90e38aaf5", name: "Alex" };
     const sessions = await startSessionServer([account]);

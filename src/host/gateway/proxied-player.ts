@@ -16,7 +16,16 @@ import type { LoginSettings } from "./identity/login-settings.js";
 import { legacyForwardingHost } from "./identity/player-forwarding.js";
 import type { FrameConnection, WireFrame } from "./protocol/frame-connection.js";
 import type { DecodedPacket, Direction, PacketCodec, ProtocolState } from "./protocol/packet-codec.js";
-import type { SessionHandler } from "./session-handler.js";
+import type { SessionHandler, Verdict } from "./session-handler.js";
+
+/**
+ * Reads PLAY packets after they were relayed (live player state): it sees a frame only once it went on unchanged,
+ * so it can neither alter nor delay one. `observe` must not throw; a throw is logged and the relay goes on.
+ */
+export interface PacketObserver {
+  observes(direction: Direction, name: string): boolean;
+  observe(direction: Direction, name: string, frame: Buffer): void;
+}
 
 /** The states a relayed player passes through after the handshake; each has a handler per side. */
 type SessionState = Extract<ProtocolState, "login" | "configuration" | "play">;
@@ -72,6 +81,7 @@ export class ProxiedPlayer {
   readonly #clientHandlers: Record<SessionState, SessionHandler>;
   readonly #backendHandlers: Record<SessionState, SessionHandler>;
   readonly #closeListeners: (() => void)[] = [];
+  #observer: PacketObserver | undefined;
 
   constructor(options: ProxiedPlayerOptions) {
     this.client = options.client;
@@ -189,6 +199,11 @@ export class ProxiedPlayer {
     this.client.write(frame);
   }
 
+  /** Hands every relayed PLAY packet `observer` names to it, after the frame went on (one observer per player). */
+  observe(observer: PacketObserver): void {
+    this.#observer = observer;
+  }
+
   /** Calls `listener` once when the client's connection has ended. */
   onClose(listener: () => void): void {
     this.#closeListeners.push(listener);
@@ -236,14 +251,34 @@ export class ProxiedPlayer {
     if (direction === "toClient" && this.#loginTimer !== undefined) this.#armLoginTimer();
     const handler = (direction === "toServer" ? this.#clientHandlers : this.#backendHandlers)[this.#state];
     const target = direction === "toServer" ? this.backend : this.client;
-    const name = this.codec.nameOf(this.#state, direction, frame);
-    if (name !== undefined && handler.undecoded?.has(name)) {
-      if (handler.handle({ name, params: {}, frame }) === "consume") return;
-    } else if (name !== undefined && handler.reads.has(name)) {
-      const packet = this.codec.decode(this.#state, direction, frame);
-      if (packet !== undefined && handler.handle(packet) === "consume") return;
+    const state = this.#state;
+    const name = this.codec.nameOf(state, direction, frame);
+    let verdict: Verdict = "relay";
+    if (name !== undefined && handler.undecoded?.has(name))
+      verdict = handler.handle({ name, params: {}, frame });
+    else if (name !== undefined && handler.reads.has(name)) {
+      const packet = this.codec.decode(state, direction, frame);
+      if (packet !== undefined) verdict = handler.handle(packet);
     }
-    target.forward(frame, wire);
+    if (verdict === "relay") target.forward(frame, wire);
+    this.#observed(state, direction, name, frame);
+  }
+
+  /** The observer reads a PLAY frame once it was relayed (or consumed: the backend's `login`, written on by its handler). */
+  #observed(state: SessionState, direction: Direction, name: string | undefined, frame: Buffer): void {
+    const observer = this.#observer;
+    if (
+      state !== "play" ||
+      name === undefined ||
+      observer === undefined ||
+      !observer.observes(direction, name)
+    )
+      return;
+    try {
+      observer.observe(direction, name, frame);
+    } catch (error) {
+      this.logger.error(`reading ${name} of ${this.username ?? "a player"} failed`, error);
+    }
   }
 
   #backendClosed(): void {

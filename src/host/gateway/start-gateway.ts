@@ -110,6 +110,8 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
           announce,
           serverDir: serverDirOf(config, dataDir),
           effects: rcon?.effects,
+          listenHost: host,
+          onlineMode: config.onlineMode,
         }).catch(async (error: unknown) => {
           await rcon?.close();
           throw error;

@@ -110,6 +110,22 @@ export class AssistantHostHandler implements HostHandler {
     await this.assistant.changedDimension(player.uuid, dimension);
   }
 
+  async onAdvancement(player: HostPlayer, advancement: string): Promise<void> {
+    await this.assistant.advanced(player.uuid, advancement);
+  }
+
+  /**
+   * The new level counts at once (the command tree is sent again); an operator who must still prove themselves
+   * is told how, as at a join.
+   */
+  async onOperatorChange(player: HostPlayer): Promise<void> {
+    if (this.players.get(player.uuid) !== player) return;
+    const updated = this.#info(player);
+    await this.assistant.updatePlayer(updated);
+    if (this.verification !== undefined && player.opLevel() > 0 && !this.verification.isVerified(player.uuid))
+      player.sendCard({ text: this.assistant.text(updated.locale, "system.verify.needed"), color: "yellow" });
+  }
+
   async onLeave(player: HostPlayer): Promise<void> {
     // a connection replaced by a newer one of the same player (or that never spawned) ends nothing of theirs
     if (this.players.get(player.uuid) !== player) return;

@@ -63,4 +63,8 @@ export interface HostHandler {
   onDeath?(player: HostPlayer): Promise<void> | void;
   /** The player entered another dimension (`minecraft:the_nether`). */
   onDimensionChange?(player: HostPlayer, dimension: string): Promise<void> | void;
+  /** The player completed an advancement the game shows (`minecraft:story/mine_diamond`). */
+  onAdvancement?(player: HostPlayer, advancement: string): Promise<void> | void;
+  /** The game changed the player's operator level (`opLevel()` tells the new one): their rights follow at once. */
+  onOperatorChange?(player: HostPlayer): Promise<void> | void;
 }

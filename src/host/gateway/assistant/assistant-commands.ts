@@ -6,6 +6,7 @@ import type { RconEffects } from "../effects/rcon-effects.js";
 import type { GatewayCommands } from "../gateway-commands.js";
 import type { ProxiedPlayer } from "../proxied-player.js";
 import { GatewayHostPlayer } from "./gateway-host-player.js";
+import { PlayPackets } from "./play-packets.js";
 
 /**
  * The gateway's commands facade over the assistant: the same host handler the embedded world uses, with a
@@ -15,10 +16,15 @@ import { GatewayHostPlayer } from "./gateway-host-player.js";
 export class AssistantGatewayCommands implements GatewayCommands {
   readonly #players = new Map<ProxiedPlayer, GatewayHostPlayer>();
 
+  /**
+   * `operators` are the names in `ops` of System's server.json (any case): operators for System besides those
+   * the backend made operators.
+   */
   constructor(
     private readonly assistant: AssistantServer,
     private readonly handler: AssistantHostHandler,
     private readonly logger: Logger,
+    private readonly operators: ReadonlySet<string> = new Set(),
     /** World effects over the backend's RCON; unset, every give is refused as unsupported. */
     private readonly effects?: RconEffects,
   ) {
@@ -37,7 +43,9 @@ export class AssistantGatewayCommands implements GatewayCommands {
     // a re-entry from configuration brings another `login`: the player is still the same session
     if (this.#players.has(proxied) || proxied.uuid === undefined) return;
     const player = new GatewayHostPlayer(proxied, this.effects);
+    player.listedOperator = this.operators.has(player.name.toLowerCase());
     this.#players.set(proxied, player);
+    proxied.observe(this.#observer(player));
     proxied.onClose(() => {
       this.#players.delete(proxied);
       this.#settle(this.handler.onLeave(player), `${player.name} leaving`);
@@ -65,6 +73,24 @@ export class AssistantGatewayCommands implements GatewayCommands {
   async complete(proxied: ProxiedPlayer, line: string): Promise<readonly string[]> {
     const player = this.#players.get(proxied);
     return player === undefined ? [] : this.handler.completions(player, line);
+  }
+
+  /** The relayed packets feed the player's state, and what happens to them becomes game events. */
+  #observer(player: GatewayHostPlayer): PlayPackets {
+    const { handler } = this;
+    return new PlayPackets(player.proxied.codec, player.state, {
+      died: () => this.#settle(handler.onDeath(player), `death of ${player.name}`),
+      dimensionChanged: (dimension) =>
+        this.#settle(handler.onDimensionChange(player, dimension), `${player.name} entering ${dimension}`),
+      advanced: (advancement) =>
+        this.#settle(handler.onAdvancement(player, advancement), `${advancement} of ${player.name}`),
+      // after the join in progress, which set the level the player had when it began
+      opLevelChanged: () =>
+        this.#settle(
+          this.assistant.turnSettled(player.uuid).then(() => handler.onOperatorChange(player)),
+          `operator level of ${player.name}`,
+        ),
+    });
   }
 
   #settle(work: Promise<void> | void, what: string): void {

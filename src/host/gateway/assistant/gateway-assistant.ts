@@ -7,12 +7,14 @@ import { PANEL_BINDINGS } from "../../../module/builtin/panel/panel-bindings.js"
 import type { Logger } from "../../../util/logger.js";
 import { DEFAULT_SERVER_CONFIG } from "../../flying-squid/server-config.js";
 import { openPanel, servePanel } from "../../panel/open-panel.js";
+import { AdminVerification, verificationRequired } from "../../shared/admin-verification.js";
 import { AssistantHostHandler } from "../../shared/assistant-handler.js";
 import { OnlinePlayers } from "../../shared/online-players.js";
 import { openNetworkLink } from "../../shared/shared-reloads.js";
 import type { RconEffects } from "../effects/rcon-effects.js";
 import { KillStatistics, type KillStatisticsOptions } from "../rcon/kill-statistics.js";
 import { AssistantGatewayCommands } from "./assistant-commands.js";
+import { listedOperators } from "./listed-operators.js";
 
 /** How often online players' playtime is read from the clock (as in the embedded world). */
 const PLAYTIME_TICK_MILLIS = 15_000;
@@ -34,8 +36,9 @@ export interface GatewayAssistant {
 /**
  * Builds the same assistant `npm start` builds (built-in features, the data directory's extensions and data
  * packs, the model from `SYSTEM_MODEL_*`) over the gateway's players. Its files live in `<dataDir>/world/system`
- * as they do for the embedded world, and the web panel serves it as it does there. Items are given over the
- * backend's RCON (`effects`); without it the bridge refuses every give and take as unsupported.
+ * as they do for the embedded world, and the web panel serves it as it does there. Its operators are the players
+ * the backend made operators (the level it sends the client) and those in `ops` of System's server.json. Items are
+ * given over the backend's RCON (`effects`); without it the bridge refuses every give and take as unsupported.
  */
 export const startGatewayAssistant = async (options: {
   readonly dataDir: string;
@@ -50,10 +53,27 @@ export const startGatewayAssistant = async (options: {
   readonly serverDir?: string | undefined;
   /** World effects over the backend's RCON (rewards, the shop, deliveries). */
   readonly effects?: RconEffects | undefined;
+  /**
+   * Where players connect and whether the gateway authenticates them: offline mode off loopback makes operators
+   * prove themselves with `/system verify <code>`, as in the embedded world. Loopback and offline by default.
+   */
+  readonly listenHost?: string;
+  readonly onlineMode?: boolean;
 }): Promise<GatewayAssistant> => {
   const { dataDir, logger } = options;
   const world = join(dataDir, DEFAULT_SERVER_CONFIG.worldFolder);
   const players = new OnlinePlayers(logger, { givesItems: options.effects !== undefined });
+  const operators = await listedOperators(dataDir);
+  const verification = verificationRequired({
+    host: options.listenHost ?? "127.0.0.1",
+    onlineMode: options.onlineMode ?? false,
+  })
+    ? await AdminVerification.open(join(world, "system", "verified-ops.json"))
+    : undefined;
+  if (verification !== undefined)
+    logger.warn(
+      `Operators get admin commands only after typing, once: /system verify ${verification.code}  (this run's code; keep it private)`,
+    );
   const extensions = await loadExtensions(dataDir, logger);
   // network (storage.json `postgres`): the shared knowledge store and reloads told to the other servers
   const network = await openNetworkLink({ dataDir, environment: options.environment, logger });
@@ -86,7 +106,7 @@ export const startGatewayAssistant = async (options: {
   });
   await network.attach(assistant);
   if (panel !== undefined) servePanel(panel, assistant, options.announce);
-  const handler = new AssistantHostHandler(assistant, players, undefined);
+  const handler = new AssistantHostHandler(assistant, players, verification);
   const playtime = setInterval(() => {
     assistant.tickPlaytime().catch(() => {});
   }, PLAYTIME_TICK_MILLIS);
@@ -94,7 +114,7 @@ export const startGatewayAssistant = async (options: {
   let kills: KillStatistics | undefined;
   return {
     assistant,
-    commands: new AssistantGatewayCommands(assistant, handler, logger, options.effects),
+    commands: new AssistantGatewayCommands(assistant, handler, logger, operators, options.effects),
     panelUrl: panel?.url,
     watchKills: (commands, intervalMillis) => {
       kills?.stop();

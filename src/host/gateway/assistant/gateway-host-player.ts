@@ -18,6 +18,8 @@ export class GatewayHostPlayer implements HostPlayer {
   readonly name: string;
   readonly protocolVersion: number;
   readonly state = new LivePlayerState();
+  /** Named in `ops` of System's server.json: an operator (level 4) for System whatever the backend sends. */
+  listedOperator = false;
 
   constructor(
     readonly proxied: ProxiedPlayer,
@@ -28,11 +30,12 @@ export class GatewayHostPlayer implements HostPlayer {
     this.protocolVersion = proxied.codec.protocolVersion;
   }
 
-  /** The backend's operator levels are not observed yet (issue 27, identity): every player is a player. */
+  /** The operator level the backend sent the client (`entity_status` 24–28), or 4 for a listed operator. */
   opLevel(): number {
-    return 0;
+    return Math.max(this.state.opLevel ?? 0, this.listedOperator ? 4 : 0);
   }
 
+  /** The backend gives its own operator commands to its own operators: nothing to do at the gateway. */
   enableGameOperator(): void {}
 
   locale(): string {

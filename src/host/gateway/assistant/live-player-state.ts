@@ -23,16 +23,27 @@ export class LivePlayerState {
   dimension: string | undefined;
   gameMode: number | undefined;
   heldSlot: number | undefined;
+  /** The player's own entity id (from the backend's `login`): status packets about it are about the player. */
+  entityId: number | undefined;
+  /** The operator level the backend sent the client (`entity_status` 24–28); undefined until it sent one. */
+  opLevel: number | undefined;
   /** Carried slots by protocol slot number; undefined until the backend sent the player's inventory window. */
   slots: Map<number, ItemStackSnapshot> | undefined;
 
-  /** Replaces the inventory from a `window_items` of the player's own window (id 0). */
-  setInventory(stacks: readonly (ItemStackSnapshot | undefined)[]): void {
+  /**
+   * Replaces the carried slots from a whole window (`window_items`): `stacks` by protocol slot of the player's own
+   * window (9–44); entries outside the carried slots are ignored.
+   */
+  setInventory(stacks: ReadonlyMap<number, ItemStackSnapshot | undefined>): void {
     const slots = new Map<number, ItemStackSnapshot>();
-    stacks.forEach((stack, slot) => {
+    for (const [slot, stack] of stacks)
       if (stack !== undefined && isCarried(slot)) slots.set(slot, { ...stack, slot });
-    });
     this.slots = slots;
+  }
+
+  /** A packet about the inventory did not decode: what the player carries is unknown until the next whole window. */
+  forgetInventory(): void {
+    this.slots = undefined;
   }
 
   /** One slot of the player's own window changed (`set_slot`); ignored until the whole inventory is known. */

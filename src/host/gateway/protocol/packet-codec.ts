@@ -17,6 +17,7 @@ export interface DecodedPacket {
 interface MinecraftData {
   readonly version: { readonly minecraftVersion: string; readonly version: number };
   readonly protocol: Record<string, { [D in Direction]?: { types: { packet?: unknown } } } | undefined>;
+  readonly items: Readonly<Record<number, { readonly name: string } | undefined>>;
   supportFeature(feature: string): boolean;
 }
 interface MinecraftDataModule {
@@ -87,6 +88,12 @@ export class PacketCodec {
   /** A minecraft-data feature of this version (`chatPacketsUseNbtComponents`, …). */
   supports(feature: string): boolean {
     return this.#data.supportFeature(feature);
+  }
+
+  /** The namespaced name of a vanilla item id of this version (`minecraft:diamond`); undefined for an id it lacks. */
+  itemName(id: number): string | undefined {
+    const name = this.#data.items[id]?.name;
+    return name === undefined ? undefined : `minecraft:${name}`;
   }
 
   /** The name of packet `id`, undefined for an id this version does not have in that state. */

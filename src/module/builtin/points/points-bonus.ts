@@ -29,6 +29,7 @@ const BONUS_EVENTS = [
   GameEventTypes.CHAPTER_COMPLETED,
   GameEventTypes.KILL,
   GameEventTypes.DIMENSION_CHANGE,
+  GameEventTypes.ADVANCEMENT,
   GameEventTypes.ORDER_DELIVERED,
 ];
 

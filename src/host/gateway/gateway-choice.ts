@@ -1,0 +1,20 @@
+import { existsSync } from "node:fs";
+import { DEFAULT_DATA_DIR, parseCliOptions } from "../flying-squid/cli-options.js";
+import { parseGatewayCliOptions } from "./gateway-cli-options.js";
+import { gatewayConfigPath } from "./gateway-config.js";
+
+/**
+ * Whether `npm start` runs the gateway rather than the embedded world: `--backend` is given, or the data directory
+ * (`--data-dir`, default `run`) holds `config/system/gateway.json`. Anything else keeps the zero-setup default.
+ */
+export const runsGateway = (argv: readonly string[]): boolean => {
+  if (argv.some((argument) => argument === "--backend" || argument.startsWith("--backend="))) return true;
+  const gateway = parseGatewayCliOptions(argv);
+  const embedded = parseCliOptions(argv);
+  const dataDir = gateway.success
+    ? gateway.value.dataDir
+    : embedded.success
+      ? embedded.value.dataDir
+      : DEFAULT_DATA_DIR;
+  return existsSync(gatewayConfigPath(dataDir));
+};
