@@ -146,10 +146,10 @@ describe("ProxiedPlayer", () => {
     const seen: Buffer[] = [];
     const order: string[] = [];
     const toClient = relay.player.client;
-    const write = toClient.write.bind(toClient);
-    toClient.write = (frame: Buffer) => {
+    const forward = toClient.forward.bind(toClient);
+    toClient.forward = (frame, wire) => {
       order.push("relayed");
-      write(frame);
+      forward(frame, wire);
     };
     relay.player.observe({
       observes: (direction, name) => direction === "toClient" && name === "update_health",
