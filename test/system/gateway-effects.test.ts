@@ -100,6 +100,8 @@ describe("gateway: rewards over RCON, done after a save", () => {
         rcon: { host: "127.0.0.1", port: standIn.port, passwordFile: "rcon.secret", saveIntervalSeconds: 0 },
       }),
     );
+    // Olga is one of System's own operators (server.json), as an admin of the gateway would list herself
+    writeFileSync(join(config, "server.json"), JSON.stringify({ ops: ["Olga"] }));
     writeFileSync(
       join(config, "advancements.json"),
       JSON.stringify({
@@ -255,5 +257,20 @@ describe("gateway: rewards over RCON, done after a save", () => {
     const unconfirmed = gateway.assistant?.events.unconfirmed() ?? [];
     expect(unconfirmed.filter((task) => task.playerId === finnId)).toHaveLength(1);
     expect(standIn.commands.filter((line) => line === "give Finn minecraft:bread 3")).toHaveLength(1);
+    // an operator of the backend sees it with /system deliveries and settles it after checking the inventory
+    const olga = await enter("Olga");
+    let listed = "";
+    for (let attempt = 0; attempt < 100 && !listed.includes("Finn"); attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      listed = (await olga.say("/system deliveries", () => true)).text;
+    }
+    expect(listed).toContain("Unconfirmed deliveries");
+    const ref = /\[([^\]]+)\]/.exec(listed.split("\n")[1] ?? "")?.[1];
+    expect(ref).toBeDefined();
+    await olga.say(`/system deliveries done ${ref}`, (m) => m.text.includes("marked done"));
+    expect(finn.held("bread")).toBe(3);
+    expect(gateway.assistant?.events.unconfirmed().filter((task) => task.playerId === finnId)).toHaveLength(
+      0,
+    );
   });
 });
