@@ -141,6 +141,14 @@ describe("PlayPackets (1.21.4)", () => {
       flags: { onGround: true, hasHorizontalCollision: false },
     });
     expect(state.position).toEqual({ x: 13.5, y: 64, z: -4 });
+    // a move that is no place (NaN, as a confused client may send) leaves the last known position
+    feed("toServer", "position", {
+      x: Number.NaN,
+      y: 64,
+      z: Number.NaN,
+      flags: { onGround: true, hasHorizontalCollision: false },
+    });
+    expect(state.position).toEqual({ x: 13.5, y: 64, z: -4 });
   });
 
   it("reads the inventory from the player's window, its slots, another window's player part and the client's clicks", () => {

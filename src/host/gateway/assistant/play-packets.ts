@@ -50,7 +50,9 @@ export interface PlayPacketEvents {
 
 type Params = Record<string, unknown>;
 
-const numberOf = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
+/** A finite number of a decoded packet; anything else (NaN included) is unknown. */
+const numberOf = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) ? value : undefined;
 
 /** A relative-position flag of `position`: a bit mask before 1.21, flags by name from then on. */
 const relative = (flags: unknown, axis: "x" | "y" | "z"): boolean => {
@@ -142,7 +144,8 @@ export class PlayPackets implements PacketObserver {
     const { state } = this;
     if (name === "position" || name === "position_look") {
       const [x, y, z] = [numberOf(params.x), numberOf(params.y), numberOf(params.z)];
-      state.position = x === undefined || y === undefined || z === undefined ? undefined : { x, y, z };
+      // a move the server would refuse (not a finite position) moves nobody: the last known place stays
+      if (x !== undefined && y !== undefined && z !== undefined) state.position = { x, y, z };
     } else if (name === "held_item_slot") state.heldSlot = numberOf(params.slotId);
     else if (name === "set_creative_slot") this.#setSlot(PLAYER_WINDOW, numberOf(params.slot), params.item);
     else if (name === "window_click" && Array.isArray(params.changedSlots)) {
