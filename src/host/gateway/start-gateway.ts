@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { AssistantServer } from "../../assistant/assistant-server.js";
+import { StorageOpenError } from "../../data/network/open-storage.js";
 import { type GameClock, systemClock } from "../../game/context-types.js";
 import { Languages } from "../../util/language.js";
 import { consoleLogger, type Logger } from "../../util/logger.js";
@@ -103,6 +104,10 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
           panelPort: cli.value.panelPort,
           announce,
           serverDir: serverDirOf(config, dataDir),
+        }).catch((error: unknown) => {
+          // the data folder in use, storage.json wrong, the database unreachable: one line
+          if (error instanceof StorageOpenError) throw new GatewayStartError(error.message);
+          throw error;
         })
       : undefined;
   if (options.rcon !== undefined) assistant?.watchKills(options.rcon, options.killPollMillis);
