@@ -30,6 +30,11 @@ export interface NetworkBackend {
   readonly points: PointsAccounts;
   readonly usage: UsageStore;
   checkIn(playerId: string, day: string): Promise<CheckInOutcome>;
+  /**
+   * The statement that decides who is paid (the day's claim with its points), alone; undefined for files, where
+   * the whole check-in is one player-file transaction.
+   */
+  readonly claimOnly?: (playerId: string, day: string) => Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -57,9 +62,16 @@ export const openBackend = async (
   const store = new FileAgentStore({ world });
   const ledger = new CheckInLedger(join(world, "system", "check-in-ledger.json"));
   const points = storage.points ?? new PlayerFilePoints(store);
+  const claims = storage.checkIns;
   return {
     points,
     usage: storage.usage,
+    ...(claims === undefined
+      ? {}
+      : {
+          claimOnly: (playerId: string, day: string) =>
+            claims.claim({ playerId, day, streak: 1, total: 1, items: [], points: 10, at: now() }),
+        }),
     checkIn: (playerId, day) => {
       const attempt = {
         playerId,
