@@ -33,14 +33,22 @@ const readHolder = async (path: string): Promise<DataDirHolder | undefined> => {
   }
 };
 
-/** Whether a lock can be taken over: its holder is this process, or a process of this host that is gone. */
-const stale = (holder: DataDirHolder | undefined): boolean =>
-  holder === undefined || (holder.host === hostname() && (holder.pid === process.pid || !alive(holder.pid)));
+/**
+ * Whether a lock can be taken over: unreadable, or held on this host by a process that is gone. A lock naming this
+ * very pid is stale only when written before this process started (a container's server is pid 1 on every
+ * start); one written since is a second server in this process, refused like any other.
+ */
+const stale = (holder: DataDirHolder | undefined): boolean => {
+  if (holder === undefined) return true;
+  if (holder.host !== hostname()) return false;
+  if (holder.pid === process.pid) return Date.parse(holder.started) < Date.now() - process.uptime() * 1000;
+  return !alive(holder.pid);
+};
 
 /**
  * Takes `<dataDir>/system.lock` for this process: the files of a data folder (journal, player files, usage,
  * ledgers) assume one writer. The file names the holder (pid, host, start time); a lock whose holder on this host
- * is gone (a crash, SIGKILL) is taken over, one of another host is never (its pid means nothing here). Throws one
+ * is gone (a crash, SIGKILL) is taken over, one of another host never is (its pid means nothing here). Throws one
  * line naming the holder when the folder is in use. Returns the release.
  */
 export const lockDataDir = async (dataDir: string): Promise<() => Promise<void>> => {
@@ -60,7 +68,7 @@ export const lockDataDir = async (dataDir: string): Promise<() => Promise<void>>
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const holder = await readHolder(path);
-    if (!stale(holder) && holder !== undefined)
+    if (holder !== undefined && !stale(holder))
       throw new Error(
         `data folder ${dataDir} is in use by process ${holder.pid} on ${holder.host} since ${holder.started} (${path}); stop that server first, or delete the file if it no longer runs`,
       );
