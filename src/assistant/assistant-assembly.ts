@@ -10,6 +10,7 @@ import { PromptNames } from "../agent/model/prompt-source.js";
 import type { ContextType, ServiceContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
 import { HybridRouter } from "../agent/routing/hybrid-router.js";
+import type { OpenedStorage } from "../data/network/open-storage.js";
 import { BUILTIN_PACK_ROOT } from "../data/prompts/prompt-store.js";
 import { ChatReplayCache } from "../data/store/chat-replay-cache.js";
 import type { GameClock } from "../game/context-types.js";
@@ -46,6 +47,11 @@ export interface AssistantServerOptions {
   readonly environment?: Readonly<Record<string, string | undefined>>;
   /** The server clock: days of daily features, usage days, game-event days and playtime (tests move it). */
   readonly clock: GameClock;
+  /**
+   * The storage the host opened from `storage.json` (open-storage.ts), closed by the host after the assistant;
+   * the data folder's files when absent (tests and tools that build an assistant on their own).
+   */
+  readonly storage?: OpenedStorage;
 }
 
 /** The parts `create` builds, in dependency order. */
@@ -82,6 +88,7 @@ export const assembleAssistant = async (
     logger: options.logger,
     ...(options.environment === undefined ? {} : { environment: options.environment }),
     now: () => options.clock.now(),
+    ...(options.storage === undefined ? {} : { storage: options.storage }),
   });
   const { engine, logger, generations, lifecycles } = infrastructure;
   const packRoots = [BUILTIN_PACK_ROOT, ...options.paths.packRoots];

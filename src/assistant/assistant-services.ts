@@ -10,11 +10,11 @@ import { ModelConfig } from "../agent/model/model-config.js";
 import { ModelGateway } from "../agent/model/model-gateway.js";
 import { SemanticConfig } from "../agent/routing/semantic-config.js";
 import { JournalStepRunner } from "../agent/storage/journal-step-runner.js";
+import { type OpenedStorage, openStorage } from "../data/network/open-storage.js";
 import { BUILTIN_PACK_ROOT, PromptStore } from "../data/prompts/prompt-store.js";
 import { FileAgentJournal } from "../data/store/file-agent-journal.js";
 import { FileAgentStore } from "../data/store/file-agent-store.js";
 import { FileConversationStore } from "../data/store/file-conversation-store.js";
-import { FileUsageStore } from "../data/store/file-usage-store.js";
 import { ItemCatalog } from "../game/data/item-catalog.js";
 import { ItemMentions } from "../game/data/item-mentions.js";
 import { FeatureSwitches } from "../module/feature-switches.js";
@@ -49,7 +49,10 @@ export interface AssistantInfrastructure {
   readonly features: FeatureSwitches;
   readonly prompts: PromptStore;
   readonly languages: Languages;
-  readonly usage: FileUsageStore;
+  /** Where points, check-in days and model usage live (files, or a network's database). */
+  readonly storage: OpenedStorage;
+  /** Whether the assistant opened `storage` itself (and closes it); else its opener does. */
+  readonly ownsStorage: boolean;
   readonly gateway: ModelGateway;
   readonly journal: FileAgentJournal;
   readonly store: FileAgentStore;
@@ -72,6 +75,8 @@ export const openInfrastructure = async (options: {
   readonly logger: Logger;
   readonly environment?: Readonly<Record<string, string | undefined>>;
   readonly now?: () => number;
+  /** The storage the host opened (startSystem, the gateway); the files of `paths` when absent. */
+  readonly storage?: OpenedStorage;
 }): Promise<AssistantInfrastructure> => {
   const { paths, logger } = options;
   const configDir = join(paths.dataDir, "config", "system");
@@ -90,14 +95,20 @@ export const openInfrastructure = async (options: {
   const prompts = await PromptStore.load({ roots, logger });
   const languages = Languages.load(...roots);
   const now = options.now;
-  const usage = await FileUsageStore.open({
-    path: join(systemDir, "model-usage.json"),
-    logger,
-    ...(now === undefined ? {} : { now }),
-  });
+  const storage =
+    options.storage ??
+    (await openStorage({
+      dataDir: paths.dataDir,
+      world: paths.world,
+      logger,
+      environment: {},
+      config: { backend: "files" },
+      lock: false,
+      ...(now === undefined ? {} : { now }),
+    }));
   const gateway = new ModelGateway({
     client: undefined,
-    store: usage,
+    store: storage.usage,
     logger,
     ...(now === undefined ? {} : { now }),
   });
@@ -156,7 +167,8 @@ export const openInfrastructure = async (options: {
     features,
     prompts,
     languages,
-    usage,
+    storage,
+    ownsStorage: options.storage === undefined,
     gateway,
     journal,
     store,

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { AssistantServer } from "../../assistant/assistant-server.js";
 import { loadExtensions } from "../../assistant/extension-loader.js";
+import { openStorage } from "../../data/network/open-storage.js";
 import type { GameClock } from "../../game/context-types.js";
 import { PANEL_BINDINGS } from "../../module/builtin/panel/panel-bindings.js";
 import type { AnyServerModuleType } from "../../module/server-module.js";
@@ -68,7 +69,19 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
       `Operators get admin commands only after typing, once: /system verify ${verification.code}  (this run's code; keep it private)`,
     );
   }
-  const extensions = await loadExtensions(dataDir, options.logger);
+  // the data folder's lock and the configured storage (a database that cannot be reached stops here, one line)
+  const storage = await openStorage({
+    dataDir,
+    world,
+    logger: options.logger,
+    environment: options.environment,
+    now: () => options.clock.now(),
+    lock: true,
+  });
+  const extensions = await loadExtensions(dataDir, options.logger).catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
+  });
   // the web panel opens first: `/system bind` tells players its address
   const panel = await openPanel({
     dataDir,
@@ -79,12 +92,17 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
   });
   const assistant = await AssistantServer.create({
     paths: { dataDir, world, packRoots: [...extensions.packRoots, join(dataDir, "datapacks")] },
+    storage,
     bridge: players,
     logger: options.logger,
     clock: options.clock,
     environment: options.environment,
     extraTypes: [...(options.extraTypes ?? []), ...extensions.types],
     services: panel === undefined ? extensions.services : [...extensions.services, [PANEL_BINDINGS, panel]],
+  }).catch(async (error: unknown) => {
+    await panel?.close();
+    await storage.close();
+    throw error;
   });
   if (panel !== undefined)
     servePanel(panel, assistant, options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)));
@@ -112,6 +130,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
   } catch (error) {
     await panel?.close();
     await assistant.close();
+    await storage.close();
     throw error;
   }
   // playtime events: the minutes online are read from the clock every 15 s (one event per whole minute)
@@ -131,6 +150,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
         await panel?.close();
         await host.close();
         await assistant.close();
+        await storage.close();
       })();
       return closing;
     },

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { AssistantServer } from "../../../assistant/assistant-server.js";
 import { loadExtensions } from "../../../assistant/extension-loader.js";
+import { openStorage } from "../../../data/network/open-storage.js";
 import type { GameClock } from "../../../game/context-types.js";
 import { PANEL_BINDINGS } from "../../../module/builtin/panel/panel-bindings.js";
 import type { Logger } from "../../../util/logger.js";
@@ -52,7 +53,19 @@ export const startGatewayAssistant = async (options: {
   const { dataDir, logger } = options;
   const world = join(dataDir, DEFAULT_SERVER_CONFIG.worldFolder);
   const players = new OnlinePlayers(logger, { givesItems: options.effects !== undefined });
-  const extensions = await loadExtensions(dataDir, logger);
+  // the data folder's lock and the configured storage (a database that cannot be reached stops here, one line)
+  const storage = await openStorage({
+    dataDir,
+    world,
+    logger,
+    environment: options.environment,
+    now: () => options.clock.now(),
+    lock: true,
+  });
+  const extensions = await loadExtensions(dataDir, logger).catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
+  });
   // the web panel opens first, as in the embedded world: `/system bind` tells players its address
   const panel = await openPanel({
     dataDir,
@@ -68,12 +81,17 @@ export const startGatewayAssistant = async (options: {
       packRoots: [...extensions.packRoots, join(dataDir, "datapacks")],
       ...(options.serverDir === undefined ? {} : { serverDir: options.serverDir }),
     },
+    storage,
     bridge: players,
     logger,
     clock: options.clock,
     environment: options.environment,
     extraTypes: extensions.types,
     services: panel === undefined ? extensions.services : [...extensions.services, [PANEL_BINDINGS, panel]],
+  }).catch(async (error: unknown) => {
+    await panel?.close();
+    await storage.close();
+    throw error;
   });
   if (panel !== undefined) servePanel(panel, assistant, options.announce);
   const handler = new AssistantHostHandler(assistant, players, undefined);
@@ -107,6 +125,7 @@ export const startGatewayAssistant = async (options: {
       clearInterval(playtime);
       await panel?.close();
       await assistant.close();
+      await storage.close();
     },
   };
 };
