@@ -10,6 +10,7 @@ import { PromptNames } from "../agent/model/prompt-source.js";
 import type { ContextType, ServiceContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
 import { HybridRouter } from "../agent/routing/hybrid-router.js";
+import type { Text } from "../agent/text.js";
 import type { OpenedStorage } from "../data/network/open-storage.js";
 import { BUILTIN_PACK_ROOT } from "../data/prompts/prompt-store.js";
 import { ChatReplayCache } from "../data/store/chat-replay-cache.js";
@@ -52,6 +53,8 @@ export interface AssistantServerOptions {
    * the data folder's files when absent (tests and tools that build an assistant on their own).
    */
   readonly storage?: OpenedStorage;
+  /** Hears every `/system reload` an admin runs here (a network tells its other servers). */
+  readonly onReload?: () => void;
 }
 
 /** The parts `create` builds, in dependency order. */
@@ -71,6 +74,8 @@ export interface AssistantParts {
   readonly core: AssistantCoreServices;
   /** What features were installed with (tests of one feature read the services it got). */
   readonly services: ServiceContext<AgentEngine, ModuleRegistry>;
+  /** Re-reads config files, prompts, data packs and advancements, as `/system reload` does. */
+  readonly reload: () => Promise<Text>;
 }
 
 /**
@@ -234,7 +239,11 @@ export const assembleAssistant = async (
     interactive,
     router,
     modules,
-    reload,
+    reload: async () => {
+      const summary = await reload();
+      options.onReload?.();
+      return summary;
+    },
     endFeatures: (features) => pipeline.endFeatures(features),
     events,
   });
@@ -277,6 +286,7 @@ export const assembleAssistant = async (
     clock: options.clock,
     core,
     services,
+    reload,
   };
 };
 

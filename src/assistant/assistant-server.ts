@@ -6,6 +6,7 @@ import { replayKeyOf } from "../agent/execution/replay-cache.js";
 import type { UnconfirmedEvents } from "../agent/execution/unconfirmed-events.js";
 import { isReadOnlyModule } from "../agent/routing/direct-qualification.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
+import type { Text } from "../agent/text.js";
 import { GameEventTypes } from "../game/game-events.js";
 import { KILL_INTERESTS } from "../game/kill-interests.js";
 import { CORE_PLAYER_ACTIONS } from "../module/builtin/core/player-commands.js";
@@ -103,6 +104,14 @@ export class AssistantServer {
     );
     logModel(infrastructure);
     return server;
+  }
+
+  /**
+   * Re-reads config files, prompts, data packs and advancements as `/system reload` does, without telling
+   * anyone (another server of the network asked for it).
+   */
+  reloadConfig(): Promise<Text> {
+    return this.parts.reload();
   }
 
   /** The permission service (admin tools and tests read a player's snapshot). */

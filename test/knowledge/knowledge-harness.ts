@@ -4,7 +4,8 @@ import type { AgentEngine } from "../../src/agent/execution/agent-engine.js";
 import type { ExecutionContext } from "../../src/agent/execution/execution-context.js";
 import type { AgentAction } from "../../src/agent/module/action-type.js";
 import type { KnowledgeDatabase } from "../../src/data/knowledge/knowledge-database.js";
-import { KNOWLEDGE_DATABASE } from "../../src/module/builtin/knowledge/knowledge-module.js";
+import { SqliteKnowledgeStore } from "../../src/data/knowledge/sqlite-knowledge-store.js";
+import { KNOWLEDGE_STORE } from "../../src/module/builtin/knowledge/knowledge-module.js";
 import { QUESTION_ACTION, type QuestionInput } from "../../src/module/builtin/question/question-input.js";
 import { REASONING_ACTION } from "../../src/module/builtin/reasoning/reasoning-input.js";
 import { WEB_ACCESS, type WebAccess } from "../../src/module/builtin/search/web-access.js";
@@ -87,7 +88,7 @@ export const startHarness = async (options: { readonly model?: boolean } = {}): 
     engine: game.engine,
     model,
     web,
-    database: services.get(KNOWLEDGE_DATABASE),
+    database: sqliteDatabase(services.get(KNOWLEDGE_STORE)),
     access: services.get(WEB_ACCESS),
     logger: game.logger,
     contexts,
@@ -112,3 +113,10 @@ export const reply = (value: Json): { text: string } => ({ text: JSON.stringify(
 /** The card data of a result's presentation. */
 export const cardOf = (result: AgentResult): Record<string, unknown> =>
   (result.presentation?.data ?? {}) as Record<string, unknown>;
+
+/** The SQLite database behind the feature's store (the harness runs one server on files). */
+const sqliteDatabase = (store: unknown): KnowledgeDatabase => {
+  if (!(store instanceof SqliteKnowledgeStore))
+    throw new Error("the harness expects the embedded knowledge store");
+  return store.database;
+};

@@ -1,5 +1,5 @@
-import type { KnowledgeDatabase } from "./knowledge-database.js";
 import { DRAFT_FIELDS, type KnowledgeEntry } from "./knowledge-entry.js";
+import type { KnowledgeStore } from "./knowledge-store.js";
 
 /** The outcome of an admin change, as a value (the in-game command turns it into a card). */
 export type AdminOutcome<T> =
@@ -19,13 +19,13 @@ export interface AdminDraft {
  * command cannot store an empty or oversized entry; database errors still throw.
  */
 export class KnowledgeAdmin {
-  constructor(private readonly database: KnowledgeDatabase) {}
+  constructor(private readonly store: KnowledgeStore) {}
 
-  add(draft: AdminDraft): AdminOutcome<KnowledgeEntry> {
+  async add(draft: AdminDraft): Promise<AdminOutcome<KnowledgeEntry>> {
     const decoded = DRAFT_FIELDS.safeParse({ title: draft.title, body: draft.body, tags: draft.tags });
     if (!decoded.success)
       return { success: false, error: decoded.error.issues.map((issue) => issue.message).join("; ") };
-    const entry = this.database.add({
+    const entry = await this.store.add({
       title: decoded.data.title,
       body: decoded.data.body,
       tags: decoded.data.tags ?? [],
@@ -36,8 +36,8 @@ export class KnowledgeAdmin {
   }
 
   /** Removes an entry by id; false when it did not exist. */
-  remove(id: number): AdminOutcome<boolean> {
+  async remove(id: number): Promise<AdminOutcome<boolean>> {
     if (!Number.isSafeInteger(id) || id <= 0) return { success: false, error: "invalid entry id" };
-    return { success: true, value: this.database.remove(id) };
+    return { success: true, value: await this.store.remove(id) };
   }
 }

@@ -8,6 +8,7 @@ import { KnowledgeAdmin } from "./knowledge-admin.js";
 import { KnowledgeDatabase } from "./knowledge-database.js";
 import { KNOWLEDGE_SCHEMA_VERSION } from "./knowledge-schema.js";
 import { CANDIDATES } from "./knowledge-search.js";
+import { SqliteKnowledgeStore } from "./sqlite-knowledge-store.js";
 
 const ALICE = "00000000-0000-4000-8000-00000000000a";
 const BOB = "00000000-0000-4000-8000-00000000000b";
@@ -88,17 +89,17 @@ describe("KnowledgeDatabase", () => {
     );
   });
 
-  it("admins add and remove entries; removed entries are no longer found", () => {
+  it("admins add and remove entries; removed entries are no longer found", async () => {
     const database = KnowledgeDatabase.open(":memory:");
-    const admin = new KnowledgeAdmin(database);
-    const added = admin.add({ title: "Spawn", body: "Spawn is at 0 64 0.", tags: ["spawn"] });
+    const admin = new KnowledgeAdmin(new SqliteKnowledgeStore(database, ":memory:"));
+    const added = await admin.add({ title: "Spawn", body: "Spawn is at 0 64 0.", tags: ["spawn"] });
     expect(added.success).toBe(true);
     if (!added.success) return;
     expect(database.search({ query: "spawn", playerId: BOB, limit: 5 })).toHaveLength(1);
-    expect(admin.remove(added.value.id)).toEqual({ success: true, value: true });
+    expect(await admin.remove(added.value.id)).toEqual({ success: true, value: true });
     expect(database.search({ query: "spawn", playerId: BOB, limit: 5 })).toHaveLength(0);
-    expect(admin.remove(added.value.id)).toEqual({ success: true, value: false });
-    expect(admin.add({ title: " ", body: "x" }).success).toBe(false);
+    expect(await admin.remove(added.value.id)).toEqual({ success: true, value: false });
+    expect((await admin.add({ title: " ", body: "x" })).success).toBe(false);
   });
 
   it("throws on database errors instead of returning nothing", () => {

@@ -166,6 +166,14 @@ export class KnowledgeDatabase {
     return (this.database.prepare(`SELECT count(*) AS n FROM ${TABLE}`).get() as { n: number }).n;
   }
 
+  /** Entries in id order after `after`, at most `limit`. */
+  list(options: { readonly after: number; readonly limit: number }): KnowledgeEntry[] {
+    const rows = this.database
+      .prepare(`SELECT * FROM ${TABLE} WHERE id > ? ORDER BY id LIMIT ?`)
+      .all(options.after, options.limit) as Row[];
+    return rows.map(toEntry);
+  }
+
   /** Which of these ids still exist and are visible to the player (shared or its own). */
   visible(ids: readonly number[], playerId: string | undefined): Set<number> {
     if (ids.length === 0) return new Set();
@@ -191,7 +199,8 @@ export class KnowledgeDatabase {
 
 const SOURCES: readonly KnowledgeSource[] = ["file", "url", "admin"];
 
-const toEntry = (row: Row): KnowledgeEntry => ({
+/** A stored row as an entry (both backends read rows of the same shape). */
+export const toEntry = (row: Row): KnowledgeEntry => ({
   id: row.id,
   title: row.title,
   body: row.body,

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KnowledgeDatabase } from "./knowledge-database.js";
 import { importKnowledge, summaryLine } from "./knowledge-import.js";
 import { ProgressBar } from "./progress-bar.js";
+import { SqliteKnowledgeStore } from "./sqlite-knowledge-store.js";
 
 class Capture {
   text = "";
@@ -15,6 +16,8 @@ class Capture {
     return true;
   }
 }
+
+const memoryStore = () => new SqliteKnowledgeStore(KnowledgeDatabase.open(":memory:"), ":memory:");
 
 describe("importKnowledge", () => {
   let folder: string;
@@ -38,9 +41,10 @@ describe("importKnowledge", () => {
   });
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
-  it("imports Markdown, text and JSON, then skips unchanged and updates changed files", () => {
+  it("imports Markdown, text and JSON, then skips unchanged and updates changed files", async () => {
     const database = KnowledgeDatabase.open(":memory:");
-    const first = importKnowledge({ database, folder });
+    const store = new SqliteKnowledgeStore(database, ":memory:");
+    const first = await importKnowledge({ store, folder });
     expect(summaryLine(first)).toBe("imported 4, updated 0, skipped 0, failed 1");
     expect(first.failures).toEqual([{ file: "broken.json", reason: "not valid JSON" }]);
     const diamonds = database.search({ query: "钻石", playerId: undefined, limit: 5 })[0]?.entry;
@@ -54,18 +58,18 @@ describe("importKnowledge", () => {
     ]);
 
     writeFileSync(join(folder, "server_rules.txt"), "No griefing. Be kind. No lava.");
-    const second = importKnowledge({ database, folder });
+    const second = await importKnowledge({ store, folder });
     expect(summaryLine(second)).toBe("imported 0, updated 1, skipped 3, failed 1");
     expect(database.count()).toBe(4);
   });
 
-  it("draws a progress bar on a TTY and stays silent on a pipe", () => {
+  it("draws a progress bar on a TTY and stays silent on a pipe", async () => {
     const tty = new Capture(true);
-    importKnowledge({ database: KnowledgeDatabase.open(":memory:"), folder, progress: tty });
+    await importKnowledge({ store: memoryStore(), folder, progress: tty });
     expect(tty.text).toContain("\r");
     expect(tty.text).toContain("4/4");
     const pipe = new Capture(false);
-    importKnowledge({ database: KnowledgeDatabase.open(":memory:"), folder, progress: pipe });
+    await importKnowledge({ store: memoryStore(), folder, progress: pipe });
     expect(pipe.text).toBe("");
     const bar = new ProgressBar(new Capture(true), 0, "x");
     expect(() => bar.update(0)).not.toThrow();

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, extname, join, relative, sep } from "node:path";
-import type { KnowledgeDatabase, UpsertOutcome } from "./knowledge-database.js";
 import { DRAFT_FIELDS, JSON_IMPORT_CODEC, MAX_BODY_CHARS } from "./knowledge-entry.js";
+import type { KeyedDraft, KnowledgeStore } from "./knowledge-store.js";
 import { ProgressBar, type ProgressStream } from "./progress-bar.js";
 
 /** Files above this size are refused (a knowledge file that large is almost surely a mistake). */
@@ -19,7 +19,7 @@ export interface ImportSummary {
 }
 
 export interface ImportOptions {
-  readonly database: KnowledgeDatabase;
+  readonly store: KnowledgeStore;
   readonly folder: string;
   /** Where the progress bar is drawn (stderr in the CLI); none when absent. */
   readonly progress?: ProgressStream;
@@ -30,22 +30,22 @@ export interface ImportOptions {
  * `{title, body, tags?}`) file under a folder into the shared table. Entries are keyed by their relative path,
  * so importing again updates changed entries and skips unchanged ones. One file is one transaction.
  */
-export const importKnowledge = (options: ImportOptions): ImportSummary => {
+export const importKnowledge = async (options: ImportOptions): Promise<ImportSummary> => {
   const files = listFiles(options.folder);
   const summary: ImportSummary = { imported: 0, updated: 0, skipped: 0, failed: 0, failures: [] };
   const bar =
     options.progress === undefined ? undefined : new ProgressBar(options.progress, files.length, "import");
-  files.forEach((file, index) => {
+  for (const [index, file] of files.entries()) {
     const name = relative(options.folder, file).split(sep).join("/");
     bar?.update(index, name);
     try {
-      const outcomes = options.database.transaction(() => importFile(options.database, file, name));
+      const outcomes = await options.store.upsertAll(draftsOf(file, name));
       for (const outcome of outcomes) summary[outcome]++;
     } catch (error) {
       summary.failed++;
       summary.failures.push({ file: name, reason: error instanceof Error ? error.message : String(error) });
     }
-  });
+  }
   bar?.update(files.length);
   bar?.done();
   return summary;
@@ -55,7 +55,8 @@ export const importKnowledge = (options: ImportOptions): ImportSummary => {
 export const summaryLine = (summary: ImportSummary): string =>
   `imported ${summary.imported}, updated ${summary.updated}, skipped ${summary.skipped}, failed ${summary.failed}`;
 
-const importFile = (database: KnowledgeDatabase, file: string, name: string): UpsertOutcome[] => {
+/** The entries of one file, keyed by its relative path (and index in a JSON array). */
+const draftsOf = (file: string, name: string): KeyedDraft[] => {
   if (statSync(file).size > MAX_IMPORT_FILE_BYTES)
     throw new Error(`larger than ${MAX_IMPORT_FILE_BYTES} bytes`);
   const text = readFileSync(file, "utf8").replace(/^\uFEFF/, "");
@@ -69,9 +70,12 @@ const importFile = (database: KnowledgeDatabase, file: string, name: string): Up
     }
     const items = JSON_IMPORT_CODEC.decode(data);
     if (!items.success) throw new Error(`not an array of {title, body, tags?}: ${items.error}`);
-    return items.value.map((item, index) =>
-      database.upsert({ ...item, tags: item.tags ?? [], source: "file", ref: `${name}#${index}` }),
-    );
+    return items.value.map((item, index) => ({
+      ...item,
+      tags: item.tags ?? [],
+      source: "file",
+      ref: `${name}#${index}`,
+    }));
   }
   const draft = extension === ".txt" ? plainText(file, text) : markdown(file, text);
   const checked = DRAFT_FIELDS.safeParse(draft);
@@ -79,7 +83,7 @@ const importFile = (database: KnowledgeDatabase, file: string, name: string): Up
     throw new Error(
       checked.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "),
     );
-  return [database.upsert({ ...checked.data, tags: [], source: "file", ref: name })];
+  return [{ ...checked.data, tags: [], source: "file", ref: name }];
 };
 
 const HEADING = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/;

@@ -1,19 +1,28 @@
 import { join } from "node:path";
 import type { UsageStore } from "../../agent/storage/usage-store.js";
 import type { Logger } from "../../util/logger.js";
+import { KNOWLEDGE_MIGRATIONS } from "../knowledge/postgres/knowledge-migrations.js";
 import type { CheckInClaims } from "../player-state/check-in-claims.js";
 import type { PointsAccounts } from "../player-state/points-accounts.js";
 import { lockDataDir } from "../store/data-dir-lock.js";
 import { FileUsageStore } from "../store/file-usage-store.js";
+import { COORDINATION_MIGRATIONS } from "./coordination-migrations.js";
 import { NETWORK_STATE_MIGRATIONS } from "./network-migrations.js";
-import { openPostgresDatabase } from "./postgres-database.js";
+import { openPostgresDatabase, type PostgresDatabase } from "./postgres-database.js";
 import type { Migration } from "./postgres-migrations.js";
 import { PostgresPlayerState } from "./postgres-points.js";
 import { PostgresUsageStore } from "./postgres-usage-store.js";
 import { loadStorageConfig, type StorageConfig } from "./storage-config.js";
 
-/** Every schema change this build knows, in one list (network state 000–099; knowledge and presence add theirs). */
-export const SCHEMA_MIGRATIONS: readonly Migration[] = [...NETWORK_STATE_MIGRATIONS];
+/**
+ * Every schema change this build knows, in one list, applied at start: network state 000–099, knowledge
+ * 100–199, coordination (journal, leases, presence, outbox) 200–299.
+ */
+export const SCHEMA_MIGRATIONS: readonly Migration[] = [
+  ...NETWORK_STATE_MIGRATIONS,
+  ...KNOWLEDGE_MIGRATIONS,
+  ...COORDINATION_MIGRATIONS,
+];
 
 /**
  * The stores of the state a player sees follow them across a network, opened in one place. With `files` the
@@ -27,6 +36,11 @@ export interface OpenedStorage {
   readonly points?: PointsAccounts;
   /** A network's shared check-in days; absent: the player files and the ledger file of this server. */
   readonly checkIns?: CheckInClaims;
+  /**
+   * A network's database: the one pool of this server (every shared store above and the network link use it)
+   * and the settings of a dedicated connection (LISTEN). Absent with `files`.
+   */
+  readonly database?: PostgresDatabase;
   /** Resolves when every usage change so far is durable. */
   flush(): Promise<void>;
   /** Flushes usage, closes the database's pool and releases the data folder. */
@@ -99,13 +113,14 @@ export const openStorage = async (options: OpenStorageOptions): Promise<OpenedSt
     const state = new PostgresPlayerState(database.pool);
     const where = new URL(config.url);
     options.logger.info(
-      `storage: PostgreSQL at ${where.host}${where.pathname} (points, check-in, model quotas)`,
+      `storage: PostgreSQL at ${where.host}${where.pathname} (points, check-in, model quotas, knowledge, journal)`,
     );
     return {
       backend: "postgres",
       usage,
       points: state,
       checkIns: state,
+      database,
       // each change is committed before it resolves
       flush: async () => {},
       close: async () => {

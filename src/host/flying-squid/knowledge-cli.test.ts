@@ -6,10 +6,8 @@ import { AgentEngine } from "../../agent/execution/agent-engine.js";
 import { ServiceContext } from "../../agent/module/context-type.js";
 import type { ModuleRegistry } from "../../agent/module/module-registry.js";
 import { KnowledgeDatabase } from "../../data/knowledge/knowledge-database.js";
-import {
-  KNOWLEDGE_DATABASE,
-  KnowledgeSystemModule,
-} from "../../module/builtin/knowledge/knowledge-module.js";
+import { SqliteKnowledgeStore } from "../../data/knowledge/sqlite-knowledge-store.js";
+import { KNOWLEDGE_STORE, KnowledgeSystemModule } from "../../module/builtin/knowledge/knowledge-module.js";
 import { featureRegistrar } from "../../module/feature-registrar.js";
 import { SERVER_PATHS } from "../../module/server-paths.js";
 import { Identifier } from "../../util/identifier.js";
@@ -57,7 +55,8 @@ const featureDatabase = (world: string, database?: string): KnowledgeDatabase | 
     database === undefined ? {} : { database },
   );
   module.install({ engine: featureRegistrar(engine, module, new Set()), services, id: module.id });
-  return services.find(KNOWLEDGE_DATABASE);
+  const store = services.find(KNOWLEDGE_STORE);
+  return store instanceof SqliteKnowledgeStore ? store.database : undefined;
 };
 
 describe("system knowledge import", () => {

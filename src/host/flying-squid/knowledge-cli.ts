@@ -1,8 +1,14 @@
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { KnowledgeDatabase } from "../../data/knowledge/knowledge-database.js";
 import { importKnowledge, summaryLine } from "../../data/knowledge/knowledge-import.js";
+import type { KnowledgeStore } from "../../data/knowledge/knowledge-store.js";
+import { PostgresKnowledgeStore } from "../../data/knowledge/postgres/postgres-knowledge-store.js";
 import type { ProgressStream } from "../../data/knowledge/progress-bar.js";
+import { SqliteKnowledgeStore } from "../../data/knowledge/sqlite-knowledge-store.js";
+import { SCHEMA_MIGRATIONS } from "../../data/network/open-storage.js";
+import { openPostgresDatabase } from "../../data/network/postgres-database.js";
+import { loadStorageConfig } from "../../data/network/storage-config.js";
 import { BUILTIN_PACK_ROOT } from "../../data/prompts/prompt-store.js";
 import {
   KNOWLEDGE_CONFIG,
@@ -94,22 +100,56 @@ export const knowledgeCommand = async (args: readonly string[], io: CliIo): Prom
     error: (message, cause) =>
       io.err.write(`system: ${message}${cause instanceof Error ? `: ${cause.message}` : ""}\n`),
   };
-  const path = parsed.database ?? (await serverKnowledgeDatabase({ dataDir: parsed.dataDir, logger }));
-  let database: KnowledgeDatabase;
+  let target: { readonly store: KnowledgeStore; readonly where: string; close(): Promise<void> };
   try {
-    database = KnowledgeDatabase.open(path);
+    target = await openTarget(parsed, logger);
   } catch (error) {
     io.err.write(`${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
   try {
-    const summary = importKnowledge({ database, folder: parsed.folder, progress: io.err });
+    const summary = await importKnowledge({ store: target.store, folder: parsed.folder, progress: io.err });
     for (const failure of summary.failures) io.err.write(`failed: ${failure.file}: ${failure.reason}\n`);
-    io.out.write(`${summaryLine(summary)} (${path})\n`);
+    io.out.write(`${summaryLine(summary)} (${target.where})\n`);
     return summary.failed > 0 ? 1 : 0;
   } finally {
-    database.close();
+    await target.close();
   }
+};
+
+/**
+ * Where an import writes: `--db`, else the store the server of the data folder uses: the network's PostgreSQL
+ * when its storage.json says `postgres`, otherwise the knowledge feature's SQLite file.
+ */
+const openTarget = async (
+  parsed: ImportArguments,
+  logger: Logger,
+): Promise<{ readonly store: KnowledgeStore; readonly where: string; close(): Promise<void> }> => {
+  if (parsed.database === undefined && existsSync(join(parsed.dataDir, "config", "system", "storage.json"))) {
+    const config = await loadStorageConfig(parsed.dataDir, logger);
+    if (config.backend === "postgres") {
+      const database = await openPostgresDatabase({
+        config,
+        dataDir: parsed.dataDir,
+        environment: process.env,
+        migrations: SCHEMA_MIGRATIONS,
+        logger,
+      });
+      const store = new PostgresKnowledgeStore(database.pool);
+      const where = new URL(config.url);
+      return {
+        store,
+        where: `postgres ${where.host}${where.pathname}`,
+        close: async () => {
+          await store.close();
+          await database.close();
+        },
+      };
+    }
+  }
+  const path = parsed.database ?? (await serverKnowledgeDatabase({ dataDir: parsed.dataDir, logger }));
+  const store = new SqliteKnowledgeStore(KnowledgeDatabase.open(path), path);
+  return { store, where: path, close: () => store.close() };
 };
 
 const isFolder = (path: string): boolean => {

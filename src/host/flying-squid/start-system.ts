@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { ContextType } from "../../agent/module/context-type.js";
 import { AssistantServer } from "../../assistant/assistant-server.js";
 import { loadExtensions } from "../../assistant/extension-loader.js";
 import { openStorage } from "../../data/network/open-storage.js";
@@ -10,6 +11,7 @@ import { openPanel, servePanel } from "../panel/open-panel.js";
 import { AdminVerification, verificationRequired } from "../shared/admin-verification.js";
 import { AssistantHostHandler } from "../shared/assistant-handler.js";
 import { OnlinePlayers } from "../shared/online-players.js";
+import { openNetworkLink } from "../shared/shared-reloads.js";
 import { parseCliOptions, SERVE_USAGE } from "./cli-options.js";
 import { type RunningHost, start } from "./server.js";
 import { loadServerConfig, worldFolderOf } from "./server-config.js";
@@ -78,6 +80,8 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     now: () => options.clock.now(),
     lock: true,
   });
+  // network (storage.json `postgres`): the shared knowledge store and reloads told to the other servers
+  const network = openNetworkLink({ storage, logger: options.logger });
   const extensions = await loadExtensions(dataDir, options.logger).catch(async (error: unknown) => {
     await storage.close();
     throw error;
@@ -98,9 +102,22 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     clock: options.clock,
     environment: options.environment,
     extraTypes: [...(options.extraTypes ?? []), ...extensions.types],
-    services: panel === undefined ? extensions.services : [...extensions.services, [PANEL_BINDINGS, panel]],
+    services: [
+      ...network.services,
+      ...extensions.services,
+      ...(panel === undefined ? [] : [[PANEL_BINDINGS, panel] as [ContextType<unknown>, unknown]]),
+    ],
+    onReload: network.announceReload,
   }).catch(async (error: unknown) => {
     await panel?.close();
+    await network.close();
+    await storage.close();
+    throw error;
+  });
+  await network.attach(assistant).catch(async (error: unknown) => {
+    await panel?.close();
+    await assistant.close();
+    await network.close();
     await storage.close();
     throw error;
   });
@@ -130,6 +147,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
   } catch (error) {
     await panel?.close();
     await assistant.close();
+    await network.close();
     await storage.close();
     throw error;
   }
@@ -150,6 +168,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
         await panel?.close();
         await host.close();
         await assistant.close();
+        await network.close();
         await storage.close();
       })();
       return closing;

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { ContextType } from "../../../agent/module/context-type.js";
 import { AssistantServer } from "../../../assistant/assistant-server.js";
 import { loadExtensions } from "../../../assistant/extension-loader.js";
 import { openStorage } from "../../../data/network/open-storage.js";
@@ -9,6 +10,7 @@ import { DEFAULT_SERVER_CONFIG } from "../../flying-squid/server-config.js";
 import { openPanel, servePanel } from "../../panel/open-panel.js";
 import { AssistantHostHandler } from "../../shared/assistant-handler.js";
 import { OnlinePlayers } from "../../shared/online-players.js";
+import { openNetworkLink } from "../../shared/shared-reloads.js";
 import type { RconEffects } from "../effects/rcon-effects.js";
 import { KillStatistics, type KillStatisticsOptions } from "../rcon/kill-statistics.js";
 import { AssistantGatewayCommands } from "./assistant-commands.js";
@@ -62,6 +64,8 @@ export const startGatewayAssistant = async (options: {
     now: () => options.clock.now(),
     lock: true,
   });
+  // network (storage.json `postgres`): the shared knowledge store and reloads told to the other servers
+  const network = openNetworkLink({ storage, logger });
   const extensions = await loadExtensions(dataDir, logger).catch(async (error: unknown) => {
     await storage.close();
     throw error;
@@ -87,9 +91,22 @@ export const startGatewayAssistant = async (options: {
     clock: options.clock,
     environment: options.environment,
     extraTypes: extensions.types,
-    services: panel === undefined ? extensions.services : [...extensions.services, [PANEL_BINDINGS, panel]],
+    services: [
+      ...network.services,
+      ...extensions.services,
+      ...(panel === undefined ? [] : [[PANEL_BINDINGS, panel] as [ContextType<unknown>, unknown]]),
+    ],
+    onReload: network.announceReload,
   }).catch(async (error: unknown) => {
     await panel?.close();
+    await network.close();
+    await storage.close();
+    throw error;
+  });
+  await network.attach(assistant).catch(async (error: unknown) => {
+    await panel?.close();
+    await assistant.close();
+    await network.close();
     await storage.close();
     throw error;
   });
@@ -125,6 +142,7 @@ export const startGatewayAssistant = async (options: {
       clearInterval(playtime);
       await panel?.close();
       await assistant.close();
+      await network.close();
       await storage.close();
     },
   };

@@ -3,7 +3,7 @@ import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import { Tool } from "../../../agent/tool/tool.js";
 import { ToolType } from "../../../agent/tool/tool-type.js";
-import type { KnowledgeDatabase } from "../../../data/knowledge/knowledge-database.js";
+import type { KnowledgeStore } from "../../../data/knowledge/knowledge-store.js";
 import { codec } from "../../../util/codec.js";
 
 /** Characters of an entry's stored text a query returns (enough to answer from, bounded for prompts). */
@@ -60,15 +60,13 @@ const trimText = (text: string): string =>
   text.length <= ENTRY_TEXT_CHARS ? text : `${text.slice(0, ENTRY_TEXT_CHARS)}…`;
 
 /**
- * The read-only query tool over a knowledge database. A database error is MODULE_FAILED, never an empty
+ * The read-only query tool over the knowledge store (whichever backend). A database error is MODULE_FAILED, never an empty
  * result: "nothing stored" and "could not look" must stay different answers (the second never goes to the web).
  */
-export const databaseQueryTool = (
-  database: KnowledgeDatabase,
-): Tool<DatabaseQueryInput, DatabaseQueryOutput> =>
+export const databaseQueryTool = (store: KnowledgeStore): Tool<DatabaseQueryInput, DatabaseQueryOutput> =>
   Tool.of(DATABASE_QUERY, async (input, scope) => {
     try {
-      const hits = database.search({ query: input.query, playerId: scope.playerId, limit: input.limit });
+      const hits = await store.search({ query: input.query, playerId: scope.playerId, limit: input.limit });
       return {
         entries: hits.map(({ entry, snippet }) => ({
           id: entry.id,

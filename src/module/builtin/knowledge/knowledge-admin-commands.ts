@@ -77,13 +77,13 @@ export class KnowledgeAdminModule extends AbstractAgentModule<KnowledgeAdminInpu
   async run(input: KnowledgeAdminInput, context: ExecutionContext): Promise<AgentResult> {
     if (context.permissionLevel < ADMIN_LEVEL) throw new AgentException(AgentFailure.PERMISSION_DENIED);
     if (input.op === "add") {
-      const added = this.admin.add({ title: input.title, body: input.body });
+      const added = await this.admin.add({ title: input.title, body: input.body });
       if (!added.success) throw new AgentException(AgentFailure.INPUT_INVALID.with(added.error));
       return AgentResult.success(
         translatable("system.knowledge.added", added.value.id, literalText(added.value.title)),
       );
     }
-    const removed = this.admin.remove(input.id);
+    const removed = await this.admin.remove(input.id);
     if (!removed.success) throw new AgentException(AgentFailure.INPUT_INVALID.with(removed.error));
     if (!removed.value) throw new AgentException(AgentFailure.NOT_FOUND.with(String(input.id)));
     return AgentResult.success(translatable("system.knowledge.removed", input.id));

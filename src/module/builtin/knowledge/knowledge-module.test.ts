@@ -7,6 +7,7 @@ import { AgentEngine } from "../../../agent/execution/agent-engine.js";
 import { ServiceContext } from "../../../agent/module/context-type.js";
 import type { ModuleRegistry } from "../../../agent/module/module-registry.js";
 import { KnowledgeDatabase } from "../../../data/knowledge/knowledge-database.js";
+import { SqliteKnowledgeStore } from "../../../data/knowledge/sqlite-knowledge-store.js";
 import type { Json } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import { type Logger, MemoryLogger } from "../../../util/logger.js";
@@ -18,7 +19,7 @@ import type { AnyServerModuleType, SystemModuleEntry } from "../../server-module
 import { SERVER_PATHS } from "../../server-paths.js";
 import { SystemModuleTags } from "../../system-module-tags.js";
 import { DATABASE_QUERY } from "./database-query-tool.js";
-import { KNOWLEDGE_DATABASE, KNOWLEDGE_MODULE_TYPE, KnowledgeSystemModule } from "./knowledge-module.js";
+import { KNOWLEDGE_MODULE_TYPE, KNOWLEDGE_STORE, KnowledgeSystemModule } from "./knowledge-module.js";
 
 let dataDir: string;
 let world: string;
@@ -64,9 +65,10 @@ const install = (server: Json = {}, logger: Logger = new MemoryLogger()) => {
 describe("the knowledge feature", () => {
   it("opens <world>/system/knowledge.sqlite, provides it to later features and closes it at shutdown", async () => {
     const { engine, services, manager, module } = install();
-    const database = services.find(KNOWLEDGE_DATABASE);
-    expect(database).toBeDefined();
-    expect(module?.database).toBe(database);
+    const store = services.find(KNOWLEDGE_STORE);
+    expect(store).toBeInstanceOf(SqliteKnowledgeStore);
+    expect(module?.store).toBe(store);
+    const database = module?.database;
     expect(engine.tools.get(DATABASE_QUERY.id)).toBeDefined();
     database?.add({ title: "Spawn", body: "The spawn is at 0 64 0.", source: "admin" });
     await manager.close();
@@ -78,14 +80,14 @@ describe("the knowledge feature", () => {
 
   it("honours the entry's database setting: relative to <world>/system, or absolute", async () => {
     const relative = install({ database: "kb/server.sqlite" });
-    relative.services.find(KNOWLEDGE_DATABASE)?.add({ title: "a", body: "b", source: "admin" });
+    await relative.services.find(KNOWLEDGE_STORE)?.add({ title: "a", body: "b", source: "admin" });
     await relative.manager.close();
     const opened = KnowledgeDatabase.open(join(world, "system", "kb", "server.sqlite"));
     expect(opened.count()).toBe(1);
     opened.close();
     const absolute = join(dataDir, "elsewhere.sqlite");
     const other = install({ database: absolute });
-    other.services.find(KNOWLEDGE_DATABASE)?.add({ title: "a", body: "b", source: "admin" });
+    await other.services.find(KNOWLEDGE_STORE)?.add({ title: "a", body: "b", source: "admin" });
     await other.manager.close();
     const again = KnowledgeDatabase.open(absolute);
     expect(again.count()).toBe(1);
@@ -109,7 +111,7 @@ describe("the knowledge feature", () => {
     };
     const { engine, services, manager } = install({}, capturing);
     expect(manager.isInstalled("system:knowledge")).toBe(false);
-    expect(services.find(KNOWLEDGE_DATABASE)).toBeUndefined();
+    expect(services.find(KNOWLEDGE_STORE)).toBeUndefined();
     expect(engine.tools.get(DATABASE_QUERY.id)).toBeUndefined();
     const errors = logger.lines.filter((line) => line.startsWith("ERROR"));
     expect(errors).toHaveLength(1);
@@ -127,8 +129,8 @@ describe("the knowledge feature", () => {
     const engine = new AgentEngine();
     const provided = KnowledgeDatabase.open(":memory:");
     const services = new ServiceContext<AgentEngine, ModuleRegistry>(engine, engine.modules()).provide(
-      KNOWLEDGE_DATABASE,
-      provided,
+      KNOWLEDGE_STORE,
+      new SqliteKnowledgeStore(provided, ":memory:"),
     );
     const module = new KnowledgeSystemModule(Identifier.parse("system:knowledge"), {});
     module.install({ engine: featureRegistrar(engine, module, new Set()), services, id: module.id });

@@ -2,6 +2,8 @@ import { ContextType, ServiceContext } from "../../../agent/module/context-type.
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
 import { KnowledgeAdmin } from "../../../data/knowledge/knowledge-admin.js";
 import { KnowledgeDatabase } from "../../../data/knowledge/knowledge-database.js";
+import type { KnowledgeStore } from "../../../data/knowledge/knowledge-store.js";
+import { SqliteKnowledgeStore } from "../../../data/knowledge/sqlite-knowledge-store.js";
 import { CorruptFileError } from "../../../util/corrupt-file-error.js";
 import type { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
@@ -24,22 +26,24 @@ export {
 } from "./knowledge-settings.js";
 
 /**
- * The knowledge database, for features installed after this one (the question workflow). The knowledge
- * feature provides the database it opened; one provided before it (tests) is used instead and not closed.
+ * The knowledge store, for features installed after this one (the question workflow). The knowledge feature
+ * provides the SQLite store it opened; a store provided before it (the network's PostgreSQL one, tests) is used
+ * instead and not closed. Features search and write through it without knowing the backend.
  */
-export const KNOWLEDGE_DATABASE = ContextType.of<KnowledgeDatabase>("system:knowledge_database");
+export const KNOWLEDGE_STORE = ContextType.of<KnowledgeStore>("system:knowledge_store");
 
 /**
  * The knowledge feature: a ToolModule exporting the read-only `database.query` (declared for reasoning) and the
- * admin commands over the database it owns: opened at install from `server.database` (see
- * knowledgeDatabasePath; the world folder comes from SERVER_PATHS), closed by `close()`. A database that cannot
- * be opened makes install throw a one-line CorruptFileError naming the file, so the feature is not installed.
+ * admin commands over the knowledge store: the provided one, or the SQLite database it opens at install from
+ * `server.database` (see knowledgeDatabasePath; the world folder comes from SERVER_PATHS) and closes in
+ * `close()`. A database that cannot be opened makes install throw a one-line CorruptFileError naming the file,
+ * so the feature is not installed.
  */
 export class KnowledgeSystemModule implements ServerModule {
   readonly type = KNOWLEDGE_MODULE_TYPE_ID;
   readonly enabledByDefault = true;
   readonly toolModule = true;
-  #database: KnowledgeDatabase | undefined;
+  #store: KnowledgeStore | undefined;
   #owned = false;
   #admin: KnowledgeAdmin | undefined;
 
@@ -48,8 +52,13 @@ export class KnowledgeSystemModule implements ServerModule {
     private readonly config: KnowledgeConfig,
   ) {}
 
+  get store(): KnowledgeStore | undefined {
+    return this.#store;
+  }
+
+  /** The SQLite database behind the store, when the store is the embedded one. */
   get database(): KnowledgeDatabase | undefined {
-    return this.#database;
+    return this.#store instanceof SqliteKnowledgeStore ? this.#store.database : undefined;
   }
 
   /** Admin add/remove (KnowledgeAdmin.add/remove) once installed. */
@@ -58,37 +67,37 @@ export class KnowledgeSystemModule implements ServerModule {
   }
 
   install(context: ServerModuleContext): void {
-    const provided = context.services.find(KNOWLEDGE_DATABASE);
-    const database = provided ?? this.#open(context);
+    const provided = context.services.find(KNOWLEDGE_STORE);
+    const store = provided ?? this.#open(context);
     try {
-      context.engine.registerTool(databaseQueryTool(database).ownedBy(context.id));
-      const admin = new KnowledgeAdmin(database);
+      context.engine.registerTool(databaseQueryTool(store).ownedBy(context.id));
+      const admin = new KnowledgeAdmin(store);
       context.engine.registerModule(new KnowledgeAdminModule(admin));
       if (provided === undefined && context.services instanceof ServiceContext)
-        context.services.provide(KNOWLEDGE_DATABASE, database);
+        context.services.provide(KNOWLEDGE_STORE, store);
       this.#admin = admin;
     } catch (error) {
-      if (provided === undefined) database.close();
+      if (provided === undefined) void store.close();
       throw error;
     }
-    this.#database = database;
+    this.#store = store;
     this.#owned = provided === undefined;
   }
 
   close(): void {
-    if (this.#owned) this.#database?.close();
+    if (this.#owned) void this.#store?.close();
   }
 
   storages(): readonly AnyModuleStorage[] {
     return [];
   }
 
-  #open(context: ServerModuleContext): KnowledgeDatabase {
+  #open(context: ServerModuleContext): KnowledgeStore {
     const setting = this.config.database;
     const world = needsWorld(setting) ? context.services.get(SERVER_PATHS).world : "";
     const path = knowledgeDatabasePath({ world, setting });
     try {
-      return KnowledgeDatabase.open(path);
+      return new SqliteKnowledgeStore(KnowledgeDatabase.open(path), path);
     } catch (error) {
       const problem = error instanceof Error ? error.message : String(error);
       throw new CorruptFileError(path, `${problem}; the knowledge feature is unavailable`, { cause: error });

@@ -14,6 +14,7 @@ import { DEFAULT_POLICIES } from "../../../agent/execution/policy-defaults.js";
 import type { AgentAction } from "../../../agent/module/action-type.js";
 import { formatText } from "../../../agent/text-format.js";
 import { KnowledgeDatabase } from "../../../data/knowledge/knowledge-database.js";
+import { SqliteKnowledgeStore } from "../../../data/knowledge/sqlite-knowledge-store.js";
 import { BUILTIN_PACK_ROOT } from "../../../data/prompts/prompt-store.js";
 import { loadQuestBook } from "../../../data/quests/quest-loader.js";
 import { FileAgentStore } from "../../../data/store/file-agent-store.js";
@@ -92,7 +93,7 @@ const start = async (options: { readonly model?: boolean } = {}): Promise<Setup>
   engine.registerModule(
     new QuestionModule({
       owner: Identifier.parse(QUESTION),
-      databaseQuery: databaseQueryTool(database),
+      databaseQuery: databaseQueryTool(new SqliteKnowledgeStore(database, ":memory:")),
       switches,
       prompts: builtinPrompts(),
       searchOwner: () => undefined,

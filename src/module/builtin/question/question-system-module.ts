@@ -13,7 +13,7 @@ import {
   type DatabaseQueryOutput,
   databaseQueryTool,
 } from "../knowledge/database-query-tool.js";
-import { KNOWLEDGE_DATABASE } from "../knowledge/knowledge-module.js";
+import { KNOWLEDGE_STORE } from "../knowledge/knowledge-module.js";
 import { WEB_ACCESS } from "../search/web-access.js";
 import { WEB_SEARCH } from "../search/web-tools.js";
 import { ANSWER_CARD } from "./answer-card.js";
@@ -39,7 +39,7 @@ export const QUESTION_CONFIG = codec(z.object({}).passthrough());
 
 /**
  * The question feature: registers `system:question` with the shared `database.query` (the knowledge feature's
- * instance, or one over the injected database) and the injected WebAccess, player switches and prompts.
+ * instance, or one over the injected store) and the injected WebAccess, player switches and prompts.
  */
 export class QuestionSystemModule implements ServerModule {
   readonly type = QUESTION_MODULE_TYPE_ID;
@@ -55,12 +55,12 @@ export class QuestionSystemModule implements ServerModule {
     // extension chat: the routing mode's one plain reply when no workflow fits
     engine.registerModule(new ChatModule(context.id, services.get(PROMPT_SOURCE)));
     const registered = engine.tools.get(DATABASE_QUERY.id);
-    const database = services.find(KNOWLEDGE_DATABASE);
+    const store = services.find(KNOWLEDGE_STORE);
     const databaseQuery =
       (registered as unknown as Tool<DatabaseQueryInput, DatabaseQueryOutput> | undefined) ??
-      (database === undefined ? undefined : databaseQueryTool(database));
+      (store === undefined ? undefined : databaseQueryTool(store));
     if (databaseQuery === undefined)
-      throw new Error("system:question needs the knowledge feature or a knowledge database");
+      throw new Error("system:question needs the knowledge feature or a knowledge store");
     engine.registerModule(
       new QuestionModule({
         owner: context.id,

@@ -1,0 +1,124 @@
+import { randomUUID } from "node:crypto";
+import type { ContextType } from "../../agent/module/context-type.js";
+import type { AssistantServer } from "../../assistant/assistant-server.js";
+import { PostgresKnowledgeStore } from "../../data/knowledge/postgres/postgres-knowledge-store.js";
+import type { OpenedStorage } from "../../data/network/open-storage.js";
+import type { PostgresDatabase } from "../../data/network/postgres-database.js";
+import { PostgresNotifier } from "../../data/network/postgres-notifier.js";
+import { KNOWLEDGE_STORE } from "../../module/builtin/knowledge/knowledge-module.js";
+import type { Logger } from "../../util/logger.js";
+
+/** The channel every server of a network listens on; payloads say what to re-read, never the data itself. */
+export const INVALIDATION_CHANNEL = "system_invalidate";
+
+/** What a notification asks the other servers to re-read. */
+export type InvalidationTopic = "reload" | "knowledge";
+
+interface Invalidation {
+  readonly origin: string;
+  readonly topic: InvalidationTopic;
+}
+
+/**
+ * A server's part in a network (storage.json says `postgres`): the services it contributes to the assistant (the
+ * shared knowledge store) and its reloads shared through LISTEN/NOTIFY. `/system reload` here tells the others,
+ * which re-read their config files; a knowledge change tells them too. On a files backend everything is a no-op.
+ */
+export interface NetworkLink {
+  /** Services for AssistantServer.create (the shared knowledge store on PostgreSQL). */
+  readonly services: readonly [ContextType<unknown>, unknown][];
+  /** Pass as AssistantServer's `onReload`: tells the other servers an admin reloaded here. */
+  readonly announceReload: () => void;
+  /** Starts listening for the other servers' notifications, reloading `assistant` on theirs. */
+  attach(assistant: AssistantServer): Promise<void>;
+  close(): Promise<void>;
+}
+
+const NO_NETWORK: NetworkLink = {
+  services: [],
+  announceReload: () => {},
+  attach: async () => {},
+  close: async () => {},
+};
+
+/**
+ * The network link over the storage the host opened (none for `files`): it uses that storage's pool, already
+ * migrated by openStorage, and closes none of it (the host closes the storage after the link).
+ */
+export const openNetworkLink = (options: {
+  readonly storage: OpenedStorage;
+  readonly logger: Logger;
+}): NetworkLink =>
+  options.storage.database === undefined
+    ? NO_NETWORK
+    : new SharedReloads(options.storage.database, options.logger);
+
+/** The network link over one PostgreSQL database (the storage's pool; a dedicated connection for LISTEN). */
+export class SharedReloads implements NetworkLink {
+  /** This process's origin: its own notifications come back to it and are ignored. */
+  readonly origin = randomUUID();
+  readonly services: readonly [ContextType<unknown>, unknown][];
+  readonly #store: PostgresKnowledgeStore;
+  #notifier: PostgresNotifier | undefined;
+  #closed = false;
+
+  constructor(
+    private readonly database: PostgresDatabase,
+    private readonly logger: Logger,
+  ) {
+    this.#store = new PostgresKnowledgeStore(database.pool, { onChange: () => this.#publish("knowledge") });
+    this.services = [[KNOWLEDGE_STORE, this.#store]];
+  }
+
+  readonly announceReload = (): void => this.#publish("reload");
+
+  async attach(assistant: AssistantServer): Promise<void> {
+    const reload = async (why: string): Promise<void> => {
+      await assistant.reloadConfig();
+      this.logger.info(`storage: reloaded config (${why})`);
+    };
+    this.#notifier = await PostgresNotifier.start({
+      connection: this.database.connection,
+      channel: INVALIDATION_CHANNEL,
+      logger: this.logger,
+      onMessage: (payload) => {
+        const message = parse(payload);
+        if (message === undefined || message.origin === this.origin) return;
+        // Knowledge is read from the database on every search: nothing is cached to drop.
+        if (message.topic === "reload")
+          reload(`/system reload on ${message.origin.slice(0, 8)}`).catch((error: unknown) =>
+            this.logger.error("storage: a reload another server asked for failed", error),
+          );
+      },
+      // notifications sent while disconnected are lost: re-read what they could have invalidated
+      onResync: () => reload("after the database connection came back"),
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#notifier?.close();
+    await this.#store.close();
+  }
+
+  #publish(topic: InvalidationTopic): void {
+    if (this.#closed) return;
+    const payload = JSON.stringify({ origin: this.origin, topic } satisfies Invalidation);
+    PostgresNotifier.publish(this.database.pool, INVALIDATION_CHANNEL, payload).catch((error: unknown) =>
+      this.logger.warn(
+        `storage: could not tell the other servers (${topic}): ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
+  }
+}
+
+const parse = (payload: string): Invalidation | undefined => {
+  try {
+    const value = JSON.parse(payload) as Partial<Invalidation>;
+    if (typeof value.origin !== "string" || (value.topic !== "reload" && value.topic !== "knowledge"))
+      return undefined;
+    return { origin: value.origin, topic: value.topic };
+  } catch {
+    return undefined;
+  }
+};
