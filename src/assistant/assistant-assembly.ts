@@ -174,6 +174,7 @@ export const assembleAssistant = async (
   const events = new EventExecutor({
     engine,
     journal: infrastructure.journal,
+    ...(infrastructure.claims === undefined ? {} : { claims: infrastructure.claims }),
     pool: infrastructure.tasks.event,
     // features register their event workflows while installing, after the executor exists
     // features register their event workflows while installing; the table is built once the rules file is read

@@ -9,8 +9,13 @@ import { TaskExecutor } from "../agent/execution/task-executor.js";
 import { ModelConfig } from "../agent/model/model-config.js";
 import { ModelGateway } from "../agent/model/model-gateway.js";
 import { SemanticConfig } from "../agent/routing/semantic-config.js";
+import type { AgentJournal } from "../agent/storage/agent-journal.js";
 import { JournalStepRunner } from "../agent/storage/journal-step-runner.js";
+import type { RunClaims } from "../agent/storage/run-claims.js";
 import { type OpenedStorage, openStorage } from "../data/network/open-storage.js";
+import { PostgresAgentJournal } from "../data/network/postgres-agent-journal.js";
+import { PostgresLeases } from "../data/network/postgres-leases.js";
+import { PostgresRunClaims } from "../data/network/postgres-run-claims.js";
 import { BUILTIN_PACK_ROOT, PromptStore } from "../data/prompts/prompt-store.js";
 import { FileAgentJournal } from "../data/store/file-agent-journal.js";
 import { FileAgentStore } from "../data/store/file-agent-store.js";
@@ -54,7 +59,10 @@ export interface AssistantInfrastructure {
   /** Whether the assistant opened `storage` itself (and closes it); else its opener does. */
   readonly ownsStorage: boolean;
   readonly gateway: ModelGateway;
-  readonly journal: FileAgentJournal;
+  /** Write steps and event tasks: this server's files, or a network's database (shared by its servers). */
+  readonly journal: AgentJournal;
+  /** A network's claims of event runs (one server runs each); absent with files, where this server is alone. */
+  readonly claims?: RunClaims;
   readonly store: FileAgentStore;
   readonly generations: MemoryGenerations;
   readonly conversation: ConversationService;
@@ -113,7 +121,7 @@ export const openInfrastructure = async (options: {
     ...(now === undefined ? {} : { now }),
   });
   modelConfig.bind(gateway);
-  const journal = await FileAgentJournal.open({ folder: join(systemDir, "journal"), logger });
+  const { journal, claims } = await openJournal(storage, join(systemDir, "journal"), logger);
   const tasks = new TaskExecutor();
   const players = new PlayerDirectory(join(systemDir, "known-players.json"), logger);
   const damaged = new DamagedPlayerFiles({
@@ -171,6 +179,7 @@ export const openInfrastructure = async (options: {
     ownsStorage: options.storage === undefined,
     gateway,
     journal,
+    ...(claims === undefined ? {} : { claims }),
     store,
     generations,
     conversation,
@@ -182,4 +191,18 @@ export const openInfrastructure = async (options: {
     players,
     damaged,
   };
+};
+
+/** The file journal of this server, or a network's journal in its database with claims of runs. */
+const openJournal = async (
+  storage: OpenedStorage,
+  folder: string,
+  logger: Logger,
+): Promise<{ readonly journal: AgentJournal; readonly claims?: RunClaims }> => {
+  const database = storage.database;
+  if (database === undefined || storage.server === undefined)
+    return { journal: await FileAgentJournal.open({ folder, logger }) };
+  const journal = await PostgresAgentJournal.open({ pool: database.pool, logger });
+  const leases = new PostgresLeases(database.pool, storage.server);
+  return { journal, claims: new PostgresRunClaims({ leases, journal, logger }) };
 };

@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { hostname } from "node:os";
+import { join, resolve } from "node:path";
 import type { UsageStore } from "../../agent/storage/usage-store.js";
 import type { Logger } from "../../util/logger.js";
 import { KNOWLEDGE_MIGRATIONS } from "../knowledge/postgres/knowledge-migrations.js";
@@ -41,6 +42,8 @@ export interface OpenedStorage {
    * and the settings of a dedicated connection (LISTEN). Absent with `files`.
    */
   readonly database?: PostgresDatabase;
+  /** This server's name in the network (storage.json `server`, else `<host name>:<data folder>`); absent with `files`. */
+  readonly server?: string;
   /** Resolves when every usage change so far is durable. */
   flush(): Promise<void>;
   /** Flushes usage, closes the database's pool and releases the data folder. */
@@ -121,6 +124,7 @@ export const openStorage = async (options: OpenStorageOptions): Promise<OpenedSt
       points: state,
       checkIns: state,
       database,
+      server: config.server ?? `${hostname()}:${resolve(options.dataDir)}`,
       // each change is committed before it resolves
       flush: async () => {},
       close: async () => {

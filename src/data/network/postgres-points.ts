@@ -25,7 +25,13 @@ const CHANGE = `
   )
   SELECT (SELECT count(*) FROM entry)::int AS recorded, (SELECT balance FROM changed) AS balance`;
 
-/** Check-in days and the day's points in one statement: the day's key decides, the entry's key dedupes. */
+/** The outbox key of a day's check-in reward (SQL over two parameters): one reward per player and day. */
+const checkInEffectKey = (player: string, day: string): string => `'check_in:' || ${player} || ':' || ${day}`;
+
+/**
+ * Check-in days, the day's points and the reward's in-game effect (the outbox) in one statement: the day's key
+ * decides, the entry's and the effect's keys dedupe.
+ */
 const CLAIM = `
   WITH claim AS (
     INSERT INTO system_check_in (player_id, day, streak, total, items, at)
@@ -41,6 +47,13 @@ const CLAIM = `
     INSERT INTO system_points_balance AS b (player_id, balance) SELECT $1, amount FROM entry
     ON CONFLICT (player_id) DO UPDATE SET balance = b.balance + EXCLUDED.balance
     RETURNING balance
+  ), effect AS (
+    INSERT INTO system_outbox (idem_key, player_id, payload)
+    SELECT ${checkInEffectKey("$1", "$2")}, $1,
+      jsonb_build_object('kind', 'give_items', 'items', $5::jsonb, 'reason', 'check_in:' || $2)
+    FROM claim WHERE jsonb_array_length($5::jsonb) > 0
+    ON CONFLICT (idem_key) DO NOTHING
+    RETURNING id
   )
   SELECT (SELECT count(*) FROM claim)::int AS claimed, (SELECT count(*) FROM credited)::int AS credited`;
 
@@ -51,6 +64,8 @@ const isCheckViolation = (error: unknown): boolean =>
 /** Points and check-in days of a network in PostgreSQL (tables of migrations 000 and 001). */
 export class PostgresPlayerState implements PointsAccounts, CheckInClaims {
   readonly scope = "shared";
+  /** A claim queues its reward in the outbox; the server hosting the player gives it. */
+  readonly delivers = true;
 
   constructor(private readonly pool: Pool) {}
 

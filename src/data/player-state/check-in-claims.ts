@@ -31,6 +31,11 @@ export interface CheckInClaims {
   claimed(playerId: string, day: string): Promise<ClaimedDay | undefined>;
   /** The player's latest claimed day before `day`. */
   latestBefore(playerId: string, day: string): Promise<ClaimedDay | undefined>;
-  /** Claims the day and credits its points in one effect; false when the day was claimed before. */
+  /**
+   * Claims the day and credits its points in one effect; false when the day was claimed before. With
+   * `delivers`, the same effect queues the day's reward for the server hosting the player to give.
+   */
   claim(claim: CheckInClaim): Promise<boolean>;
+  /** Whether a claim queues its reward itself (a network's outbox); otherwise the claiming server pays it. */
+  readonly delivers?: boolean;
 }

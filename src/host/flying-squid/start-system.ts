@@ -81,7 +81,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     lock: true,
   });
   // network (storage.json `postgres`): the shared knowledge store and reloads told to the other servers
-  const network = openNetworkLink({ storage, logger: options.logger });
+  const network = openNetworkLink({ storage, bridge: players, logger: options.logger });
   const extensions = await loadExtensions(dataDir, options.logger).catch(async (error: unknown) => {
     await storage.close();
     throw error;

@@ -5,8 +5,10 @@ import { PostgresKnowledgeStore } from "../../data/knowledge/postgres/postgres-k
 import type { OpenedStorage } from "../../data/network/open-storage.js";
 import type { PostgresDatabase } from "../../data/network/postgres-database.js";
 import { PostgresNotifier } from "../../data/network/postgres-notifier.js";
+import type { GameBridge } from "../../game/game-bridge.js";
 import { KNOWLEDGE_STORE } from "../../module/builtin/knowledge/knowledge-module.js";
 import type { Logger } from "../../util/logger.js";
+import { NetworkDeliveries } from "./network-deliveries.js";
 
 /** The channel every server of a network listens on; payloads say what to re-read, never the data itself. */
 export const INVALIDATION_CHANNEL = "system_invalidate";
@@ -21,15 +23,19 @@ interface Invalidation {
 
 /**
  * A server's part in a network (storage.json says `postgres`): the services it contributes to the assistant (the
- * shared knowledge store) and its reloads shared through LISTEN/NOTIFY. `/system reload` here tells the others,
- * which re-read their config files; a knowledge change tells them too. On a files backend everything is a no-op.
+ * shared knowledge store), its reloads shared through LISTEN/NOTIFY (`/system reload` here tells the others,
+ * which re-read their config files; a knowledge change tells them too), and its presence and deliveries
+ * (network-deliveries.ts). On a files backend everything is a no-op.
  */
 export interface NetworkLink {
   /** Services for AssistantServer.create (the shared knowledge store on PostgreSQL). */
   readonly services: readonly [ContextType<unknown>, unknown][];
   /** Pass as AssistantServer's `onReload`: tells the other servers an admin reloaded here. */
   readonly announceReload: () => void;
-  /** Starts listening for the other servers' notifications, reloading `assistant` on theirs. */
+  /**
+   * Starts listening for the other servers' notifications, reloading `assistant` on theirs, and starts this
+   * server's presence and deliveries (its players' joins and leaves come from `assistant`).
+   */
   attach(assistant: AssistantServer): Promise<void>;
   close(): Promise<void>;
 }
@@ -47,11 +53,14 @@ const NO_NETWORK: NetworkLink = {
  */
 export const openNetworkLink = (options: {
   readonly storage: OpenedStorage;
+  /** The host's bridge: network deliveries give items through it. */
+  readonly bridge: GameBridge;
   readonly logger: Logger;
-}): NetworkLink =>
-  options.storage.database === undefined
-    ? NO_NETWORK
-    : new SharedReloads(options.storage.database, options.logger);
+}): NetworkLink => {
+  const { database, server } = options.storage;
+  if (database === undefined || server === undefined) return NO_NETWORK;
+  return new SharedReloads(database, options.logger, { server, bridge: options.bridge });
+};
 
 /** The network link over one PostgreSQL database (the storage's pool; a dedicated connection for LISTEN). */
 export class SharedReloads implements NetworkLink {
@@ -60,11 +69,14 @@ export class SharedReloads implements NetworkLink {
   readonly services: readonly [ContextType<unknown>, unknown][];
   readonly #store: PostgresKnowledgeStore;
   #notifier: PostgresNotifier | undefined;
+  #deliveries: NetworkDeliveries | undefined;
   #closed = false;
 
   constructor(
     private readonly database: PostgresDatabase,
     private readonly logger: Logger,
+    /** This server's name and bridge, for presence and deliveries; none: reloads and knowledge only. */
+    private readonly host?: { readonly server: string; readonly bridge: GameBridge },
   ) {
     this.#store = new PostgresKnowledgeStore(database.pool, { onChange: () => this.#publish("knowledge") });
     this.services = [[KNOWLEDGE_STORE, this.#store]];
@@ -73,6 +85,13 @@ export class SharedReloads implements NetworkLink {
   readonly announceReload = (): void => this.#publish("reload");
 
   async attach(assistant: AssistantServer): Promise<void> {
+    if (this.host !== undefined)
+      this.#deliveries = await NetworkDeliveries.start({
+        database: this.database,
+        ...this.host,
+        lifecycles: assistant.infrastructure.lifecycles,
+        logger: this.logger,
+      });
     const reload = async (why: string): Promise<void> => {
       await assistant.reloadConfig();
       this.logger.info(`storage: reloaded config (${why})`);
@@ -97,6 +116,7 @@ export class SharedReloads implements NetworkLink {
 
   async close(): Promise<void> {
     this.#closed = true;
+    await this.#deliveries?.close();
     await this.#notifier?.close();
     await this.#store.close();
   }

@@ -65,7 +65,7 @@ export const startGatewayAssistant = async (options: {
     lock: true,
   });
   // network (storage.json `postgres`): the shared knowledge store and reloads told to the other servers
-  const network = openNetworkLink({ storage, logger });
+  const network = openNetworkLink({ storage, bridge: players, logger });
   const extensions = await loadExtensions(dataDir, logger).catch(async (error: unknown) => {
     await storage.close();
     throw error;

@@ -77,8 +77,9 @@ export const claimInFiles = async (
 };
 
 /**
- * A network: the day is claimed in the shared database (one statement with the day's points), whichever server
- * asks first; the reward's PENDING delivery is then recorded in this server's player file, which pays it.
+ * A network: the day is claimed in the shared database (one statement with the day's points and, with
+ * `delivers`, the reward's outbox effect), whichever server asks first; without `delivers` the reward's
+ * PENDING delivery is recorded in this server's player file, which pays it.
  */
 export const claimShared = async (
   attempt: CheckInAttempt,
@@ -108,7 +109,8 @@ export const claimShared = async (
   await store.transaction(playerId, (data) => {
     const record = ModuleData.get(data, storage);
     record.adopt({ day, streak, total });
-    record.putDelivery(day, items);
+    // the claim queued the reward in the network's outbox: the server hosting the player gives it
+    if (claims.delivers !== true) record.putDelivery(day, items);
   });
   return { already: false, streak, total, items };
 };

@@ -130,7 +130,9 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
         present(CHECK_IN_CARD.card(card("already", delivery?.items ?? [], true))),
       );
     }
-    const queued = await this.#deliver(context.playerId, day, outcome.items, 0);
+    // a network's outbox holds the reward already (claimed with the day); else a durable event pays it here
+    const queued =
+      claims?.delivers === true || (await this.#deliver(context.playerId, day, outcome.items, 0));
     await this.#reportStreak(context.playerId, day, outcome.streak);
     const result = AgentResult.success(
       undefined,
