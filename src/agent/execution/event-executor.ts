@@ -156,8 +156,10 @@ export class EventExecutor implements UnconfirmedEvents {
     await this.#options.journal
       .refreshPlayer?.(playerId)
       .catch((error: unknown) => this.#logger.error(`events of ${playerId}: not read again`, error));
+    // in a network, a queued or running task here may be another server's that stopped: its claim decides
+    const shared = this.#options.claims !== undefined;
     for (const task of this.#options.journal.unfinishedEvents())
-      if (task.playerId === playerId && task.state === State.WAITING) await this.#schedule(task);
+      if (task.playerId === playerId && (shared || task.state === State.WAITING)) await this.#schedule(task);
   }
 
   unconfirmed(): UnconfirmedEvent[] {
