@@ -9,6 +9,7 @@ import {
   quitAndWait,
   type ShippedServer,
   startShipped,
+  tempFolder,
   waitFor,
 } from "./system-support.js";
 
@@ -96,14 +97,29 @@ describe("a network's journal and deliveries (two shipped servers, real bots)", 
     expect(names).toEqual(
       expect.arrayContaining(["000-points", "100-knowledge", "200-journal", "203-outbox"]),
     );
-    // each server holds its liveness lease under its storage.json name
-    const leases = await database.query(
+    // each server holds its liveness lease under its storage.json name, as the holder of its data folder
+    const leases = await database.query<{ key: string; owner: string }>(
       "SELECT key, owner FROM system_lease WHERE key LIKE 'server:%' ORDER BY key",
     );
-    expect(leases.rows).toEqual([
-      { key: "server:a", owner: "a" },
-      { key: "server:b", owner: "b" },
-    ]);
+    expect(leases.rows.map((lease) => lease.key)).toEqual(["server:a", "server:b"]);
+    expect(leases.rows[0]?.owner.endsWith(a.folder)).toBe(true);
+  });
+
+  it("refuses a second server under a name a running server holds; takes over its own after a crash", async () => {
+    await expect(startShipped({ files: files("a") })).rejects.toThrow(
+      /storage: the server name a is in use by .*; give each server its own/,
+    );
+    // a server of the network that stopped without ending its lease (killed): its next start takes it over
+    const folder = tempFolder("system-network-c-");
+    const c = await startShipped({ folder, files: files("c") });
+    await c.close();
+    await database.query(
+      "UPDATE system_lease SET expires_at = now() + interval '1 hour' WHERE key = 'server:c'",
+    );
+    const again = await startShipped({ folder, files: files("c") });
+    const lease = await row<{ epoch: string }>("SELECT epoch FROM system_lease WHERE key = 'server:c'", []);
+    await again.close();
+    expect(lease?.epoch).toBe("2");
   });
 
   it("gives a reward recorded on A, where the inventory is full, once: on B where the player went", async () => {

@@ -42,8 +42,10 @@ export interface OpenedStorage {
    * and the settings of a dedicated connection (LISTEN). Absent with `files`.
    */
   readonly database?: PostgresDatabase;
-  /** This server's name in the network (storage.json `server`, else `<host name>:<data folder>`); absent with `files`. */
+  /** This server's name in the network (storage.json `server`, else `holder`); absent with `files`. */
   readonly server?: string;
+  /** This data folder on this machine (`<host name>:<data folder path>`): a restart of this server is the same holder. */
+  readonly holder?: string;
   /** Resolves when every usage change so far is durable. */
   flush(): Promise<void>;
   /** Flushes usage, closes the database's pool and releases the data folder. */
@@ -114,6 +116,7 @@ export const openStorage = async (options: OpenStorageOptions): Promise<OpenedSt
       throw error;
     });
     const state = new PostgresPlayerState(database.pool);
+    const holder = `${hostname()}:${resolve(options.dataDir)}`;
     const where = new URL(config.url);
     options.logger.info(
       `storage: PostgreSQL at ${where.host}${where.pathname} (points, check-in, model quotas, knowledge, journal)`,
@@ -124,7 +127,8 @@ export const openStorage = async (options: OpenStorageOptions): Promise<OpenedSt
       points: state,
       checkIns: state,
       database,
-      server: config.server ?? `${hostname()}:${resolve(options.dataDir)}`,
+      server: config.server ?? holder,
+      holder,
       // each change is committed before it resolves
       flush: async () => {},
       close: async () => {

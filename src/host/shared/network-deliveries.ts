@@ -54,19 +54,24 @@ export class NetworkDeliveries {
   static async start(options: {
     readonly database: PostgresDatabase;
     readonly server: string;
+    /** This data folder on this machine: a lease of the same holder is this server's previous run. */
+    readonly holder: string;
     readonly bridge: GameBridge;
     readonly lifecycles: AgentLifecycles;
     readonly logger: Logger;
   }): Promise<NetworkDeliveries> {
     const { database, server, logger } = options;
-    const leases = new PostgresLeases(database.pool, server);
+    const leases = new PostgresLeases(database.pool, options.holder);
     const key = serverLeaseKey(server);
     let lease = await leases.acquire(key, SERVER_LEASE_MILLIS);
     if (lease === undefined) {
       const held = await leases.current(key);
-      // the same name: this server's previous run (the data folder's lock says it stopped); else refuse
-      if (held === undefined || held.owner !== server || !(await leases.release(held)))
-        throw new Error(`storage: the server name ${server} is in use by a running server of the network`);
+      // this data folder's previous run (its lock says that process is gone) is taken over; another holder not
+      if (held !== undefined && held.owner !== options.holder)
+        throw new Error(
+          `storage: the server name ${server} is in use by ${held.owner}; give each server its own`,
+        );
+      if (held !== undefined) await leases.release(held);
       lease = await leases.acquire(key, SERVER_LEASE_MILLIS);
       if (lease === undefined) throw new Error(`storage: the server name ${server} is in use`);
     }

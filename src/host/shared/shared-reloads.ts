@@ -57,9 +57,9 @@ export const openNetworkLink = (options: {
   readonly bridge: GameBridge;
   readonly logger: Logger;
 }): NetworkLink => {
-  const { database, server } = options.storage;
-  if (database === undefined || server === undefined) return NO_NETWORK;
-  return new SharedReloads(database, options.logger, { server, bridge: options.bridge });
+  const { database, server, holder } = options.storage;
+  if (database === undefined || server === undefined || holder === undefined) return NO_NETWORK;
+  return new SharedReloads(database, options.logger, { server, holder, bridge: options.bridge });
 };
 
 /** The network link over one PostgreSQL database (the storage's pool; a dedicated connection for LISTEN). */
@@ -76,7 +76,7 @@ export class SharedReloads implements NetworkLink {
     private readonly database: PostgresDatabase,
     private readonly logger: Logger,
     /** This server's name and bridge, for presence and deliveries; none: reloads and knowledge only. */
-    private readonly host?: { readonly server: string; readonly bridge: GameBridge },
+    private readonly host?: { readonly server: string; readonly holder: string; readonly bridge: GameBridge },
   ) {
     this.#store = new PostgresKnowledgeStore(database.pool, { onChange: () => this.#publish("knowledge") });
     this.services = [[KNOWLEDGE_STORE, this.#store]];
