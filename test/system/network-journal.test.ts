@@ -145,6 +145,8 @@ describe("a network's journal and deliveries (two shipped servers, real bots)", 
     await quitAndWait(a, onA, "Steve");
 
     const onB = await join(b, "Steve");
+    const arrived = await onB.next((m) => /check-in reward has arrived/.test(m.text));
+    expect(arrived.text).toBe("Your check-in reward has arrived: Bread × 3, Bottle o' Enchanting × 2");
     await waitFor(() => (held(onB, "bread") === 3 ? true : undefined));
     // marked done once the give resolved (saved): the bot may see the bread a moment before
     const effect = await until(async () => {

@@ -1,9 +1,14 @@
 import type { AgentLifecycles } from "../../agent/agent-lifecycle.js";
+import { AgentResult } from "../../agent/agent-result.js";
+import { present } from "../../agent/card/card-text.js";
+import type { AssistantServer } from "../../assistant/assistant-server.js";
 import type { PostgresDatabase } from "../../data/network/postgres-database.js";
 import { type Lease, PostgresLeases } from "../../data/network/postgres-leases.js";
 import { type ApplyOutcome, type OutboxEffect, PostgresOutbox } from "../../data/network/postgres-outbox.js";
 import { PostgresPresence, type PresenceToken } from "../../data/network/postgres-presence.js";
 import type { GameBridge, GiveStack } from "../../game/game-bridge.js";
+import { CHECK_IN_CARD } from "../../module/builtin/check-in/check-in-card.js";
+import { itemNamer } from "../../module/builtin/check-in/check-in-feature.js";
 import type { Logger } from "../../util/logger.js";
 
 /** How long this server's liveness lease lasts without renewal; renewed every third of it. */
@@ -36,12 +41,17 @@ export class NetworkDeliveries {
     private lease: Lease,
     bridge: GameBridge,
     private readonly logger: Logger,
+    arrived: (effect: OutboxEffect) => void,
   ) {
     this.#presence = new PostgresPresence(database.pool, server);
     this.#outbox = new PostgresOutbox({
       pool: database.pool,
       server,
-      apply: (effect) => give(bridge, effect, logger),
+      apply: async (effect) => {
+        const outcome = await give(bridge, effect, logger);
+        if (outcome === "applied") arrived(effect);
+        return outcome;
+      },
       // no world here tells whether an interrupted give happened: such effects wait for an admin
       logger,
     });
@@ -58,6 +68,8 @@ export class NetworkDeliveries {
     readonly holder: string;
     readonly bridge: GameBridge;
     readonly lifecycles: AgentLifecycles;
+    /** Told of each effect given here (the player's notice). */
+    readonly arrived: (effect: OutboxEffect) => void;
     readonly logger: Logger;
   }): Promise<NetworkDeliveries> {
     const { database, server, logger } = options;
@@ -75,7 +87,15 @@ export class NetworkDeliveries {
       lease = await leases.acquire(key, SERVER_LEASE_MILLIS);
       if (lease === undefined) throw new Error(`storage: the server name ${server} is in use`);
     }
-    const deliveries = new NetworkDeliveries(database, server, leases, lease, options.bridge, logger);
+    const deliveries = new NetworkDeliveries(
+      database,
+      server,
+      leases,
+      lease,
+      options.bridge,
+      logger,
+      options.arrived,
+    );
     await deliveries.#presence.clearServer();
     const recovered = await deliveries.#outbox.recover();
     if (recovered.unconfirmed > 0)
@@ -162,3 +182,17 @@ const give = async (bridge: GameBridge, effect: OutboxEffect, logger: Logger): P
   logger.warn(`deliveries: ${effect.idemKey} refused by the game (${outcome.refusal})`);
   return "refused";
 };
+
+/** Tells the player a check-in reward given here arrived, with the card of the check-in's own delivery. */
+export const tellArrived =
+  (assistant: AssistantServer) =>
+  (effect: OutboxEffect): void => {
+    const payload = effect.payload as { items?: GiveStack[]; reason?: string };
+    const day = /^check_in:(\d{4}-\d{2}-\d{2})$/.exec(payload.reason ?? "")?.[1];
+    if (day === undefined || !Array.isArray(payload.items)) return;
+    const locale = assistant.infrastructure.players.online(effect.playerId)?.locale ?? "en_us";
+    const name = itemNamer(assistant.infrastructure.catalog);
+    const items = payload.items.map((stack) => ({ ...stack, name: name(stack.item, locale) }));
+    const card = { status: "delivered", day, streak: 0, total: 0, items, deliveryQueued: true } as const;
+    assistant.notify(effect.playerId, AgentResult.success(undefined, present(CHECK_IN_CARD.card(card))));
+  };

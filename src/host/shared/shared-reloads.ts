@@ -8,7 +8,7 @@ import { PostgresNotifier } from "../../data/network/postgres-notifier.js";
 import type { GameBridge } from "../../game/game-bridge.js";
 import { KNOWLEDGE_STORE } from "../../module/builtin/knowledge/knowledge-module.js";
 import type { Logger } from "../../util/logger.js";
-import { NetworkDeliveries } from "./network-deliveries.js";
+import { NetworkDeliveries, tellArrived } from "./network-deliveries.js";
 
 /** The channel every server of a network listens on; payloads say what to re-read, never the data itself. */
 export const INVALIDATION_CHANNEL = "system_invalidate";
@@ -90,6 +90,7 @@ export class SharedReloads implements NetworkLink {
         database: this.database,
         ...this.host,
         lifecycles: assistant.infrastructure.lifecycles,
+        arrived: tellArrived(assistant),
         logger: this.logger,
       });
     const reload = async (why: string): Promise<void> => {
