@@ -15,6 +15,7 @@ import { ShopCatalog, type ShopEntry } from "../src/module/builtin/shop/shop-cat
 import { ShopCommerce } from "../src/module/builtin/shop/shop-commerce.js";
 import { shopOrdersStorage } from "../src/module/builtin/shop/shop-orders.js";
 import { ShopStock } from "../src/module/builtin/shop/shop-stock.js";
+import { PlayerFilePoints } from "../src/module/builtin/storage/player-file-points.js";
 import { pointsLedgerStorage } from "../src/module/builtin/storage/points-ledger.js";
 import { Identifier } from "../src/util/identifier.js";
 import { silentLogger } from "../src/util/logger.js";
@@ -68,6 +69,7 @@ try {
     catalog: new ShopCatalog({ pack: [ENTRY], path: undefined, logger: silentLogger, items: undefined }),
     stock: new ShopStock(undefined, silentLogger),
     store,
+    points: new PlayerFilePoints(store),
     orders,
     clock,
     ready: Promise.resolve(),

@@ -11,6 +11,7 @@ import type { ContextType, ServiceContext } from "../agent/module/context-type.j
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
 import { HybridRouter } from "../agent/routing/hybrid-router.js";
 import type { Text } from "../agent/text.js";
+import type { OpenedStorage } from "../data/network/open-storage.js";
 import { BUILTIN_PACK_ROOT } from "../data/prompts/prompt-store.js";
 import { ChatReplayCache } from "../data/store/chat-replay-cache.js";
 import type { GameClock } from "../game/context-types.js";
@@ -47,6 +48,11 @@ export interface AssistantServerOptions {
   readonly environment?: Readonly<Record<string, string | undefined>>;
   /** The server clock: days of daily features, usage days, game-event days and playtime (tests move it). */
   readonly clock: GameClock;
+  /**
+   * The storage the host opened from `storage.json` (open-storage.ts), closed by the host after the assistant;
+   * the data folder's files when absent (tests and tools that build an assistant on their own).
+   */
+  readonly storage?: OpenedStorage;
   /** Hears every `/system reload` an admin runs here (a network tells its other servers). */
   readonly onReload?: () => void;
 }
@@ -87,6 +93,7 @@ export const assembleAssistant = async (
     logger: options.logger,
     ...(options.environment === undefined ? {} : { environment: options.environment }),
     now: () => options.clock.now(),
+    ...(options.storage === undefined ? {} : { storage: options.storage }),
   });
   const { engine, logger, generations, lifecycles } = infrastructure;
   const packRoots = [BUILTIN_PACK_ROOT, ...options.paths.packRoots];
@@ -167,6 +174,7 @@ export const assembleAssistant = async (
   const events = new EventExecutor({
     engine,
     journal: infrastructure.journal,
+    ...(infrastructure.claims === undefined ? {} : { claims: infrastructure.claims }),
     pool: infrastructure.tasks.event,
     // features register their event workflows while installing, after the executor exists
     // features register their event workflows while installing; the table is built once the rules file is read

@@ -387,8 +387,9 @@ export class AssistantServer {
     await infrastructure.store.flush();
     await infrastructure.store.close();
     await infrastructure.journal.close();
-    await infrastructure.usage.flush();
     await modules.close();
+    // the host that opened the storage closes it after the assistant (startSystem, the gateway)
+    if (infrastructure.ownsStorage) await infrastructure.storage.close();
   }
 }
 

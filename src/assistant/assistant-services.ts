@@ -9,12 +9,17 @@ import { TaskExecutor } from "../agent/execution/task-executor.js";
 import { ModelConfig } from "../agent/model/model-config.js";
 import { ModelGateway } from "../agent/model/model-gateway.js";
 import { SemanticConfig } from "../agent/routing/semantic-config.js";
+import type { AgentJournal } from "../agent/storage/agent-journal.js";
 import { JournalStepRunner } from "../agent/storage/journal-step-runner.js";
+import type { RunClaims } from "../agent/storage/run-claims.js";
+import { type OpenedStorage, openStorage } from "../data/network/open-storage.js";
+import { PostgresAgentJournal } from "../data/network/postgres-agent-journal.js";
+import { PostgresLeases } from "../data/network/postgres-leases.js";
+import { PostgresRunClaims } from "../data/network/postgres-run-claims.js";
 import { BUILTIN_PACK_ROOT, PromptStore } from "../data/prompts/prompt-store.js";
 import { FileAgentJournal } from "../data/store/file-agent-journal.js";
 import { FileAgentStore } from "../data/store/file-agent-store.js";
 import { FileConversationStore } from "../data/store/file-conversation-store.js";
-import { FileUsageStore } from "../data/store/file-usage-store.js";
 import { ItemCatalog } from "../game/data/item-catalog.js";
 import { ItemMentions } from "../game/data/item-mentions.js";
 import { FeatureSwitches } from "../module/feature-switches.js";
@@ -49,9 +54,15 @@ export interface AssistantInfrastructure {
   readonly features: FeatureSwitches;
   readonly prompts: PromptStore;
   readonly languages: Languages;
-  readonly usage: FileUsageStore;
+  /** Where points, check-in days and model usage live (files, or a network's database). */
+  readonly storage: OpenedStorage;
+  /** Whether the assistant opened `storage` itself (and closes it); else its opener does. */
+  readonly ownsStorage: boolean;
   readonly gateway: ModelGateway;
-  readonly journal: FileAgentJournal;
+  /** Write steps and event tasks: this server's files, or a network's database (shared by its servers). */
+  readonly journal: AgentJournal;
+  /** A network's claims of event runs (one server runs each); absent with files, where this server is alone. */
+  readonly claims?: RunClaims;
   readonly store: FileAgentStore;
   readonly generations: MemoryGenerations;
   readonly conversation: ConversationService;
@@ -72,6 +83,8 @@ export const openInfrastructure = async (options: {
   readonly logger: Logger;
   readonly environment?: Readonly<Record<string, string | undefined>>;
   readonly now?: () => number;
+  /** The storage the host opened (startSystem, the gateway); the files of `paths` when absent. */
+  readonly storage?: OpenedStorage;
 }): Promise<AssistantInfrastructure> => {
   const { paths, logger } = options;
   const configDir = join(paths.dataDir, "config", "system");
@@ -90,19 +103,25 @@ export const openInfrastructure = async (options: {
   const prompts = await PromptStore.load({ roots, logger });
   const languages = Languages.load(...roots);
   const now = options.now;
-  const usage = await FileUsageStore.open({
-    path: join(systemDir, "model-usage.json"),
-    logger,
-    ...(now === undefined ? {} : { now }),
-  });
+  const storage =
+    options.storage ??
+    (await openStorage({
+      dataDir: paths.dataDir,
+      world: paths.world,
+      logger,
+      environment: {},
+      config: { backend: "files" },
+      lock: false,
+      ...(now === undefined ? {} : { now }),
+    }));
   const gateway = new ModelGateway({
     client: undefined,
-    store: usage,
+    store: storage.usage,
     logger,
     ...(now === undefined ? {} : { now }),
   });
   modelConfig.bind(gateway);
-  const journal = await FileAgentJournal.open({ folder: join(systemDir, "journal"), logger });
+  const { journal, claims } = await openJournal(storage, join(systemDir, "journal"), logger);
   const tasks = new TaskExecutor();
   const players = new PlayerDirectory(join(systemDir, "known-players.json"), logger);
   const damaged = new DamagedPlayerFiles({
@@ -156,9 +175,11 @@ export const openInfrastructure = async (options: {
     features,
     prompts,
     languages,
-    usage,
+    storage,
+    ownsStorage: options.storage === undefined,
     gateway,
     journal,
+    ...(claims === undefined ? {} : { claims }),
     store,
     generations,
     conversation,
@@ -170,4 +191,18 @@ export const openInfrastructure = async (options: {
     players,
     damaged,
   };
+};
+
+/** The file journal of this server, or a network's journal in its database with claims of runs. */
+const openJournal = async (
+  storage: OpenedStorage,
+  folder: string,
+  logger: Logger,
+): Promise<{ readonly journal: AgentJournal; readonly claims?: RunClaims }> => {
+  const database = storage.database;
+  if (database === undefined || storage.server === undefined)
+    return { journal: await FileAgentJournal.open({ folder, logger }) };
+  const journal = await PostgresAgentJournal.open({ pool: database.pool, logger });
+  const leases = new PostgresLeases(database.pool, storage.server);
+  return { journal, claims: new PostgresRunClaims({ leases, journal, logger }) };
 };

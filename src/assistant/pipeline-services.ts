@@ -14,6 +14,8 @@ import { DELIVERIES } from "../module/builtin/deliveries/deliveries-service.js";
 import { PLAYER_SWITCHES, type PlayerSwitches } from "../module/builtin/question/player-switches.js";
 import { PROMPT_SOURCE } from "../module/builtin/question/question-services.js";
 import { WEB_ACCESS, WebAccess } from "../module/builtin/search/web-access.js";
+import { PlayerFilePoints } from "../module/builtin/storage/player-file-points.js";
+import { CHECK_IN_CLAIMS, POINTS_ACCOUNTS } from "../module/builtin/storage/shared-state.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
 import { SERVER_PATHS } from "../module/server-paths.js";
 import { type AssistantInfrastructure, GAME_DATA_VERSION } from "./assistant-services.js";
@@ -72,6 +74,7 @@ export const featureServices = (parts: FeatureServiceParts): ServiceContext<Agen
     .provide(GameContextTypes.ITEM_CATALOG, catalog)
     .provide(GameContextTypes.ITEM_SOURCES, new ItemSources(gameData(GAME_DATA_VERSION), catalog))
     .provide(GameContextTypes.AGENT_STORE, infrastructure.store)
+    .provide(POINTS_ACCOUNTS, infrastructure.storage.points ?? new PlayerFilePoints(infrastructure.store))
     .provide(GameContextTypes.EVENTS, parts.events)
     .provide(DELIVERIES, parts.events)
     .provide(GameContextTypes.CARDS, infrastructure.cards)
@@ -85,6 +88,9 @@ export const featureServices = (parts: FeatureServiceParts): ServiceContext<Agen
     .provide(GameContextTypes.LIFECYCLES, infrastructure.lifecycles)
     .provide(GameContextTypes.PLAYER_NOTICES, parts.notices)
     .provide(KILL_INTERESTS, new KillInterests());
+  // a network's shared check-in days; on one server check-in keeps them in the player files and its ledger file
+  if (infrastructure.storage.checkIns !== undefined)
+    services.provide(CHECK_IN_CLAIMS, infrastructure.storage.checkIns);
   for (const [type, service] of parts.extra) services.provide(type, service);
   return services;
 };

@@ -66,7 +66,7 @@ describe("AssistantServer over the in-memory game", () => {
     await server.handle(STEVE, UNMATCHED);
     expect((await server.handle(STEVE, "settings history on")).result.isSuccess()).toBe(true);
     await server.infrastructure.store.flush();
-    await server.infrastructure.usage.flush();
+    await server.infrastructure.storage.flush();
     const system = join(folder, "world", "system");
     const owned = (): string[] =>
       ["players", "chat"].flatMap((kind) =>

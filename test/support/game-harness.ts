@@ -198,7 +198,7 @@ export class GameHarness {
     await infrastructure.store.flush();
     await infrastructure.store.close();
     await infrastructure.journal.close();
-    await infrastructure.usage.flush();
+    if (infrastructure.ownsStorage) await infrastructure.storage.close();
     await modules.close();
     if (removeWorld) await rm(this.world, { recursive: true, force: true });
   }

@@ -47,6 +47,8 @@ export interface ExecutionRequest {
   readonly owner?: string;
   /** Called with the context once it exists (executors keep it for cancellation). */
   readonly onContext?: (context: ExecutionContext) => void;
+  /** Runs this request's write steps (a claimed run's fenced journal); the engine's own when absent. */
+  readonly steps?: StepRunner;
 }
 
 /** Runs installed workflows nested in a running request (free chat's catalog); the engine provides it. */
@@ -186,7 +188,7 @@ export class AgentEngine implements NestedWorkflows {
         policy,
         tools: this.declaredTools(module),
         model: this.#model,
-        steps: this.#steps,
+        steps: request.steps ?? this.#steps,
         signal: request.signal,
         event: request.event ?? false,
         standing: request.standing,

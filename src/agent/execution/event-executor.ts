@@ -6,9 +6,12 @@ import { AgentResult, Status } from "../agent-result.js";
 import type { Failure } from "../failure.js";
 import type { AgentAction } from "../module/action-type.js";
 import type { AgentJournal, EventTask } from "../storage/agent-journal.js";
+import { JournalStepRunner } from "../storage/journal-step-runner.js";
+import type { RunClaims } from "../storage/run-claims.js";
 import { isUnfinished, State } from "../storage/state.js";
 import type { AgentEngine } from "./agent-engine.js";
 import type { BoundedPool } from "./bounded-pool.js";
+import { runClaimed } from "./claimed-run.js";
 import type { EventRules } from "./event-rules.js";
 import { EXECUTION_POLICY_CODEC } from "./execution-policy.js";
 import type { Standing } from "./standing.js";
@@ -52,6 +55,11 @@ export interface EventExecutorOptions {
   readonly standing?: (playerId: string) => Standing;
   /** Told of every terminal task (to notify the player). Errors are logged. */
   readonly onSettled?: (task: EventTask, result: AgentResult) => void;
+  /**
+   * Servers sharing the journal (a network): a task runs only under this server's claim of it, with the claim's
+   * journal; a task another server holds is left to it. Absent: this server is the journal's only writer.
+   */
+  readonly claims?: RunClaims;
   readonly logger?: Logger;
 }
 
@@ -145,8 +153,13 @@ export class EventExecutor implements UnconfirmedEvents {
 
   /** The player joined: their WAITING tasks resume. */
   async playerJoined(playerId: string): Promise<void> {
+    await this.#options.journal
+      .refreshPlayer?.(playerId)
+      .catch((error: unknown) => this.#logger.error(`events of ${playerId}: not read again`, error));
+    // in a network, a queued or running task here may be another server's that stopped: its claim decides
+    const shared = this.#options.claims !== undefined;
     for (const task of this.#options.journal.unfinishedEvents())
-      if (task.playerId === playerId && task.state === State.WAITING) await this.#schedule(task);
+      if (task.playerId === playerId && (shared || task.state === State.WAITING)) await this.#schedule(task);
   }
 
   unconfirmed(): UnconfirmedEvent[] {
@@ -244,8 +257,8 @@ export class EventExecutor implements UnconfirmedEvents {
     this.#pump();
   }
 
-  async #wait(task: EventTask): Promise<void> {
-    if (task.state !== State.WAITING) await this.#update(task.id, { state: State.WAITING });
+  async #wait(task: EventTask, journal = this.#options.journal): Promise<void> {
+    if (task.state !== State.WAITING) await this.#update(task.id, { state: State.WAITING }, journal);
   }
 
   /** Starts the next task of each player with none running, while the pool has room. */
@@ -282,10 +295,29 @@ export class EventExecutor implements UnconfirmedEvents {
   }
 
   async #run(task: EventTask, signal: AbortSignal): Promise<void> {
-    const current = this.#options.journal.event(task.id) ?? task;
+    const claims = this.#options.claims;
+    if (claims === undefined) return this.#runWith(task, signal, this.#options.journal, undefined);
+    await runClaimed(claims, eventRequestId(task.id), [task.id], this.#logger, (claim) =>
+      this.#runWith(
+        task,
+        AbortSignal.any([signal, claim.signal]),
+        claim.journal,
+        new JournalStepRunner(claim.journal),
+      ),
+    );
+  }
+
+  /** Runs a task with `journal` (the claim's, in a network) recording its state and, via `steps`, its write steps. */
+  async #runWith(
+    task: EventTask,
+    signal: AbortSignal,
+    journal: AgentJournal,
+    steps: JournalStepRunner | undefined,
+  ): Promise<void> {
+    const current = journal.event(task.id) ?? task;
     if (current.state !== State.QUEUED && current.state !== State.RUNNING && current.state !== State.WAITING)
       return;
-    if (!this.#options.isOnline(task.playerId)) return this.#wait(current);
+    if (!this.#options.isOnline(task.playerId)) return this.#wait(current, journal);
     const registry = this.#options.engine.modules();
     const module =
       task.owner === undefined
@@ -299,19 +331,19 @@ export class EventExecutor implements UnconfirmedEvents {
         ? rules.permitsAny(module)
         : rules.permits(task.eventType, module, task.rule));
     if (module === undefined || !permitted)
-      return this.#finish(task, AgentResult.error(AgentFailure.PERMISSION_DENIED.with(task.type)));
+      return this.#finish(task, AgentResult.error(AgentFailure.PERMISSION_DENIED.with(task.type)), journal);
     if (!policy.success)
-      return this.#finish(task, AgentResult.error(AgentFailure.INPUT_INVALID.with(policy.error)));
+      return this.#finish(task, AgentResult.error(AgentFailure.INPUT_INVALID.with(policy.error)), journal);
     // Its feature is off for this player now (switched off for the server, or the grant taken back): the task
     // keeps its place, WAITING, and runs once the feature is back (on join, or `resumeWaiting`).
     if (module.owner !== undefined && !this.#options.features(task.playerId).has(module.owner.toString()))
-      return this.#wait(current);
+      return this.#wait(current, journal);
     const input = module.action.codec.decode(task.input);
     if (!input.success)
-      return this.#finish(task, AgentResult.error(AgentFailure.INPUT_INVALID.with(input.error)));
+      return this.#finish(task, AgentResult.error(AgentFailure.INPUT_INVALID.with(input.error)), journal);
     // Nothing runs unless RUNNING is durable: otherwise the next start could not tell it was tried.
-    if ((await this.#update(task.id, { state: State.RUNNING, attempts: current.attempts + 1 })) === undefined)
-      return;
+    const running = { state: State.RUNNING, attempts: current.attempts + 1 };
+    if ((await this.#update(task.id, running, journal)) === undefined) return;
     const standing = this.#options.standing;
     const result = await this.#options.engine.execute(module.action.action(input.value), {
       requestId: eventRequestId(task.id),
@@ -323,18 +355,23 @@ export class EventExecutor implements UnconfirmedEvents {
       policy: policy.value,
       ...(task.owner === undefined ? {} : { owner: task.owner }),
       ...(standing === undefined ? {} : { standing: standing(task.playerId) }),
+      ...(steps === undefined ? {} : { steps }),
     });
-    // Stopped by shutdown: leave it RUNNING so the next start resumes it with its receipts.
+    // Stopped by shutdown (or its claim was lost): leave it RUNNING so it resumes with its receipts.
     if (signal.aborted) return;
-    await this.#finish(task, result);
+    await this.#finish(task, result, journal);
   }
 
-  async #finish(task: EventTask, result: AgentResult): Promise<void> {
+  async #finish(task: EventTask, result: AgentResult, journal = this.#options.journal): Promise<void> {
     const unconfirmed = result.failure?.code === AgentFailure.EFFECT_UNKNOWN.code;
-    const settled = await this.#update(task.id, {
-      state: unconfirmed ? State.UNCONFIRMED : TERMINAL[result.status],
-      result: AgentResult.CODEC.encode(result),
-    });
+    const settled = await this.#update(
+      task.id,
+      {
+        state: unconfirmed ? State.UNCONFIRMED : TERMINAL[result.status],
+        result: AgentResult.CODEC.encode(result),
+      },
+      journal,
+    );
     if (settled === undefined) return;
     if (unconfirmed)
       this.#logger.warn(
@@ -350,9 +387,10 @@ export class EventExecutor implements UnconfirmedEvents {
   async #update(
     id: string,
     change: { state: State; attempts?: number; result?: Json },
+    journal = this.#options.journal,
   ): Promise<EventTask | undefined> {
     try {
-      return await this.#options.journal.updateEvent(id, change);
+      return await journal.updateEvent(id, change);
     } catch (error) {
       this.#logger.error(`event ${id}: could not record ${change.state}`, error);
       return undefined;

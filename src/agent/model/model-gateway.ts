@@ -46,8 +46,6 @@ export class ModelGateway implements ModelPort {
   #options: ModelGatewayOptions;
   readonly #semaphore: ModelSemaphore;
   readonly #now: () => number;
-  /** Calls admitted but not yet recorded, per player and day, so parallel calls cannot overrun the quota. */
-  readonly #pending = new Map<string, number>();
   readonly #usageListeners: ((playerId: string) => void)[] = [];
 
   constructor(options: Partial<ModelGatewayOptions> & Pick<ModelGatewayOptions, "client">) {
@@ -81,10 +79,13 @@ export class ModelGateway implements ModelPort {
     if (request.signal.aborted) throw new AgentException(AgentFailure.CANCELLED);
     if (meta.deadline - this.#now() <= 0) throw new AgentException(AgentFailure.TIMEOUT);
     const day = localDay(this.#now());
-    const pendingKey = JSON.stringify([meta.playerId, day]);
-    const refused = this.#quotaRefusal(meta.playerId, day, this.#pending.get(pendingKey) ?? 0);
-    if (refused !== undefined) throw new AgentException(refused);
-    this.#pending.set(pendingKey, (this.#pending.get(pendingKey) ?? 0) + 1);
+    // reserved before the call (atomic in the store, across servers sharing it); refunded if it never starts
+    const refused = await this.#options.store.reserve({
+      playerId: meta.playerId,
+      day,
+      ...this.#quota(meta.playerId),
+    });
+    if (refused !== undefined) throw new AgentException(AgentFailure.QUOTA_EXCEEDED.with(refused));
     let reached = false;
     let response: ModelResponse | undefined;
     let started = 0;
@@ -105,9 +106,12 @@ export class ModelGateway implements ModelPort {
       throw AgentException.wrap(error);
     } finally {
       if (reached) await this.#record(meta, day, started, response);
-      const left = (this.#pending.get(pendingKey) ?? 1) - 1;
-      if (left <= 0) this.#pending.delete(pendingKey);
-      else this.#pending.set(pendingKey, left);
+      else
+        await this.#options.store
+          .refund(meta.playerId, day)
+          .catch((error: unknown) =>
+            (this.#options.logger ?? silentLogger).error("model quota could not be refunded", error),
+          );
     }
   }
 
@@ -123,7 +127,7 @@ export class ModelGateway implements ModelPort {
 
   /** QUOTA_EXCEEDED while the player's daily allowance is used up (until the server's local midnight). */
   quotaRefusal(playerId: string): Failure | undefined {
-    return this.#quotaRefusal(playerId, localDay(this.#now()), 0);
+    return this.#quotaRefusal(playerId, localDay(this.#now()));
   }
 
   /** Listens for model usage recorded for a player (a call that may have used up their quota). */
@@ -131,14 +135,19 @@ export class ModelGateway implements ModelPort {
     this.#usageListeners.push(listener);
   }
 
-  #quotaRefusal(playerId: string, day: string, pending: number): Failure | undefined {
-    const quota = this.#options.quotaFor?.(playerId) ?? {
-      calls: this.#options.dailyCalls,
-      tokens: this.#options.dailyTokens,
-    };
+  #quota(playerId: string): DailyQuota {
+    return (
+      this.#options.quotaFor?.(playerId) ?? {
+        calls: this.#options.dailyCalls,
+        tokens: this.#options.dailyTokens,
+      }
+    );
+  }
+
+  #quotaRefusal(playerId: string, day: string): Failure | undefined {
+    const quota = this.#quota(playerId);
     const used = this.#options.store.daily(playerId, day);
-    if (quota.calls > 0 && used.calls + pending >= quota.calls)
-      return AgentFailure.QUOTA_EXCEEDED.with("calls");
+    if (quota.calls > 0 && used.calls >= quota.calls) return AgentFailure.QUOTA_EXCEEDED.with("calls");
     if (quota.tokens > 0 && used.tokens >= quota.tokens) return AgentFailure.QUOTA_EXCEEDED.with("tokens");
     return undefined;
   }

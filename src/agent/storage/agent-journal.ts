@@ -109,6 +109,11 @@ export interface AgentJournal {
   recentEvents(limit: number, playerId?: string): EventTask[];
   /** Entries kept but never run because their state was not a known state. */
   unreadable(): readonly UnreadableEntry[];
+  /**
+   * A journal shared by several servers reads the player's event tasks again (another server may have queued
+   * or moved some on); a journal with one writer has nothing to read.
+   */
+  refreshPlayer?(playerId: string): Promise<void>;
 
   /** Waits for pending writes, then releases files. */
   close(): Promise<void>;

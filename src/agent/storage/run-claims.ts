@@ -15,6 +15,10 @@ export interface RunClaim {
  * died or stalled loses its claim after a while, so another one resumes the run from its receipts.
  */
 export interface RunClaims {
-  /** Claims `runId` (its write steps are `<runId>/<step>`), or undefined while another server holds it. */
-  claim(runId: string): Promise<RunClaim | undefined>;
+  /**
+   * Claims `runId` (its write steps are `<runId>/<step>`), or undefined while another server holds it. The
+   * run's steps, and the event tasks named in `events`, are read again once claimed (another server may have
+   * moved them on).
+   */
+  claim(runId: string, events?: readonly string[]): Promise<RunClaim | undefined>;
 }

@@ -102,6 +102,15 @@ export class PostgresAgentJournal implements AgentJournal {
     }
   }
 
+  /** Reads again the event tasks of one player (they joined here; another server may have queued some). */
+  async refreshPlayer(playerId: string): Promise<void> {
+    const { rows } = await this.options.pool.query(
+      "SELECT id FROM system_journal_event WHERE player_id = $1",
+      [playerId],
+    );
+    if (rows.length > 0) await this.reloadEvents(rows.map((row) => row.id as string));
+  }
+
   /**
    * Deletes the oldest finished entries over the limits: terminal event tasks, and DONE/FAILED receipts except
    * those of an unfinished event's steps (`event:<id>/…`, still needed to resume it). RUNNING receipts and

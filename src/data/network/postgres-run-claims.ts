@@ -30,12 +30,13 @@ export class PostgresRunClaims implements RunClaims {
     this.#logger = options.logger ?? silentLogger;
   }
 
-  async claim(runId: string): Promise<PostgresRunClaim | undefined> {
+  async claim(runId: string, events?: readonly string[]): Promise<PostgresRunClaim | undefined> {
     const { leases, journal } = this.options;
     const ttl = this.options.ttlMillis ?? 30_000;
     const lease = await leases.acquire(`run:${runId}`, ttl);
     if (lease === undefined) return undefined;
     await journal.reloadSteps(`${runId}/`);
+    if (events !== undefined && events.length > 0) await journal.reloadEvents(events);
     const lost = new AbortController();
     const renewal = setInterval(
       () => {

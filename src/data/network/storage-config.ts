@@ -19,6 +19,11 @@ export type StorageConfig =
       readonly passwordFile?: string;
       /** Connections this server opens at most (default 10). */
       readonly poolSize: number;
+      /**
+       * This server's name in the network (presence, deliveries, its liveness lease); unique per server and kept
+       * across restarts. Default: the host name and the data folder's path.
+       */
+      readonly server?: string;
     };
 
 const STORAGE_CONFIG = codec<StorageConfig>(
@@ -37,6 +42,12 @@ const STORAGE_CONFIG = codec<StorageConfig>(
         ),
       passwordFile: z.string().min(1).max(1_000).optional(),
       poolSize: z.number().int().min(1).max(100).default(10),
+      server: z
+        .string()
+        .min(1)
+        .max(200)
+        .regex(/^[\w.:@/-]+$/, "letters, digits and . : @ / - _ only")
+        .optional(),
     }),
   ]) as unknown as z.ZodType<StorageConfig>,
 );

@@ -5,7 +5,10 @@ import {
   accumulate,
   type DailyUsage,
   dailyOf,
+  LocalReservations,
   localDay,
+  type QuotaLimit,
+  type QuotaRequest,
   selectUsage,
   type UsageEntry,
   type UsageQuery,
@@ -51,6 +54,7 @@ export interface FileUsageStoreOptions {
  */
 export class FileUsageStore implements UsageStore {
   readonly #records = new Map<string, UsageRecord>();
+  readonly #reservations = new LocalReservations();
   #writing: Promise<void> | undefined;
   #dirty = false;
 
@@ -62,9 +66,18 @@ export class FileUsageStore implements UsageStore {
     return store;
   }
 
+  async reserve(request: QuotaRequest): Promise<QuotaLimit | undefined> {
+    return this.#reservations.reserve(request, this.daily(request.playerId, request.day));
+  }
+
+  async refund(playerId: string, day: string): Promise<void> {
+    this.#reservations.release(playerId, day);
+  }
+
   async add(entry: UsageEntry): Promise<void> {
     const key = usageKey(entry.playerId, entry.day, entry.workflow);
     this.#records.set(key, accumulate(this.#records.get(key), entry));
+    this.#reservations.release(entry.playerId, entry.day);
     await this.#persist();
   }
 

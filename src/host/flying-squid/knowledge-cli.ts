@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { KnowledgeDatabase } from "../../data/knowledge/knowledge-database.js";
 import { importKnowledge, summaryLine } from "../../data/knowledge/knowledge-import.js";
 import type { KnowledgeStore } from "../../data/knowledge/knowledge-store.js";
-import { KNOWLEDGE_MIGRATIONS } from "../../data/knowledge/postgres/knowledge-migrations.js";
 import { PostgresKnowledgeStore } from "../../data/knowledge/postgres/postgres-knowledge-store.js";
 import type { ProgressStream } from "../../data/knowledge/progress-bar.js";
 import { SqliteKnowledgeStore } from "../../data/knowledge/sqlite-knowledge-store.js";
+import { SCHEMA_MIGRATIONS } from "../../data/network/open-storage.js";
 import { openPostgresDatabase } from "../../data/network/postgres-database.js";
 import { loadStorageConfig } from "../../data/network/storage-config.js";
 import { BUILTIN_PACK_ROOT } from "../../data/prompts/prompt-store.js";
@@ -132,7 +132,7 @@ const openTarget = async (
         config,
         dataDir: parsed.dataDir,
         environment: process.env,
-        migrations: KNOWLEDGE_MIGRATIONS,
+        migrations: SCHEMA_MIGRATIONS,
         logger,
       });
       const store = new PostgresKnowledgeStore(database.pool);

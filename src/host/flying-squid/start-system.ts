@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { ContextType } from "../../agent/module/context-type.js";
 import { AssistantServer } from "../../assistant/assistant-server.js";
 import { loadExtensions } from "../../assistant/extension-loader.js";
+import { openStorage } from "../../data/network/open-storage.js";
 import type { GameClock } from "../../game/context-types.js";
 import { PANEL_BINDINGS } from "../../module/builtin/panel/panel-bindings.js";
 import type { AnyServerModuleType } from "../../module/server-module.js";
@@ -70,12 +71,20 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
       `Operators get admin commands only after typing, once: /system verify ${verification.code}  (this run's code; keep it private)`,
     );
   }
-  const extensions = await loadExtensions(dataDir, options.logger);
-  // network (storage.json `postgres`): the shared knowledge store and reloads told to the other servers
-  const network = await openNetworkLink({
+  // the data folder's lock and the configured storage (a database that cannot be reached stops here, one line)
+  const storage = await openStorage({
     dataDir,
-    environment: options.environment,
+    world,
     logger: options.logger,
+    environment: options.environment,
+    now: () => options.clock.now(),
+    lock: true,
+  });
+  // network (storage.json `postgres`): the shared knowledge store and reloads told to the other servers
+  const network = openNetworkLink({ storage, bridge: players, logger: options.logger });
+  const extensions = await loadExtensions(dataDir, options.logger).catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
   });
   // the web panel opens first: `/system bind` tells players its address
   const panel = await openPanel({
@@ -87,6 +96,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
   });
   const assistant = await AssistantServer.create({
     paths: { dataDir, world, packRoots: [...extensions.packRoots, join(dataDir, "datapacks")] },
+    storage,
     bridge: players,
     logger: options.logger,
     clock: options.clock,
@@ -98,8 +108,19 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
       ...(panel === undefined ? [] : [[PANEL_BINDINGS, panel] as [ContextType<unknown>, unknown]]),
     ],
     onReload: network.announceReload,
+  }).catch(async (error: unknown) => {
+    await panel?.close();
+    await network.close();
+    await storage.close();
+    throw error;
   });
-  await network.attach(assistant);
+  await network.attach(assistant).catch(async (error: unknown) => {
+    await panel?.close();
+    await assistant.close();
+    await network.close();
+    await storage.close();
+    throw error;
+  });
   if (panel !== undefined)
     servePanel(panel, assistant, options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)));
   let host: RunningHost;
@@ -127,6 +148,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     await panel?.close();
     await assistant.close();
     await network.close();
+    await storage.close();
     throw error;
   }
   // playtime events: the minutes online are read from the clock every 15 s (one event per whole minute)
@@ -147,6 +169,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
         await host.close();
         await assistant.close();
         await network.close();
+        await storage.close();
       })();
       return closing;
     },

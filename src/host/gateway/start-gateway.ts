@@ -1,6 +1,7 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AssistantServer } from "../../assistant/assistant-server.js";
+import { StorageOpenError } from "../../data/network/open-storage.js";
 import { type GameClock, systemClock } from "../../game/context-types.js";
 import { Languages } from "../../util/language.js";
 import { consoleLogger, type Logger } from "../../util/logger.js";
@@ -114,6 +115,8 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
           onlineMode: config.onlineMode,
         }).catch(async (error: unknown) => {
           await rcon?.close();
+          // the data folder in use, storage.json wrong, the database unreachable: one line
+          if (error instanceof StorageOpenError) throw new GatewayStartError(error.message);
           throw error;
         })
       : undefined;

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { ContextType } from "../../agent/module/context-type.js";
 import type { AssistantServer } from "../../assistant/assistant-server.js";
-import { KNOWLEDGE_MIGRATIONS } from "../../data/knowledge/postgres/knowledge-migrations.js";
 import { PostgresKnowledgeStore } from "../../data/knowledge/postgres/postgres-knowledge-store.js";
-import { openPostgresDatabase, type PostgresDatabase } from "../../data/network/postgres-database.js";
+import type { OpenedStorage } from "../../data/network/open-storage.js";
+import type { PostgresDatabase } from "../../data/network/postgres-database.js";
 import { PostgresNotifier } from "../../data/network/postgres-notifier.js";
-import { loadStorageConfig } from "../../data/network/storage-config.js";
+import type { GameBridge } from "../../game/game-bridge.js";
 import { KNOWLEDGE_STORE } from "../../module/builtin/knowledge/knowledge-module.js";
 import type { Logger } from "../../util/logger.js";
+import { NetworkDeliveries, tellArrived } from "./network-deliveries.js";
 
 /** The channel every server of a network listens on; payloads say what to re-read, never the data itself. */
 export const INVALIDATION_CHANNEL = "system_invalidate";
@@ -22,15 +23,19 @@ interface Invalidation {
 
 /**
  * A server's part in a network (storage.json says `postgres`): the services it contributes to the assistant (the
- * shared knowledge store) and its reloads shared through LISTEN/NOTIFY. `/system reload` here tells the others,
- * which re-read their config files; a knowledge change tells them too. On a files backend everything is a no-op.
+ * shared knowledge store), its reloads shared through LISTEN/NOTIFY (`/system reload` here tells the others,
+ * which re-read their config files; a knowledge change tells them too), and its presence and deliveries
+ * (network-deliveries.ts). On a files backend everything is a no-op.
  */
 export interface NetworkLink {
   /** Services for AssistantServer.create (the shared knowledge store on PostgreSQL). */
   readonly services: readonly [ContextType<unknown>, unknown][];
   /** Pass as AssistantServer's `onReload`: tells the other servers an admin reloaded here. */
   readonly announceReload: () => void;
-  /** Starts listening for the other servers' notifications, reloading `assistant` on theirs. */
+  /**
+   * Starts listening for the other servers' notifications, reloading `assistant` on theirs, and starts this
+   * server's presence and deliveries (its players' joins and leaves come from `assistant`).
+   */
   attach(assistant: AssistantServer): Promise<void>;
   close(): Promise<void>;
 }
@@ -42,30 +47,36 @@ const NO_NETWORK: NetworkLink = {
   close: async () => {},
 };
 
-/** Opens the network link storage.json asks for (none for `files`); a database that cannot be reached throws. */
-export const openNetworkLink = async (options: {
-  readonly dataDir: string;
-  readonly environment: Readonly<Record<string, string | undefined>>;
+/**
+ * The network link over the storage the host opened (none for `files`): it uses that storage's pool, already
+ * migrated by openStorage, and closes none of it (the host closes the storage after the link).
+ */
+export const openNetworkLink = (options: {
+  readonly storage: OpenedStorage;
+  /** The host's bridge: network deliveries give items through it. */
+  readonly bridge: GameBridge;
   readonly logger: Logger;
-}): Promise<NetworkLink> => {
-  const config = await loadStorageConfig(options.dataDir, options.logger);
-  if (config.backend !== "postgres") return NO_NETWORK;
-  const database = await openPostgresDatabase({ ...options, config, migrations: KNOWLEDGE_MIGRATIONS });
-  return new SharedReloads(database, options.logger);
+}): NetworkLink => {
+  const { database, server, holder } = options.storage;
+  if (database === undefined || server === undefined || holder === undefined) return NO_NETWORK;
+  return new SharedReloads(database, options.logger, { server, holder, bridge: options.bridge });
 };
 
-/** The network link over one PostgreSQL database. */
+/** The network link over one PostgreSQL database (the storage's pool; a dedicated connection for LISTEN). */
 export class SharedReloads implements NetworkLink {
   /** This process's origin: its own notifications come back to it and are ignored. */
   readonly origin = randomUUID();
   readonly services: readonly [ContextType<unknown>, unknown][];
   readonly #store: PostgresKnowledgeStore;
   #notifier: PostgresNotifier | undefined;
+  #deliveries: NetworkDeliveries | undefined;
   #closed = false;
 
   constructor(
     private readonly database: PostgresDatabase,
     private readonly logger: Logger,
+    /** This server's name and bridge, for presence and deliveries; none: reloads and knowledge only. */
+    private readonly host?: { readonly server: string; readonly holder: string; readonly bridge: GameBridge },
   ) {
     this.#store = new PostgresKnowledgeStore(database.pool, { onChange: () => this.#publish("knowledge") });
     this.services = [[KNOWLEDGE_STORE, this.#store]];
@@ -74,6 +85,14 @@ export class SharedReloads implements NetworkLink {
   readonly announceReload = (): void => this.#publish("reload");
 
   async attach(assistant: AssistantServer): Promise<void> {
+    if (this.host !== undefined)
+      this.#deliveries = await NetworkDeliveries.start({
+        database: this.database,
+        ...this.host,
+        lifecycles: assistant.infrastructure.lifecycles,
+        arrived: tellArrived(assistant),
+        logger: this.logger,
+      });
     const reload = async (why: string): Promise<void> => {
       await assistant.reloadConfig();
       this.logger.info(`storage: reloaded config (${why})`);
@@ -98,9 +117,9 @@ export class SharedReloads implements NetworkLink {
 
   async close(): Promise<void> {
     this.#closed = true;
+    await this.#deliveries?.close();
     await this.#notifier?.close();
     await this.#store.close();
-    await this.database.close();
   }
 
   #publish(topic: InvalidationTopic): void {

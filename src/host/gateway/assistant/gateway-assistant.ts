@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { ContextType } from "../../../agent/module/context-type.js";
 import { AssistantServer } from "../../../assistant/assistant-server.js";
 import { loadExtensions } from "../../../assistant/extension-loader.js";
+import { openStorage } from "../../../data/network/open-storage.js";
 import type { GameClock } from "../../../game/context-types.js";
 import { PANEL_BINDINGS } from "../../../module/builtin/panel/panel-bindings.js";
 import type { Logger } from "../../../util/logger.js";
@@ -74,9 +75,21 @@ export const startGatewayAssistant = async (options: {
     logger.warn(
       `Operators get admin commands only after typing, once: /system verify ${verification.code}  (this run's code; keep it private)`,
     );
-  const extensions = await loadExtensions(dataDir, logger);
+  // the data folder's lock and the configured storage (a database that cannot be reached stops here, one line)
+  const storage = await openStorage({
+    dataDir,
+    world,
+    logger,
+    environment: options.environment,
+    now: () => options.clock.now(),
+    lock: true,
+  });
   // network (storage.json `postgres`): the shared knowledge store and reloads told to the other servers
-  const network = await openNetworkLink({ dataDir, environment: options.environment, logger });
+  const network = openNetworkLink({ storage, bridge: players, logger });
+  const extensions = await loadExtensions(dataDir, logger).catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
+  });
   // the web panel opens first, as in the embedded world: `/system bind` tells players its address
   const panel = await openPanel({
     dataDir,
@@ -92,6 +105,7 @@ export const startGatewayAssistant = async (options: {
       packRoots: [...extensions.packRoots, join(dataDir, "datapacks")],
       ...(options.serverDir === undefined ? {} : { serverDir: options.serverDir }),
     },
+    storage,
     bridge: players,
     logger,
     clock: options.clock,
@@ -103,8 +117,19 @@ export const startGatewayAssistant = async (options: {
       ...(panel === undefined ? [] : [[PANEL_BINDINGS, panel] as [ContextType<unknown>, unknown]]),
     ],
     onReload: network.announceReload,
+  }).catch(async (error: unknown) => {
+    await panel?.close();
+    await network.close();
+    await storage.close();
+    throw error;
   });
-  await network.attach(assistant);
+  await network.attach(assistant).catch(async (error: unknown) => {
+    await panel?.close();
+    await assistant.close();
+    await network.close();
+    await storage.close();
+    throw error;
+  });
   if (panel !== undefined) servePanel(panel, assistant, options.announce);
   const handler = new AssistantHostHandler(assistant, players, verification);
   const playtime = setInterval(() => {
@@ -138,6 +163,7 @@ export const startGatewayAssistant = async (options: {
       await panel?.close();
       await assistant.close();
       await network.close();
+      await storage.close();
     },
   };
 };

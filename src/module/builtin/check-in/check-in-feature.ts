@@ -12,6 +12,7 @@ import { SERVER_PATHS } from "../../server-paths.js";
 import { CheckInLedger } from "../storage/check-in-ledger.js";
 import { checkInStorage } from "../storage/check-in-storage.js";
 import { pointsLedgerStorage } from "../storage/points-ledger.js";
+import { CHECK_IN_CLAIMS } from "../storage/shared-state.js";
 import { CHECK_IN_CARD } from "./check-in-card.js";
 import { CHECK_IN_CONFIG, type CheckInConfig } from "./check-in-config.js";
 import { CheckInDeliveryModule, DELIVER_REWARD_EVENT } from "./check-in-delivery-module.js";
@@ -63,6 +64,8 @@ export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
         const ledger = new CheckInLedger(
           world === undefined ? undefined : join(world, "system", ledgerFileName(context.id)),
         );
+        // a network's shared days decide when storage.json names a database
+        const claims = services.find(CHECK_IN_CLAIMS);
         context.engine.registerEventType(DELIVER_REWARD_EVENT);
         const checkIn = new CheckInModule({
           owner: context.id,
@@ -74,6 +77,7 @@ export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
           storage,
           itemName,
           ledger,
+          ...(claims === undefined ? {} : { claims }),
           logger: silentLogger,
           givesItems: () => bridge.givesItems(),
         });

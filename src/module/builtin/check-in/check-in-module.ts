@@ -16,6 +16,7 @@ import type { AgentStore } from "../../../agent/storage/agent-store.js";
 import type { ModuleStorage } from "../../../agent/storage/module-storage.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
 import { isTerminal } from "../../../agent/storage/state.js";
+import type { CheckInClaims } from "../../../data/player-state/check-in-claims.js";
 import type { EventSink, GameClock } from "../../../game/context-types.js";
 import { type GameEventSink, GameEventTypes } from "../../../game/game-events.js";
 import { GameFailures } from "../../../game/tools/game-failures.js";
@@ -24,10 +25,10 @@ import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import type { Logger } from "../../../util/logger.js";
 import type { CheckInLedger } from "../storage/check-in-ledger.js";
-import type { CheckInData, CheckInStorage, Delivery } from "../storage/check-in-storage.js";
-import { pointsLedgerStorage } from "../storage/points-ledger.js";
+import type { CheckInData, CheckInStorage } from "../storage/check-in-storage.js";
 import { CHECK_IN_CARD, type CheckInCardData } from "./check-in-card.js";
-import { type CheckInConfig, rewardsFor } from "./check-in-config.js";
+import { claimInFiles, claimShared } from "./check-in-claim.js";
+import type { CheckInConfig } from "./check-in-config.js";
 import {
   CHECK_IN_DELIVERY_ACTION,
   DELIVER_REWARD_EVENT,
@@ -60,25 +61,19 @@ export interface CheckInModuleOptions {
   readonly itemName: (item: string, locale: string) => string;
   /** The days whose reward each player claimed, outside the player files (a reset keeps it). */
   readonly ledger: CheckInLedger;
+  /** A network's shared check-in days: when present they decide, and the ledger file is not used. */
+  readonly claims?: CheckInClaims;
   readonly logger: Logger;
   /** Whether the host can give the reward at all; when not, a check-in is refused before anything is written. */
   readonly givesItems: () => boolean;
 }
 
-type Outcome =
-  | {
-      readonly already: true;
-      readonly streak: number;
-      readonly total: number;
-      readonly delivery: Delivery | undefined;
-    }
-  | { readonly already: false; readonly streak: number; readonly total: number; readonly items: ItemStack[] };
-
 /**
- * `system:check_in`: once per local day (the clock's zone, or the config's). The record, the reward's PENDING
- * delivery and the day's points (ledger entry `check_in:<day>`) are written in one player-file transaction; the reward itself is paid by a durable event
- * whose id is stable per player and day, so offering it again never pays twice. Explicit entries only: it
- * writes, so it is never routed locally.
+ * `system:check_in`: once per local day (the clock's zone, or the config's). The day, the reward's PENDING delivery
+ * and the day's points (ledger entry `check_in:<day>`) are recorded together: in one player-file transaction on
+ * one server, or claimed in a network's shared database first (check-in-claim.ts). The reward itself is paid by a
+ * durable event whose id is stable per player and day, so offering it again never pays twice. Explicit entries
+ * only: it writes, so it is never routed locally.
  */
 export class CheckInModule extends AbstractAgentModule<CheckInInput> {
   constructor(private readonly options: CheckInModuleOptions) {
@@ -102,23 +97,12 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
     const day = localDay(now, config.time_zone ?? clock.timeZone);
     const yesterday = previousDay(day);
     context.checkAlive();
-    // A day in the ledger was paid before, even when the player file no longer says so (an admin reset it).
-    const claimed = await this.options.ledger.claimed(context.playerId, day);
-    // what the ledger knows and the file lost (damaged, reset): the last day, streak and total carry on
-    const known = await this.options.ledger.latest(context.playerId);
-    const outcome = await store.transaction(context.playerId, (data): Outcome => {
-      const record = ModuleData.get(data, storage);
-      if (known !== undefined) record.adopt(known);
-      const streak = claimed ? undefined : record.checkIn(day, yesterday);
-      if (streak === undefined)
-        return { already: true, streak: record.streak, total: record.total, delivery: record.delivery(day) };
-      const items = rewardsFor(config, streak);
-      record.putDelivery(day, items);
-      // the same transaction: the check-in and its points are written together or not at all
-      if (config.points > 0)
-        ModuleData.get(data, pointsLedgerStorage).credit(`check_in:${day}`, config.points, "check_in", now);
-      return { already: false, streak, total: record.total, items };
-    });
+    const attempt = { playerId: context.playerId, day, yesterday, now, config, store, storage };
+    const claims = this.options.claims;
+    const outcome =
+      claims === undefined
+        ? await claimInFiles(attempt, this.options.ledger, this.options.logger)
+        : await claimShared(attempt, claims);
     const card = (
       status: CheckInCardData["status"],
       items: readonly ItemStack[],
@@ -141,21 +125,14 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
       if (delivery?.state === "PENDING")
         await this.#retry(context.playerId, day, delivery.items, delivery.attempt);
       // reported again too (a crash may have come before the first report); the event id dedupes it
-      if (!claimed) await this.#reportStreak(context.playerId, day, outcome.streak);
+      if (outcome.reportAgain) await this.#reportStreak(context.playerId, day, outcome.streak);
       return AgentResult.error(AgentFailure.ALREADY_DONE).withPresentation(
         present(CHECK_IN_CARD.card(card("already", delivery?.items ?? [], true))),
       );
     }
-    // Claimed once the record is durable: a crash in between leaves the record, which refuses the day as well.
-    try {
-      await this.options.ledger.claim(context.playerId, day, yesterday, {
-        streak: outcome.streak,
-        total: outcome.total,
-      });
-    } catch (error) {
-      this.options.logger.error(`check-in ledger of ${context.playerId} for ${day} not written`, error);
-    }
-    const queued = await this.#deliver(context.playerId, day, outcome.items, 0);
+    // a network's outbox holds the reward already (claimed with the day); else a durable event pays it here
+    const queued =
+      claims?.delivers === true || (await this.#deliver(context.playerId, day, outcome.items, 0));
     await this.#reportStreak(context.playerId, day, outcome.streak);
     const result = AgentResult.success(
       undefined,

@@ -7,14 +7,12 @@ import type { ExecutionContext } from "../../../agent/execution/execution-contex
 import { SIMPLE_POLICY } from "../../../agent/execution/policy-defaults.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
-import type { AgentStore } from "../../../agent/storage/agent-store.js";
-import { ModuleData } from "../../../agent/storage/player-data.js";
 import { literal, translatable } from "../../../agent/text.js";
+import type { PointsAccounts } from "../../../data/player-state/points-accounts.js";
 import type { GameClock } from "../../../game/context-types.js";
 import { GameEventTypes } from "../../../game/game-events.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
-import { pointsLedgerStorage } from "../storage/points-ledger.js";
 
 /** The most points one rule may give at once. */
 export const MAX_BONUS_POINTS = 100_000;
@@ -79,13 +77,13 @@ export const POINTS_BONUS_CARD = CardType.of<z.infer<typeof cardSchema>>(
 
 /**
  * `system:points_bonus`: started by an advancement rule (by default at a 7-day check-in streak): credits the rule's
- * points. The credit's ledger id is the event task's request id, in one player-file transaction, so a task that
+ * points. The credit's ledger id is the event task's request id, one change of the points accounts, so a task that
  * runs again after a crash finds it recorded and credits nothing: exactly once.
  */
 export class PointsBonusModule extends AbstractAgentModule<BonusInput> {
   constructor(
     owner: Identifier,
-    private readonly options: { readonly store: AgentStore; readonly clock: GameClock },
+    private readonly options: { readonly points: PointsAccounts; readonly clock: GameClock },
   ) {
     super({
       action: BONUS_ACTION,
@@ -104,10 +102,11 @@ export class PointsBonusModule extends AbstractAgentModule<BonusInput> {
     const event = input.event?.type ?? "";
     const at = this.options.clock.now();
     context.checkAlive();
-    const balance = await this.options.store.transaction(context.playerId, (data) => {
-      const ledger = ModuleData.get(data, pointsLedgerStorage);
-      ledger.credit(context.requestId, input.points, `bonus:${event.replace("system:", "")}`, at);
-      return ledger.balance();
+    const { balance } = await this.options.points.credit(context.playerId, {
+      id: context.requestId,
+      amount: input.points,
+      reason: `bonus:${event.replace("system:", "")}`,
+      at,
     });
     return AgentResult.success(
       undefined,

@@ -5,7 +5,9 @@ import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import { defineFeature } from "../../define-feature.js";
 import { CORE_SERVICES } from "../core/core-services.js";
+import { PlayerFilePoints } from "../storage/player-file-points.js";
 import { pointsLedgerStorage } from "../storage/points-ledger.js";
+import { POINTS_ACCOUNTS } from "../storage/shared-state.js";
 import { POINTS_BONUS_CARD, PointsBonusModule } from "./points-bonus.js";
 import { POINTS_ADMIN_CARD, POINTS_BALANCE_CARD } from "./points-cards.js";
 import { PointsAdminModule, PointsBalanceModule } from "./points-modules.js";
@@ -15,7 +17,8 @@ type PointsConfig = Record<string, never>;
 /**
  * `system:points`: a points balance per player kept as a ledger in the player file (`system:points/points_ledger`,
  * which check-in and the shop change too), the workflows `/system balance` and the admin's
- * `/system points give|take <player> <n>`. Needs AGENT_STORE, CORE_SERVICES and CLOCK; uses CARDS.
+ * `/system points give|take <player> <n>`. Needs AGENT_STORE, CORE_SERVICES and CLOCK; uses CARDS and
+ * POINTS_ACCOUNTS (a network's shared points; the player files without it).
  */
 export const POINTS_FEATURE = defineFeature<PointsConfig>({
   id: Identifier.parse("system:points"),
@@ -23,18 +26,20 @@ export const POINTS_FEATURE = defineFeature<PointsConfig>({
   create: ({ id }) => ({
     install(context) {
       const services = context.services;
-      const store = services.get(GameContextTypes.AGENT_STORE);
+      // the network's shared accounts when storage.json names a database, else this server's player files
+      const points =
+        services.find(POINTS_ACCOUNTS) ?? new PlayerFilePoints(services.get(GameContextTypes.AGENT_STORE));
       const clock = services.get(GameContextTypes.CLOCK);
       const core = services.get(CORE_SERVICES);
       const cards = services.find(GameContextTypes.CARDS);
       registerCardType(cards, POINTS_BALANCE_CARD);
       registerCardType(cards, POINTS_ADMIN_CARD);
       registerCardType(cards, POINTS_BONUS_CARD);
-      context.engine.registerModule(new PointsBalanceModule({ store, clock }));
+      context.engine.registerModule(new PointsBalanceModule({ points, clock }));
       context.engine.registerModule(
-        new PointsAdminModule({ store, clock, resolvePlayer: (name) => core.resolvePlayer(name) }),
+        new PointsAdminModule({ points, clock, resolvePlayer: (name) => core.resolvePlayer(name) }),
       );
-      context.engine.registerModule(new PointsBonusModule(id, { store, clock }));
+      context.engine.registerModule(new PointsBonusModule(id, { points, clock }));
     },
     storages: [pointsLedgerStorage],
   }),

@@ -12,15 +12,13 @@ import { customFailure } from "../../../agent/failure.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
-import type { AgentStore } from "../../../agent/storage/agent-store.js";
-import { ModuleData } from "../../../agent/storage/player-data.js";
+import type { PointsAccounts } from "../../../data/player-state/points-accounts.js";
 import type { GameClock } from "../../../game/context-types.js";
 import { codec } from "../../../util/codec.js";
 import { localDay } from "../check-in/local-day.js";
 import { unknownPlayer } from "../core/core-module.js";
 import { ADMIN_LEVEL, isAdmin, type KnownPlayer } from "../core/core-services.js";
 import { ownReadProfile, type ReadWords } from "../core/own-read.js";
-import { pointsLedgerStorage } from "../storage/points-ledger.js";
 import { POINTS_ADMIN_CARD, POINTS_BALANCE_CARD, RECENT_ENTRIES } from "./points-cards.js";
 
 /** The most points one admin command gives or takes. */
@@ -98,7 +96,7 @@ export const POINTS_BALANCE_ACTION = ActionType.of<BalanceInput>(
 
 /** `system:balance` (`/system balance`, `/system 余额`, `/system 积分`): the balance and the latest entries. */
 export class PointsBalanceModule extends AbstractAgentModule<BalanceInput> {
-  constructor(private readonly options: { readonly store: AgentStore; readonly clock: GameClock }) {
+  constructor(private readonly options: { readonly points: PointsAccounts; readonly clock: GameClock }) {
     super({
       action: POINTS_BALANCE_ACTION,
       description: "The player's points balance and its latest changes.",
@@ -109,19 +107,13 @@ export class PointsBalanceModule extends AbstractAgentModule<BalanceInput> {
   }
 
   override async run(_input: BalanceInput, context: ExecutionContext): Promise<AgentResult> {
-    const { store, clock } = this.options;
-    const { balance, entries } = await store.read(context.playerId, (data) => {
-      const ledger = ModuleData.get(data, pointsLedgerStorage);
-      return { balance: ledger.balance(), entries: ledger.entries() };
-    });
-    const recent = entries
-      .slice(-RECENT_ENTRIES)
-      .reverse()
-      .map((entry) => ({
-        amount: entry.amount,
-        reason: entry.reason,
-        day: localDay(entry.at, clock.timeZone),
-      }));
+    const { points, clock } = this.options;
+    const { balance, entries } = await points.statement(context.playerId, RECENT_ENTRIES);
+    const recent = [...entries].reverse().map((entry) => ({
+      amount: entry.amount,
+      reason: entry.reason,
+      day: localDay(entry.at, clock.timeZone),
+    }));
     return AgentResult.success(undefined, present(POINTS_BALANCE_CARD.card({ balance, recent })));
   }
 }
@@ -161,7 +153,7 @@ const operationNode = (operation: PointsAdminInput["operation"]) =>
 
 /** Options of {@link PointsAdminModule}. */
 export interface PointsAdminModuleOptions {
-  readonly store: AgentStore;
+  readonly points: PointsAccounts;
   readonly clock: GameClock;
   /** A player an admin names (online or seen before). */
   readonly resolvePlayer: (name: string) => KnownPlayer | undefined;
@@ -192,22 +184,21 @@ export class PointsAdminModule extends AbstractAgentModule<PointsAdminInput> {
 
   override async run(input: PointsAdminInput, context: ExecutionContext): Promise<AgentResult> {
     if (context.permissionLevel < ADMIN_LEVEL) throw new AgentException(AgentFailure.PERMISSION_DENIED);
-    const { store, clock, resolvePlayer } = this.options;
+    const { points, clock, resolvePlayer } = this.options;
     const player = resolvePlayer(input.player);
     if (player === undefined) throw new AgentException(unknownPlayer(input.player));
     const adminName = resolvePlayer(context.playerId)?.name ?? context.playerId;
     const reason = `admin:${adminName}`;
     const at = clock.now();
     context.checkAlive();
-    const outcome = await store.transaction(player.uuid, (data) => {
-      const ledger = ModuleData.get(data, pointsLedgerStorage);
-      // a request id already in the ledger is this request run again: it was done then
-      if (input.operation === "give") ledger.credit(context.requestId, input.amount, reason, at);
-      const done =
-        input.operation === "give" ||
-        ledger.debit(context.requestId, input.amount, reason, at) !== "insufficient";
-      return { done, balance: ledger.balance() };
-    });
+    // a request id already in the ledger is this request run again: it was done then
+    const change = { id: context.requestId, amount: input.amount, reason, at };
+    const outcome =
+      input.operation === "give"
+        ? { done: true, balance: (await points.credit(player.uuid, change)).balance }
+        : await points
+            .debit(player.uuid, change)
+            .then((debit) => ({ done: debit.outcome !== "insufficient", balance: debit.balance }));
     const card = POINTS_ADMIN_CARD.card({
       status: !outcome.done ? "insufficient" : input.operation === "give" ? "given" : "taken",
       player: player.name,

@@ -4,6 +4,7 @@ import type { Failure } from "../../../agent/failure.js";
 import type { AgentStore } from "../../../agent/storage/agent-store.js";
 import type { ModuleStorage } from "../../../agent/storage/module-storage.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
+import type { PointsAccounts } from "../../../data/player-state/points-accounts.js";
 import type { GameClock } from "../../../game/context-types.js";
 import { localDay } from "../check-in/local-day.js";
 import { type PointsLedger, pointsLedgerStorage } from "../storage/points-ledger.js";
@@ -44,7 +45,10 @@ export interface Quote {
 
 /**
  * The shop's commerce: prices and rejections (Prepared), quotes (in memory, 60 s, per player and catalog version),
- * and the purchase transaction: the charge and the order commit in ONE player-storage transaction.
+ * and the purchase transaction: with points in the player files, the charge and the order commit in ONE
+ * player-storage transaction; with a network's shared points, the debit (one statement keyed by `order:<id>`)
+ * comes first and the order is committed after it, so a run repeated after a crash finds the debit recorded and
+ * pays nothing twice.
  */
 export class ShopCommerce {
   readonly #quotes = new Map<string, Quote>();
@@ -54,6 +58,8 @@ export class ShopCommerce {
       readonly catalog: ShopCatalog;
       readonly stock: ShopStock;
       readonly store: AgentStore;
+      /** Where balances are read and charges go (the player files, or a network's shared points). */
+      readonly points: PointsAccounts;
       readonly orders: ModuleStorage<ShopOrdersData, ShopOrders>;
       readonly clock: GameClock;
       /** Resolves once the catalog and stock files are read. */
@@ -74,17 +80,17 @@ export class ShopCommerce {
     return this.options.ready;
   }
 
-  async balance(playerId: string): Promise<number> {
-    return this.options.store.read(playerId, (data) => ModuleData.get(data, pointsLedgerStorage).balance());
+  balance(playerId: string): Promise<number> {
+    return this.options.points.balance(playerId);
   }
 
   /** The price of `count` units of an entry for a player now, with the rejection that applies, if any. */
   async prepare(playerId: string, entry: ShopEntry, count: number): Promise<Prepared> {
     const day = this.today();
-    const { balance, bought } = await this.options.store.read(playerId, (data) => ({
-      balance: ModuleData.get(data, pointsLedgerStorage).balance(),
-      bought: ModuleData.get(data, this.options.orders).bought(day, entry.id),
-    }));
+    const bought = await this.options.store.read(playerId, (data) =>
+      ModuleData.get(data, this.options.orders).bought(day, entry.id),
+    );
+    const balance = await this.balance(playerId);
     const items = count * entry.count;
     const total = count * entry.price;
     const available = this.options.stock.available(entry);
@@ -145,6 +151,7 @@ export class ShopCommerce {
     const { entry, count, day } = order;
     const items = count * entry.count;
     const total = count * entry.price;
+    if (this.options.points.scope === "shared") return this.#chargeShared(playerId, orderId, order, at);
     return this.options.store.transaction(playerId, (data) => {
       const orders = ModuleData.get(data, this.options.orders);
       if (orders.order(orderId) !== undefined) return "existing";
@@ -171,6 +178,61 @@ export class ShopCommerce {
       orders.place(orderId, { ...base, state: "PAID" });
       return "PAID";
     });
+  }
+
+  /** The charge with shared points: limit check, then the debit keyed by the order, then the order itself. */
+  async #chargeShared(
+    playerId: string,
+    orderId: string,
+    order: { readonly entry: ShopEntry; readonly count: number; readonly day: string },
+    at: number,
+  ): Promise<"PAID" | "REJECTED" | "existing"> {
+    const { entry, count, day } = order;
+    const items = count * entry.count;
+    const total = count * entry.price;
+    const place = (state: "PAID" | "REJECTED", reason?: Failure) =>
+      this.options.store.transaction(playerId, (data) => {
+        const orders = ModuleData.get(data, this.options.orders);
+        if (orders.order(orderId) !== undefined) return "existing" as const;
+        const base = {
+          entry: entry.id,
+          item: entry.item,
+          count: items,
+          quantity: count,
+          unitPrice: entry.price,
+        };
+        orders.place(orderId, {
+          ...base,
+          total,
+          day,
+          at,
+          attempt: 0,
+          state,
+          ...(reason === undefined ? {} : { reason: reason.code }),
+        });
+        return state;
+      });
+    const known = await this.options.store.read(playerId, (data) => {
+      const orders = ModuleData.get(data, this.options.orders);
+      return { exists: orders.order(orderId) !== undefined, bought: orders.bought(day, entry.id) };
+    });
+    if (known.exists) return "existing";
+    if (entry.daily_limit !== undefined && known.bought + items > entry.daily_limit)
+      return place("REJECTED", AgentFailure.LIMIT_REACHED);
+    const paid =
+      total === 0
+        ? "done"
+        : (
+            await this.options.points.debit(playerId, {
+              id: `order:${orderId}`,
+              amount: total,
+              reason: `shop:${entry.id}`,
+              at,
+            })
+          ).outcome;
+    // "duplicate": this order's debit was recorded by a run that stopped before the order was
+    if (paid === "insufficient") return place("REJECTED", AgentFailure.INSUFFICIENT_BALANCE);
+    return place("PAID");
   }
 
   /** Records an order REJECTED without any charge (sold out), once per order id. */
@@ -203,6 +265,24 @@ export class ShopCommerce {
   /** Gives the price back and marks the order REFUNDED, in one transaction (once). */
   async refund(playerId: string, orderId: string, reason: Failure): Promise<void> {
     const at = this.options.clock.now();
+    if (this.options.points.scope === "shared") {
+      // the credit is keyed by the order: a refund repeated after a crash credits once, then settles
+      const order = await this.options.store.read(playerId, (data) =>
+        ModuleData.get(data, this.options.orders).order(orderId),
+      );
+      if (order === undefined || (order.state !== "PAID" && order.state !== "UNCONFIRMED")) return;
+      if (order.total > 0)
+        await this.options.points.credit(playerId, {
+          id: `refund:${orderId}`,
+          amount: order.total,
+          reason: `refund:${order.entry}`,
+          at,
+        });
+      await this.options.store.transaction(playerId, (data) => {
+        ModuleData.get(data, this.options.orders).settle(orderId, "REFUNDED", reason.code);
+      });
+      return;
+    }
     await this.options.store.transaction(playerId, (data) => {
       const orders = ModuleData.get(data, this.options.orders);
       const order = orders.order(orderId);

@@ -7,7 +7,9 @@ import { Identifier } from "../../../util/identifier.js";
 import { defineFeature } from "../../define-feature.js";
 import { SERVER_PATHS } from "../../server-paths.js";
 import { itemNamer } from "../check-in/check-in-feature.js";
+import { PlayerFilePoints } from "../storage/player-file-points.js";
 import { pointsLedgerStorage } from "../storage/points-ledger.js";
+import { POINTS_ACCOUNTS } from "../storage/shared-state.js";
 import {
   SHOP_ADMIN_CARD,
   SHOP_LIST_CARD,
@@ -59,6 +61,9 @@ export const SHOP_FEATURE = defineFeature<ShopConfig>({
           catalog,
           stock,
           store: services.get(GameContextTypes.AGENT_STORE),
+          points:
+            services.find(POINTS_ACCOUNTS) ??
+            new PlayerFilePoints(services.get(GameContextTypes.AGENT_STORE)),
           orders,
           clock: services.get(GameContextTypes.CLOCK),
           ready: Promise.all([

@@ -9,7 +9,6 @@ import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
 import { codec } from "../../../util/codec.js";
 import { ownReadProfile, type ReadWords } from "../core/own-read.js";
-import { pointsLedgerStorage } from "../storage/points-ledger.js";
 import { SHOP_ORDERS_CARD } from "./shop-cards.js";
 import type { ShopModuleOptions } from "./shop-modules.js";
 
@@ -101,10 +100,10 @@ export class ShopOrdersModule extends AbstractAgentModule<OrdersInput> {
   override async run(_input: OrdersInput, context: ExecutionContext): Promise<AgentResult> {
     await this.options.commerce.ready();
     const { commerce, itemName } = this.options;
-    const { orders, balance } = await commerce.options.store.read(context.playerId, (data) => ({
-      orders: ModuleData.get(data, commerce.options.orders).list().slice(0, 20),
-      balance: ModuleData.get(data, pointsLedgerStorage).balance(),
-    }));
+    const orders = await commerce.options.store.read(context.playerId, (data) =>
+      ModuleData.get(data, commerce.options.orders).list().slice(0, 20),
+    );
+    const balance = await commerce.balance(context.playerId);
     return AgentResult.success(
       undefined,
       present(

@@ -16,7 +16,6 @@ import { GameFailures } from "../../../game/tools/game-failures.js";
 import { GIVE_ITEMS, type GiveInput, type ItemStack } from "../../../game/tools/give-items-tool.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
-import { pointsLedgerStorage } from "../storage/points-ledger.js";
 import { SHOP_ORDER_CARD, type ShopOrderData } from "./shop-cards.js";
 import type { ShopEntry } from "./shop-catalog.js";
 import { ShopCommerce } from "./shop-commerce.js";
@@ -134,23 +133,21 @@ export class ShopPurchaseModule extends AbstractAgentModule<PurchaseInput> {
       status: ShopOrderData["status"],
       reason?: AgentFailure | ReturnType<AgentFailure["with"]>,
     ) =>
-      store
-        .read(playerId, (data) => ModuleData.get(data, pointsLedgerStorage).balance())
-        .then((balance) =>
-          present(
-            SHOP_ORDER_CARD.card({
-              order: orderId,
-              name,
-              items,
-              total: input.count * input.entry.price,
-              status,
-              balance,
-              ...(reason === undefined
-                ? {}
-                : { reason: { key: reason.key, args: reason.args.map(String).slice(0, 4) } }),
-            }),
-          ),
-        );
+      commerce.balance(playerId).then((balance) =>
+        present(
+          SHOP_ORDER_CARD.card({
+            order: orderId,
+            name,
+            items,
+            total: input.count * input.entry.price,
+            status,
+            balance,
+            ...(reason === undefined
+              ? {}
+              : { reason: { key: reason.key, args: reason.args.map(String).slice(0, 4) } }),
+          }),
+        ),
+      );
     let order = await store.read(playerId, (data) =>
       ModuleData.get(data, commerce.options.orders).order(orderId),
     );

@@ -1,0 +1,41 @@
+/** A reward stack as a check-in records it. */
+export interface ClaimedStack {
+  readonly item: string;
+  readonly count: number;
+}
+
+/** A claimed check-in day: the streak and total it made and the reward it recorded. */
+export interface ClaimedDay {
+  readonly day: string;
+  readonly streak: number;
+  readonly total: number;
+  readonly items: readonly ClaimedStack[];
+}
+
+/** One player's check-in of one local day, with what it pays. */
+export interface CheckInClaim extends ClaimedDay {
+  readonly playerId: string;
+  /** Points credited with it (ledger id `check_in:<day>`, reason `check_in`); 0 for none. */
+  readonly points: number;
+  /** Epoch milliseconds. */
+  readonly at: number;
+}
+
+/**
+ * Check-in days shared by every server of a network: once per player per day, whoever asks first wins, with the
+ * day's reward and points recorded in the same effect. Days are never rewritten, so the streak of a day follows
+ * from the latest earlier day.
+ */
+export interface CheckInClaims {
+  /** The player's claim of `day`, if any. */
+  claimed(playerId: string, day: string): Promise<ClaimedDay | undefined>;
+  /** The player's latest claimed day before `day`. */
+  latestBefore(playerId: string, day: string): Promise<ClaimedDay | undefined>;
+  /**
+   * Claims the day and credits its points in one effect; false when the day was claimed before. With
+   * `delivers`, the same effect queues the day's reward for the server hosting the player to give.
+   */
+  claim(claim: CheckInClaim): Promise<boolean>;
+  /** Whether a claim queues its reward itself (a network's outbox); otherwise the claiming server pays it. */
+  readonly delivers?: boolean;
+}
