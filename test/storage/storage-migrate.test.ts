@@ -21,13 +21,13 @@ const STEVE = "00000000-0000-3000-8000-000000000001";
 const ALEX = "00000000-0000-3000-8000-000000000002";
 
 const cli = async (args: string[]): Promise<{ code: number; out: string; err: string }> => {
-  let out = "";
-  let err = "";
+  const out: string[] = [];
+  const err: string[] = [];
   const code = await runCli(args, {
-    out: { write: (text: string) => ((out += text), true) },
-    err: { write: (text: string) => ((err += text), true) },
-  } as never);
-  return { code, out, err };
+    out: { write: (text: string) => out.push(text) > 0 },
+    err: { write: (text: string) => err.push(text) > 0 },
+  });
+  return { code, out: out.join(""), err: err.join("") };
 };
 
 /** A stopped server's files: points of two players, Steve's check-in of today, two usage records. */
