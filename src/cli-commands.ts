@@ -59,6 +59,18 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
     },
   ],
   [
+    "storage",
+    {
+      usage: [
+        "storage migrate --from files --to postgres [--data-dir DIR] [--dry-run]   copy points, check-ins, usage to the network's database",
+      ],
+      run: async (args, io) => {
+        const { storageCommand } = await import("./host/flying-squid/storage-cli.js");
+        return storageCommand(args, io);
+      },
+    },
+  ],
+  [
     "quests",
     {
       usage: [
