@@ -43,7 +43,9 @@ describe("system <command>", () => {
     const run = await system("serve", "--help");
     expect(run).toEqual({
       code: 0,
-      out: "usage: system serve [--port N] [--panel-port N] [--data-dir DIR]\n",
+      out:
+        "usage: system serve [--port N] [--panel-port N] [--data-dir DIR]\n" +
+        "in front of your own server: npm start -- --backend HOST:PORT [--port N] [--data-dir DIR] (or config/system/gateway.json)\n",
       err: "",
     });
   });

