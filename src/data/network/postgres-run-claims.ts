@@ -38,9 +38,11 @@ export class PostgresRunClaims implements RunClaims {
     await journal.reloadSteps(`${runId}/`);
     if (events !== undefined && events.length > 0) await journal.reloadEvents(events);
     const lost = new AbortController();
+    // the renewal in flight: a release waits for it, or it could extend the lease after the release
+    let renewing: Promise<unknown> = Promise.resolve();
     const renewal = setInterval(
       () => {
-        leases.renew(lease, ttl).then(
+        renewing = leases.renew(lease, ttl).then(
           (renewed) => {
             if (renewed !== undefined || lost.signal.aborted) return;
             clearInterval(renewal);
@@ -60,6 +62,7 @@ export class PostgresRunClaims implements RunClaims {
       signal: lost.signal,
       release: async () => {
         clearInterval(renewal);
+        await renewing;
         if (!lost.signal.aborted) await leases.release(lease);
       },
     };
