@@ -1,15 +1,14 @@
 import { join } from "node:path";
-import type { ContextType } from "../../agent/module/context-type.js";
-import { AssistantServer } from "../../assistant/assistant-server.js";
+import type { AssistantServer } from "../../assistant/assistant-server.js";
 import { loadExtensions } from "../../assistant/extension-loader.js";
 import { openStorage } from "../../data/network/open-storage.js";
 import type { GameClock } from "../../game/context-types.js";
-import { PANEL_BINDINGS } from "../../module/builtin/panel/panel-bindings.js";
 import type { AnyServerModuleType } from "../../module/server-module.js";
 import type { Logger } from "../../util/logger.js";
 import { openPanel, servePanel } from "../panel/open-panel.js";
 import { AdminVerification, verificationRequired } from "../shared/admin-verification.js";
 import { AssistantHostHandler } from "../shared/assistant-handler.js";
+import { createAssistant } from "../shared/create-assistant.js";
 import { OnlinePlayers } from "../shared/online-players.js";
 import { openNetworkLink } from "../shared/shared-reloads.js";
 import { parseCliOptions, SERVE_USAGE } from "./cli-options.js";
@@ -94,7 +93,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     now: () => options.clock.now(),
     logger: options.logger,
   });
-  const assistant = await AssistantServer.create({
+  const assistant = await createAssistant({
     paths: { dataDir, world, packRoots: [...extensions.packRoots, join(dataDir, "datapacks")] },
     storage,
     bridge: players,
@@ -102,24 +101,9 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     clock: options.clock,
     environment: options.environment,
     extraTypes: [...(options.extraTypes ?? []), ...extensions.types],
-    services: [
-      ...network.services,
-      ...extensions.services,
-      ...(panel === undefined ? [] : [[PANEL_BINDINGS, panel] as [ContextType<unknown>, unknown]]),
-    ],
-    onReload: network.announceReload,
-  }).catch(async (error: unknown) => {
-    await panel?.close();
-    await network.close();
-    await storage.close();
-    throw error;
-  });
-  await network.attach(assistant).catch(async (error: unknown) => {
-    await panel?.close();
-    await assistant.close();
-    await network.close();
-    await storage.close();
-    throw error;
+    services: extensions.services,
+    network,
+    panel,
   });
   if (panel !== undefined)
     servePanel(panel, assistant, options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)));

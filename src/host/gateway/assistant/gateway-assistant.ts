@@ -1,15 +1,14 @@
 import { join } from "node:path";
-import type { ContextType } from "../../../agent/module/context-type.js";
-import { AssistantServer } from "../../../assistant/assistant-server.js";
+import type { AssistantServer } from "../../../assistant/assistant-server.js";
 import { loadExtensions } from "../../../assistant/extension-loader.js";
 import { openStorage } from "../../../data/network/open-storage.js";
 import type { GameClock } from "../../../game/context-types.js";
-import { PANEL_BINDINGS } from "../../../module/builtin/panel/panel-bindings.js";
 import type { Logger } from "../../../util/logger.js";
 import { DEFAULT_SERVER_CONFIG } from "../../flying-squid/server-config.js";
 import { openPanel, servePanel } from "../../panel/open-panel.js";
 import { AdminVerification, verificationRequired } from "../../shared/admin-verification.js";
 import { AssistantHostHandler } from "../../shared/assistant-handler.js";
+import { createAssistant } from "../../shared/create-assistant.js";
 import { OnlinePlayers } from "../../shared/online-players.js";
 import { openNetworkLink } from "../../shared/shared-reloads.js";
 import type { RconEffects } from "../effects/rcon-effects.js";
@@ -98,7 +97,7 @@ export const startGatewayAssistant = async (options: {
     now: () => options.clock.now(),
     logger,
   });
-  const assistant = await AssistantServer.create({
+  const assistant = await createAssistant({
     paths: {
       dataDir,
       world,
@@ -111,24 +110,9 @@ export const startGatewayAssistant = async (options: {
     clock: options.clock,
     environment: options.environment,
     extraTypes: extensions.types,
-    services: [
-      ...network.services,
-      ...extensions.services,
-      ...(panel === undefined ? [] : [[PANEL_BINDINGS, panel] as [ContextType<unknown>, unknown]]),
-    ],
-    onReload: network.announceReload,
-  }).catch(async (error: unknown) => {
-    await panel?.close();
-    await network.close();
-    await storage.close();
-    throw error;
-  });
-  await network.attach(assistant).catch(async (error: unknown) => {
-    await panel?.close();
-    await assistant.close();
-    await network.close();
-    await storage.close();
-    throw error;
+    services: extensions.services,
+    network,
+    panel,
   });
   if (panel !== undefined) servePanel(panel, assistant, options.announce);
   const handler = new AssistantHostHandler(assistant, players, verification);
