@@ -15,39 +15,9 @@ import { SqliteKnowledgeStore } from "../src/data/knowledge/sqlite-knowledge-sto
 import { openPostgresDatabase } from "../src/data/network/postgres-database.js";
 import { silentLogger } from "../src/util/logger.js";
 import { startPostgresCluster } from "../test/support/postgres-cluster.js";
+import { knowledgeCorpus, percentile } from "./_knowledge-corpus.js";
 
-let seed = 11;
-const random = (): number => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return seed / 2_147_483_648;
-};
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-const EN =
-  "diamond iron gold netherite redstone emerald villager trade enchant anvil beacon portal nether dragon elytra shulker spawner farm potion furnace pickaxe sword armor quest reward shop rule spawn base".split(
-    " ",
-  );
-const ZH =
-  "钻石 铁锭 金锭 下界合金 红石 绿宝石 村民 交易 附魔 铁砧 信标 传送门 下界 末地 末影龙 鞘翅 潜影盒 刷怪笼 农场 药水 酿造 熔炉 镐 剑 盔甲 任务 奖励 商店 规则 出生点 基地".split(
-    " ",
-  );
-const SYLLABLES = "ka ro mi tu le sa no ve di pa shi gro bel tan fir quo mun zed ark lin".split(" ");
-const englishWord = (): string =>
-  Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(SYLLABLES)).join("");
-const chineseWord = (): string =>
-  Array.from({ length: 2 + Math.floor(random() * 2) }, () =>
-    String.fromCodePoint(0x4e00 + 200 + Math.floor(random() * 1500)),
-  ).join("");
-const VOCAB_EN = Array.from({ length: 4_000 }, englishWord);
-const VOCAB_ZH = Array.from({ length: 4_000 }, chineseWord);
-const skewed = (vocabulary: readonly string[]): string =>
-  vocabulary[Math.floor(random() ** 2.5 * vocabulary.length)] as string;
-const body = (): string => {
-  const chinese = random() < 0.5;
-  const words: string[] = [];
-  for (let index = 0; index < 60; index++)
-    words.push(random() < 0.01 ? pick(chinese ? ZH : EN) : skewed(chinese ? VOCAB_ZH : VOCAB_EN));
-  return chinese ? words.join("") : words.join(" ");
-};
+const corpus = knowledgeCorpus(11);
 
 const QUERIES = [
   "钻石",
@@ -65,11 +35,6 @@ const QUERIES = [
 ];
 const PLAYER = "00000000-0000-4000-8000-000000000001";
 const BATCH = 1_000;
-
-const percentile = (values: readonly number[], fraction: number): number => {
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
-};
 
 const load = async (store: KnowledgeStore, drafts: readonly KeyedDraft[]): Promise<number> => {
   const start = Date.now();
@@ -100,8 +65,8 @@ const main = async (): Promise<void> => {
   const entries = Number(process.env.STORAGE_KNOWLEDGE_ENTRIES ?? 100_000);
   const drafts: KeyedDraft[] = Array.from({ length: entries }, (_, index): KeyedDraft => {
     const draft: KnowledgeDraft = {
-      title: `${pick(EN)} ${pick(ZH)} ${index}`,
-      body: body(),
+      title: corpus.title(index),
+      body: corpus.body(),
       source: "file",
       ...(index % 20 === 0 ? { owner: index % 40 === 0 ? PLAYER : "someone-else" } : {}),
     };
