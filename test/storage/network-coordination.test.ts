@@ -5,6 +5,7 @@ import { fencedQuery, LeaseLostError, PostgresLeases } from "../../src/data/netw
 import {
   type ApplyOutcome,
   enqueueEffect,
+  heldReason,
   type OutboxEffect,
   PostgresOutbox,
 } from "../../src/data/network/postgres-outbox.js";
@@ -212,7 +213,10 @@ describe("outbox of in-game effects", () => {
     expect(applied).toEqual(["b"]);
     const held = await restarted.unconfirmed();
     expect(held.map((effect) => effect.idemKey)).toEqual(["c"]);
+    expect(held.map(heldReason)).toEqual(["outcome_unknown"]);
     expect(await restarted.resolve(held[0]?.id ?? 0, "redeliver")).toBe(true);
+    // settled once: a second decision (another admin, another server) finds it settled
+    expect(await restarted.resolve(held[0]?.id ?? 0, "done")).toBe(false);
     expect(await restarted.deliver()).toBe(1);
     expect(applied).toEqual(["b", "c"]);
     expect(await statuses()).toEqual(["a:done", "b:done", "c:done"]);
@@ -240,9 +244,11 @@ describe("outbox claims of a server that stopped", () => {
     expect(await survival.recoverAbandoned()).toBe(0);
     await pool.query("UPDATE system_lease SET expires_at = now() WHERE key = $1", [lobbyAlive?.key]);
     expect(await survival.recoverAbandoned()).toBe(1);
-    expect(await survival.unconfirmed()).toMatchObject([
-      { idemKey: "gift", note: "server lobby stopped while applying: an admin must check" },
+    const held = await survival.unconfirmed();
+    expect(held).toMatchObject([
+      { idemKey: "gift", server: "lobby", note: "server lobby stopped while applying: an admin must check" },
     ]);
+    expect(held.map(heldReason)).toEqual(["server_stopped"]);
   });
 });
 

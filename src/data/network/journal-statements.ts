@@ -24,6 +24,9 @@ const STEP_COLUMNS = "key, tool, state, result, failure, created_at, updated_at"
 const STEP_INPUT = `unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6::bigint[],
     $7::bigint[], $8::text[], $9::bigint[])
   AS t(key, tool, state, result, failure, created_at, updated_at, fence_key, fence_epoch)`;
+/** The same row as STEP_INPUT for a group of one write (no arrays to build and unnest: a lone writer's case). */
+const ONE_STEP_INPUT = `(SELECT $1::text, $2::text, $3::text, $4::jsonb, $5::jsonb, $6::bigint, $7::bigint, $8::text,
+    $9::bigint) AS t(key, tool, state, result, failure, created_at, updated_at, fence_key, fence_epoch)`;
 const EVENT_INPUT = `unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::bigint[], $6::text[],
     $7::bigint[]) AS t(id, player_id, state, task, updated_at, fence_key, fence_epoch)`;
 
@@ -41,6 +44,19 @@ const stepValues = (ops: readonly { receipt: StepReceipt; fence?: LeaseToken }[]
   ops.map((op) => op.fence?.key ?? null),
   ops.map((op) => op.fence?.epoch ?? null),
 ];
+
+/** The statement name, row source and values of a step write: arrays for a group, plain values for one. */
+const stepRows = (
+  name: string,
+  ops: readonly { receipt: StepReceipt; fence?: LeaseToken }[],
+): { name: string; input: string; values: unknown[] } =>
+  ops.length === 1
+    ? {
+        name: `${name}-one`,
+        input: ONE_STEP_INPUT,
+        values: stepValues(ops).map((column) => (column as unknown[])[0]),
+      }
+    : { name, input: STEP_INPUT, values: stepValues(ops) };
 
 const eventValues = (ops: readonly { task: EventTask; fence?: LeaseToken }[]): unknown[] => [
   ops.map((op) => op.task.id),
@@ -103,24 +119,26 @@ export const commitJournalOps = async (
     statements.push({ name, text, values, written });
     return written;
   };
+  const appendRows = stepRows("system-journal-append-step", appends);
   const appended =
     appends.length === 0
       ? new Set<string>()
       : add(
-          "system-journal-append-step",
-          `INSERT INTO system_journal_step (${STEP_COLUMNS}) SELECT ${STEP_COLUMNS} FROM ${STEP_INPUT}
+          appendRows.name,
+          `INSERT INTO system_journal_step (${STEP_COLUMNS}) SELECT ${STEP_COLUMNS} FROM ${appendRows.input}
            WHERE ${FENCE} ON CONFLICT (key) DO NOTHING RETURNING key`,
-          stepValues(appends),
+          appendRows.values,
         );
+  const putRows = stepRows("system-journal-put-step", stepPuts);
   const stepsPut =
     stepPuts.length === 0
       ? new Set<string>()
       : add(
-          "system-journal-put-step",
-          `INSERT INTO system_journal_step (${STEP_COLUMNS}) SELECT ${STEP_COLUMNS} FROM ${STEP_INPUT}
+          putRows.name,
+          `INSERT INTO system_journal_step (${STEP_COLUMNS}) SELECT ${STEP_COLUMNS} FROM ${putRows.input}
            WHERE ${FENCE} ON CONFLICT (key) DO UPDATE SET tool = EXCLUDED.tool, state = EXCLUDED.state,
            result = EXCLUDED.result, failure = EXCLUDED.failure, updated_at = EXCLUDED.updated_at RETURNING key`,
-          stepValues(stepPuts),
+          putRows.values,
         );
   const inserted =
     inserts.length === 0

@@ -13,6 +13,10 @@ export interface OutboxEffect {
   /** The join epoch of the presence under which it was claimed last. */
   readonly presenceEpoch?: number;
   readonly note?: string;
+  /** The server that claimed it last (while `applying`, and after, unless it went back to pending). */
+  readonly server?: string;
+  /** When its status last changed (epoch milliseconds). */
+  readonly updatedAt: number;
 }
 
 /**
@@ -43,7 +47,63 @@ const effectFromRow = (row: QueryResultRow): OutboxEffect => ({
   attempts: Number(row.attempts),
   ...(row.presence_epoch === null ? {} : { presenceEpoch: Number(row.presence_epoch) }),
   ...(row.note === null ? {} : { note: row.note as string }),
+  ...(row.server === null || row.server === undefined ? {} : { server: row.server as string }),
+  updatedAt: new Date(row.updated_at as string | Date).getTime(),
 });
+
+/** Why an effect is held for an admin: its server stopped while giving, or the give failed mid-way here. */
+export type HeldReason = "server_stopped" | "outcome_unknown";
+
+const UNKNOWN_NOTE = "outcome unknown: an admin must check";
+const STOPPED_NOTE = " stopped while applying: an admin must check";
+
+/** The reason an unconfirmed effect's note records (undefined for a note this outbox did not write). */
+export const heldReason = (effect: OutboxEffect): HeldReason | undefined =>
+  effect.note === UNKNOWN_NOTE
+    ? "outcome_unknown"
+    : effect.note?.startsWith("server ") && effect.note.endsWith(STOPPED_NOTE)
+      ? "server_stopped"
+      : undefined;
+
+/** Effects held for an admin (`unconfirmed`), oldest first, whichever server held them. */
+export const unconfirmedEffects = async (pool: Pick<Pool, "query">): Promise<OutboxEffect[]> => {
+  const { rows } = await pool.query("SELECT * FROM system_outbox WHERE status = 'unconfirmed' ORDER BY id");
+  return rows.map(effectFromRow);
+};
+
+/**
+ * An admin's decision on an unconfirmed effect: it was applied (`done`), or deliver it again (`redeliver`: pending,
+ * for the server that hosts the player). False when the effect is not unconfirmed (already settled), so an
+ * effect is settled once.
+ */
+export const resolveEffect = async (
+  pool: Pick<Pool, "query">,
+  id: number,
+  decision: "done" | "redeliver",
+): Promise<boolean> => {
+  const { rowCount } = await pool.query(
+    `UPDATE system_outbox SET status = $2, server = NULL, note = 'resolved by an admin', updated_at = now()
+     WHERE id = $1 AND status = 'unconfirmed'`,
+    [id, decision === "done" ? "done" : "pending"],
+  );
+  return rowCount === 1;
+};
+
+/**
+ * Holds for an admin the effects another server (not `server`) left `applying` and then stopped: its liveness
+ * lease (`server:<name>`) expired. Servers that never held a liveness lease are left alone. Returns how many.
+ */
+export const holdAbandoned = async (pool: Pick<Pool, "query">, server: string): Promise<number> => {
+  const { rowCount } = await pool.query(
+    `UPDATE system_outbox o SET status = 'unconfirmed', updated_at = now(),
+       note = 'server ' || o.server || $2
+     FROM system_lease l
+     WHERE o.status = 'applying' AND o.server <> $1 AND l.key = 'server:' || o.server
+       AND l.expires_at <= clock_timestamp()`,
+    [server, STOPPED_NOTE],
+  );
+  return rowCount ?? 0;
+};
 
 /**
  * Writes an effect in the caller's transaction, the one that changes the ledger, so that the effect exists
@@ -134,35 +194,20 @@ export class PostgresOutbox {
    * `unconfirmed` for an admin. Servers that never held a liveness lease are left alone.
    */
   async recoverAbandoned(): Promise<number> {
-    const { rowCount } = await this.options.pool.query(
-      `UPDATE system_outbox o SET status = 'unconfirmed', updated_at = now(),
-         note = 'server ' || o.server || ' stopped while applying: an admin must check'
-       FROM system_lease l
-       WHERE o.status = 'applying' AND o.server <> $1 AND l.key = 'server:' || o.server
-         AND l.expires_at <= clock_timestamp()`,
-      [this.options.server],
-    );
-    if ((rowCount ?? 0) > 0)
-      this.#logger.warn(`outbox: ${rowCount} effects of stopped servers are held for an admin to check`);
-    return rowCount ?? 0;
+    const held = await holdAbandoned(this.options.pool, this.options.server);
+    if (held > 0)
+      this.#logger.warn(`outbox: ${held} effects of stopped servers are held for an admin to check`);
+    return held;
   }
 
   /** Effects held for an admin, oldest first. */
-  async unconfirmed(): Promise<OutboxEffect[]> {
-    const { rows } = await this.options.pool.query(
-      "SELECT * FROM system_outbox WHERE status = 'unconfirmed' ORDER BY id",
-    );
-    return rows.map(effectFromRow);
+  unconfirmed(): Promise<OutboxEffect[]> {
+    return unconfirmedEffects(this.options.pool);
   }
 
   /** An admin's decision on an unconfirmed effect: it was applied (done), or deliver it again (pending). */
-  async resolve(id: number, decision: "done" | "redeliver"): Promise<boolean> {
-    const { rowCount } = await this.options.pool.query(
-      `UPDATE system_outbox SET status = $2, server = NULL, note = 'resolved by an admin', updated_at = now()
-       WHERE id = $1 AND status = 'unconfirmed'`,
-      [id, decision === "done" ? "done" : "pending"],
-    );
-    return rowCount === 1;
+  resolve(id: number, decision: "done" | "redeliver"): Promise<boolean> {
+    return resolveEffect(this.options.pool, id, decision);
   }
 
   async #unknown(effect: OutboxEffect): Promise<"done" | "pending" | "unconfirmed"> {
@@ -170,11 +215,7 @@ export class PostgresOutbox {
     if (this.options.reconcile !== undefined)
       verdict = await this.options.reconcile(effect).catch(() => "unknown" as const);
     const status = verdict === "applied" ? "done" : verdict === "not-applied" ? "pending" : "unconfirmed";
-    await this.#settle(
-      effect,
-      status,
-      verdict === "unknown" ? "outcome unknown: an admin must check" : "reconciled",
-    );
+    await this.#settle(effect, status, verdict === "unknown" ? UNKNOWN_NOTE : "reconciled");
     if (status === "unconfirmed")
       this.#logger.warn(
         `outbox: effect ${effect.idemKey} of ${effect.playerId} is held for an admin to check`,

@@ -1,5 +1,10 @@
 import type { Pool } from "pg";
-import type { CheckInClaim, CheckInClaims, ClaimedDay } from "../player-state/check-in-claims.js";
+import type {
+  CheckInClaim,
+  CheckInClaims,
+  CheckInRequest,
+  ClaimedDay,
+} from "../player-state/check-in-claims.js";
 import {
   checkPointsChange,
   type DebitOutcome,
@@ -56,6 +61,50 @@ const CLAIM = `
     RETURNING id
   )
   SELECT (SELECT count(*) FROM claim)::int AS claimed, (SELECT count(*) FROM credited)::int AS credited`;
+
+/**
+ * A whole check-in in one statement: the latest earlier day gives the streak and total, the streak gives the
+ * reward (`$4`, plus `$5` on every `$6`-th day), and the claim pays as CLAIM does. Returns the claimed day, or the
+ * day as claimed before (none when a concurrent claim committed after this statement began: read it then).
+ */
+const CHECK_IN = `
+  WITH previous AS (
+    SELECT day, streak, total FROM system_check_in
+    WHERE player_id = $1 AND day < $2 ORDER BY day DESC LIMIT 1
+  ), made AS (
+    SELECT CASE WHEN p.day = $3 THEN p.streak + 1 ELSE 1 END AS streak, COALESCE(p.total, 0) + 1 AS total
+    FROM (VALUES (1)) AS one (x) LEFT JOIN previous p ON true
+  ), claim AS (
+    INSERT INTO system_check_in (player_id, day, streak, total, items, at)
+    SELECT $1, $2, m.streak, m.total,
+      CASE WHEN $6::int > 0 AND m.streak % $6::int = 0 THEN $4::jsonb || $5::jsonb ELSE $4::jsonb END, $7
+    FROM made m
+    ON CONFLICT (player_id, day) DO NOTHING
+    RETURNING streak, total, items
+  ), entry AS (
+    INSERT INTO system_points_entry (player_id, entry_id, amount, reason, at)
+    SELECT $1, 'check_in:' || $2, $8::bigint, 'check_in', $7 FROM claim WHERE $8::bigint > 0
+    ON CONFLICT (player_id, entry_id) DO NOTHING
+    RETURNING amount
+  ), credited AS (
+    INSERT INTO system_points_balance AS b (player_id, balance) SELECT $1, amount FROM entry
+    ON CONFLICT (player_id) DO UPDATE SET balance = b.balance + EXCLUDED.balance
+    RETURNING balance
+  ), effect AS (
+    INSERT INTO system_outbox (idem_key, player_id, payload)
+    SELECT ${checkInEffectKey("$1", "$2")}, $1,
+      jsonb_build_object('kind', 'give_items', 'items', c.items, 'reason', 'check_in:' || $2)
+    FROM claim c WHERE jsonb_array_length(c.items) > 0
+    ON CONFLICT (idem_key) DO NOTHING
+    RETURNING id
+  )
+  SELECT true AS claimed, streak, total, items FROM claim
+  UNION ALL
+  SELECT false, streak, total, items FROM system_check_in WHERE player_id = $1 AND day = $2`;
+
+/** Reward stacks as a claim stores them. */
+const stacks = (items: readonly { item: string; count: number }[]): string =>
+  JSON.stringify(items.map((stack) => ({ item: stack.item, count: stack.count })));
 
 const isCheckViolation = (error: unknown): boolean =>
   (error as { code?: string }).code === "23514" &&
@@ -152,11 +201,44 @@ export class PostgresPlayerState implements PointsAccounts, CheckInClaims {
       claim.day,
       claim.streak,
       claim.total,
-      JSON.stringify(claim.items.map((stack) => ({ item: stack.item, count: stack.count }))),
+      stacks(claim.items),
       claim.at,
       claim.points,
     ]);
     return rows[0]?.claimed === 1;
+  }
+
+  async checkIn(request: CheckInRequest): Promise<{ claimed: boolean; day: ClaimedDay }> {
+    const { rows } = await this.pool.query<{
+      claimed: boolean;
+      streak: number;
+      total: number;
+      items: { item: string; count: number }[];
+    }>({
+      // named: each connection parses and plans it once
+      name: "system-check-in",
+      text: CHECK_IN,
+      values: [
+        request.playerId,
+        request.day,
+        request.yesterday,
+        stacks(request.rewards.items),
+        stacks(request.rewards.bonus?.items ?? []),
+        request.rewards.bonus?.every ?? 0,
+        request.at,
+        request.points,
+      ],
+    });
+    const row = rows[0];
+    if (row !== undefined)
+      return {
+        claimed: row.claimed,
+        day: { day: request.day, streak: row.streak, total: row.total, items: row.items },
+      };
+    // another server's claim committed after this statement began: it holds the day
+    const before = await this.claimed(request.playerId, request.day);
+    if (before === undefined) throw new Error(`check-in of ${request.playerId} for ${request.day} not found`);
+    return { claimed: false, day: before };
   }
 
   async #recorded(playerId: string, entryId: string): Promise<boolean> {

@@ -6,8 +6,10 @@ import type { OpenedStorage } from "../../data/network/open-storage.js";
 import type { PostgresDatabase } from "../../data/network/postgres-database.js";
 import { PostgresNotifier } from "../../data/network/postgres-notifier.js";
 import type { GameBridge } from "../../game/game-bridge.js";
+import { HELD_EFFECTS } from "../../module/builtin/deliveries/deliveries-service.js";
 import { KNOWLEDGE_STORE } from "../../module/builtin/knowledge/knowledge-module.js";
 import type { Logger } from "../../util/logger.js";
+import { heldEffects } from "./held-effects.js";
 import { NetworkDeliveries, tellArrived } from "./network-deliveries.js";
 
 /** The channel every server of a network listens on; payloads say what to re-read, never the data itself. */
@@ -23,7 +25,7 @@ interface Invalidation {
 
 /**
  * A server's part in a network (storage.json says `postgres`): the services it contributes to the assistant (the
- * shared knowledge store), its reloads shared through LISTEN/NOTIFY (`/system reload` here tells the others,
+ * shared knowledge store, the outbox's effects held for an admin), its reloads shared through LISTEN/NOTIFY (`/system reload` here tells the others,
  * which re-read their config files; a knowledge change tells them too), and its presence and deliveries
  * (network-deliveries.ts). On a files backend everything is a no-op.
  */
@@ -79,7 +81,12 @@ export class SharedReloads implements NetworkLink {
     private readonly host?: { readonly server: string; readonly holder: string; readonly bridge: GameBridge },
   ) {
     this.#store = new PostgresKnowledgeStore(database.pool, { onChange: () => this.#publish("knowledge") });
-    this.services = [[KNOWLEDGE_STORE, this.#store]];
+    this.services = [
+      [KNOWLEDGE_STORE, this.#store],
+      ...(host === undefined
+        ? []
+        : [[HELD_EFFECTS, heldEffects(database.pool, host.server)] as [ContextType<unknown>, unknown]]),
+    ];
   }
 
   readonly announceReload = (): void => this.#publish("reload");

@@ -86,31 +86,24 @@ export const claimShared = async (
   claims: CheckInClaims,
 ): Promise<CheckInOutcome> => {
   const { playerId, day, yesterday, config, store, storage, now } = attempt;
-  const already = async (): Promise<CheckInOutcome | undefined> => {
-    const claimed = await claims.claimed(playerId, day);
-    if (claimed === undefined) return undefined;
-    const delivery = await store.transaction(playerId, (data) => {
-      const record = ModuleData.get(data, storage);
-      record.adopt(claimed);
-      return record.delivery(day);
-    });
-    return { already: true, streak: claimed.streak, total: claimed.total, delivery, reportAgain: false };
-  };
-  const before = await already();
-  if (before !== undefined) return before;
-  // earlier days are never rewritten: the streak read here is the one the claim makes
-  const previous = await claims.latestBefore(playerId, day);
-  const streak = previous?.day === yesterday ? previous.streak + 1 : 1;
-  const total = (previous?.total ?? 0) + 1;
-  const items = rewardsFor(config, streak);
-  const won = await claims.claim({ playerId, day, streak, total, items, points: config.points, at: now });
-  if (!won)
-    return (await already()) ?? { already: true, streak, total, delivery: undefined, reportAgain: false };
-  await store.transaction(playerId, (data) => {
-    const record = ModuleData.get(data, storage);
-    record.adopt({ day, streak, total });
-    // the claim queued the reward in the network's outbox: the server hosting the player gives it
-    if (claims.delivers !== true) record.putDelivery(day, items);
+  // one statement: the streak follows from the latest earlier day (earlier days are never rewritten)
+  const { claimed, day: made } = await claims.checkIn({
+    playerId,
+    day,
+    yesterday,
+    rewards: { items: config.rewards, bonus: config.streak_bonus },
+    points: config.points,
+    at: now,
   });
-  return { already: false, streak, total, items };
+  const items = rewardsFor(config, made.streak);
+  const delivery = await store.transaction(playerId, (data) => {
+    const record = ModuleData.get(data, storage);
+    record.adopt(made);
+    // the claim queued the reward in the network's outbox: the server hosting the player gives it
+    if (claimed && claims.delivers !== true) record.putDelivery(day, items);
+    return record.delivery(day);
+  });
+  return claimed
+    ? { already: false, streak: made.streak, total: made.total, items }
+    : { already: true, streak: made.streak, total: made.total, delivery, reportAgain: false };
 };

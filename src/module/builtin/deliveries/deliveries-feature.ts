@@ -5,14 +5,14 @@ import { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
 import { CORE_SERVICES } from "../core/core-services.js";
 import { DeliveriesModule } from "./deliveries-module.js";
-import { DELIVERIES } from "./deliveries-service.js";
+import { DELIVERIES, HELD_EFFECTS } from "./deliveries-service.js";
 import { EventsModule } from "./events-module.js";
 
 /**
- * `system:deliveries` feature type: the admin commands `/system deliveries` over unconfirmed deliveries and
- * `/system events [player]` over recent event tasks. Needs
- * DELIVERIES (the EventExecutor), CORE_SERVICES (player names), ITEM_CATALOG and CLOCK. Infrastructure like the
- * core commands: its workflow has no owner, so no grant can take it from an admin.
+ * `system:deliveries` feature type: the admin commands `/system deliveries` over unconfirmed deliveries (and, on a
+ * network, HELD_EFFECTS: the shared outbox's effects held for an admin) and `/system events [player]` over recent
+ * event tasks. Needs DELIVERIES (the EventExecutor), CORE_SERVICES (player names), ITEM_CATALOG and CLOCK.
+ * Infrastructure like the core commands: its workflow has no owner, so no grant can take it from an admin.
  */
 export const DELIVERIES_FEATURE: ServerModuleType<Record<string, never>> = {
   id: Identifier.parse("system:deliveries"),
@@ -29,6 +29,7 @@ export const DELIVERIES_FEATURE: ServerModuleType<Record<string, never>> = {
       context.engine.registerModule(
         new DeliveriesModule({
           deliveries: services.get(DELIVERIES),
+          held: services.find(HELD_EFFECTS),
           playerName: (playerId) => core.resolvePlayer(playerId)?.name ?? playerId,
           catalog: services.get(GameContextTypes.ITEM_CATALOG),
           clock: services.get(GameContextTypes.CLOCK),

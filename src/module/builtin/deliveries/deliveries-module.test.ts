@@ -24,7 +24,7 @@ import type { AnyServerModuleType } from "../../server-module.js";
 import { SystemModuleTags } from "../../system-module-tags.js";
 import { CORE_SERVICES, type CoreServices } from "../core/core-services.js";
 import { DELIVERIES_FEATURE } from "./deliveries-feature.js";
-import { DELIVERIES } from "./deliveries-service.js";
+import { DELIVERIES, HELD_EFFECTS, type HeldEffect, type HeldEffects } from "./deliveries-service.js";
 import { deliveryRef } from "./delivery-lines.js";
 
 const STEVE = "0f8fad5b-d9cb-469f-a165-70867728950e";
@@ -71,7 +71,37 @@ class FakeDeliveries implements UnconfirmedEvents {
   }
 }
 
-const assemble = () => {
+const EFFECT_KEY = `check_in:${STEVE}:2026-12-01`;
+
+/** A network's outbox side, in memory: its held effects and the admin's decisions on them. */
+class FakeHeld implements HeldEffects {
+  readonly calls: string[] = [];
+  /** Settled meanwhile on another server: the next resolution finds it settled. */
+  settledElsewhere = false;
+  effects: HeldEffect[] = [
+    {
+      id: 7,
+      key: EFFECT_KEY,
+      playerId: STEVE,
+      payload: { kind: "give_items", items: [{ item: "minecraft:cookie", count: 4 }] },
+      server: "lobby",
+      reason: "server_stopped",
+      note: "server lobby stopped while applying: an admin must check",
+      heldAt: Date.UTC(2026, 11, 1, 8, 30),
+    },
+  ];
+  async list(): Promise<HeldEffect[]> {
+    return structuredClone(this.effects);
+  }
+  async resolve(id: number, decision: "done" | "redeliver"): Promise<boolean> {
+    const found = this.effects.some((effect) => effect.id === id) && !this.settledElsewhere;
+    this.effects = this.effects.filter((effect) => effect.id !== id);
+    if (found) this.calls.push(`${decision} ${id}`);
+    return found;
+  }
+}
+
+const assemble = (options: { readonly held?: FakeHeld } = {}) => {
   const deliveries = new FakeDeliveries();
   const engine = new AgentEngine({});
   const names: Partial<CoreServices> = {
@@ -82,6 +112,7 @@ const assemble = () => {
     .provide(CORE_SERVICES, names as CoreServices)
     .provide(GameContextTypes.ITEM_CATALOG, ItemCatalog.forVersion("1.21.4"))
     .provide(GameContextTypes.CLOCK, { now: () => 0, timeZone: "Asia/Shanghai" });
+  if (options.held !== undefined) services.provide(HELD_EFFECTS, options.held);
   const types = new Registry<AnyServerModuleType>("server_module_type");
   types.register(DELIVERIES_FEATURE.id, DELIVERIES_FEATURE as unknown as AnyServerModuleType);
   const logger = new MemoryLogger();
@@ -181,3 +212,51 @@ const findAction = async (engine: AgentEngine) => {
   if (module === undefined) throw new Error("not installed");
   return module.action.action({ op: "list" });
 };
+
+describe("/system deliveries on a network", () => {
+  it("lists the outbox's held effects after the local ones: player, items, time, server and why", async () => {
+    const { command, text } = assemble({ held: new FakeHeld() });
+    const listed = text(await command("deliveries", 4));
+    expect(listed).toMatch(/^Unconfirmed deliveries \(2\)\./);
+    expect(listed.split("\n")[2]).toBe(
+      `[${deliveryRef(EFFECT_KEY)}] Steve · Cookie × 4 · 2026-12-01 16:30 · server lobby: it stopped while giving`,
+    );
+    expect(text(await command("deliveries", 4, "zh_cn"), "zh_cn")).toContain(
+      `[${deliveryRef(EFFECT_KEY)}] Steve · 曲奇 ×4 · 2026-12-01 16:30 · 服务器 lobby：该服务器在发放途中停止`,
+    );
+    expect(text(await command("deliveries Steve", 4))).toMatch(/^Unconfirmed deliveries \(2\)/);
+    expect(text(await command("deliveries Alex", 4))).toBe("No unconfirmed deliveries.");
+  });
+
+  it("settles a held effect once: given again by the player's server, or done by its key", async () => {
+    const held = new FakeHeld();
+    const { command, text, deliveries } = assemble({ held });
+    const ref = deliveryRef(EFFECT_KEY);
+    expect(text(await command(`deliveries redeliver ${ref}`, 4))).toBe(
+      `Delivery [${ref}] of Steve will be given again, once, by the server they play on.`,
+    );
+    expect(held.calls).toEqual(["redeliver 7"]);
+    expect((await command(`deliveries redeliver ${ref}`, 4)).failure?.code).toBe("NOT_FOUND");
+    expect(deliveries.calls).toEqual([]);
+
+    const again = new FakeHeld();
+    const second = assemble({ held: again });
+    expect(second.text(await second.command(`deliveries done ${EFFECT_KEY}`, 4))).toBe(
+      `Delivery [${ref}] of Steve marked done; nothing was given.`,
+    );
+    expect(again.calls).toEqual(["done 7"]);
+  });
+
+  it("refuses a player, and reports NOT_FOUND when another admin settled it first", async () => {
+    const held = new FakeHeld();
+    const { command, engine } = assemble({ held });
+    const refused = await engine.execute(
+      { type: (await findAction(engine)).type, input: { op: "done", ref: deliveryRef(EFFECT_KEY) } },
+      { requestId: "r3", playerId: STEVE, locale: "en_us", features: new Set(), permissionLevel: 0 },
+    );
+    expect(refused.failure?.code).toBe("PERMISSION_DENIED");
+    held.settledElsewhere = true;
+    expect((await command(`deliveries done ${deliveryRef(EFFECT_KEY)}`, 4)).failure?.code).toBe("NOT_FOUND");
+    expect(held.calls).toEqual([]);
+  });
+});

@@ -16,6 +16,7 @@ import type { GameClock } from "../../../game/context-types.js";
 import type { ItemCatalog } from "../../../game/data/item-catalog.js";
 import { codec } from "../../../util/codec.js";
 import { ADMIN_LEVEL, isAdmin } from "../core/core-services.js";
+import type { HeldEffect, HeldEffects } from "./deliveries-service.js";
 import { deliveryItems, deliveryRef, localTime } from "./delivery-lines.js";
 
 /** `deliveries [player]` lists; `redeliver <ref>` gives again; `done <ref>` resolves without giving. */
@@ -63,17 +64,31 @@ const command = AgentCommand.custom<DeliveriesInput>(["deliveries", "发放"], (
 
 export interface DeliveriesModuleOptions {
   readonly deliveries: UnconfirmedEvents;
+  /** A network's effects held for an admin (its shared outbox); absent on a single server. */
+  readonly held?: HeldEffects | undefined;
   /** A player's name for the list (the UUID when unknown). */
   readonly playerName: (playerId: string) => string;
   readonly catalog: ItemCatalog;
   readonly clock: GameClock;
 }
 
+/** One delivery an admin settles: a task of this server's journal, or an effect of the network's outbox. */
+type Held =
+  | {
+      readonly kind: "task";
+      readonly ref: string;
+      readonly playerId: string;
+      readonly task: UnconfirmedEvent;
+    }
+  | { readonly kind: "effect"; readonly ref: string; readonly playerId: string; readonly effect: HeldEffect };
+
 /**
  * `/system deliveries [player]`: the admin's view of deliveries whose give could not be confirmed (a crash while
- * giving), with player, items, time and task id, optionally of one player; `redeliver <ref>` gives them again as a new durable task, `done <ref>`
- * records that the admin found them delivered. `<ref>` is the short reference the list shows or the task id.
- * Admin only: the command node `requires` the operator level and the run checks it again.
+ * giving), with player, items, time and task id, optionally of one player; `redeliver <ref>` gives them again as
+ * a new durable task, `done <ref>` records that the admin found them delivered. `<ref>` is the short reference
+ * the list shows or the task id. On a network the list also holds the shared outbox's effects held for an admin
+ * (with the server that held each and why), settled the same way: given again by the server that hosts the
+ * player, or marked done. Admin only: the command node `requires` the operator level and the run checks it again.
  */
 export class DeliveriesModule extends AbstractAgentModule<DeliveriesInput> {
   constructor(private readonly options: DeliveriesModuleOptions) {
@@ -86,52 +101,86 @@ export class DeliveriesModule extends AbstractAgentModule<DeliveriesInput> {
 
   async run(input: DeliveriesInput, context: ExecutionContext): Promise<AgentResult> {
     if (context.permissionLevel < ADMIN_LEVEL) throw new AgentException(AgentFailure.PERMISSION_DENIED);
-    const { deliveries } = this.options;
+    const { deliveries, held } = this.options;
     if (input.op === "list") {
       const wanted = input.player?.toLowerCase();
-      const tasks = deliveries
-        .unconfirmed()
-        .filter(
-          (task) =>
-            wanted === undefined ||
-            task.playerId === wanted ||
-            this.options.playerName(task.playerId).toLowerCase() === wanted,
-        );
-      return AgentResult.success(this.#list(tasks, context.locale));
+      const entries = (await this.#entries()).filter(
+        (entry) =>
+          wanted === undefined ||
+          entry.playerId === wanted ||
+          this.options.playerName(entry.playerId).toLowerCase() === wanted,
+      );
+      return AgentResult.success(this.#list(entries, context.locale));
     }
-    const task = this.#find(input.ref);
-    const player = this.options.playerName(task.playerId);
+    const entry = await this.#find(input.ref);
+    const player = this.options.playerName(entry.playerId);
+    if (entry.kind === "effect") {
+      // settled once: another admin (on any server) may have settled it since it was listed
+      if (!(await held?.resolve(entry.effect.id, input.op)))
+        throw new AgentException(AgentFailure.NOT_FOUND.with(input.ref));
+      return AgentResult.success(
+        input.op === "done"
+          ? translatable("system.deliveries.done", entry.ref, player)
+          : translatable("system.deliveries.network_redelivered", entry.ref, player),
+      );
+    }
     if (input.op === "done") {
-      await deliveries.markDone(task.id);
-      return AgentResult.success(translatable("system.deliveries.done", deliveryRef(task.id), player));
+      await deliveries.markDone(entry.task.id);
+      return AgentResult.success(translatable("system.deliveries.done", entry.ref, player));
     }
-    const redelivery = await deliveries.redeliver(task.id);
+    const redelivery = await deliveries.redeliver(entry.task.id);
     return AgentResult.success(
-      translatable("system.deliveries.redelivered", deliveryRef(task.id), player, literalText(redelivery)),
+      translatable("system.deliveries.redelivered", entry.ref, player, literalText(redelivery)),
     );
   }
 
-  #list(tasks: readonly UnconfirmedEvent[], locale: string): Text {
-    if (tasks.length === 0) return translatable("system.deliveries.empty");
-    const lines = tasks.map((task) =>
-      translatable(
-        "system.deliveries.line",
-        deliveryRef(task.id),
-        literalText(this.options.playerName(task.playerId)),
-        deliveryItems(task, this.options.catalog, locale),
-        localTime(task.updatedAt, this.options.clock.timeZone),
-        literalText(task.id),
-      ),
-    );
-    return translatable("system.deliveries.list", tasks.length, joinLines(lines));
-  }
-
-  /** The unconfirmed task a reference names (its short reference or its id); NOT_FOUND otherwise. */
-  #find(ref: string): UnconfirmedEvent {
-    const task = this.options.deliveries
+  /** This server's unconfirmed tasks, then the network's held effects. */
+  async #entries(): Promise<Held[]> {
+    const tasks = this.options.deliveries
       .unconfirmed()
-      .find((candidate) => candidate.id === ref || deliveryRef(candidate.id) === ref.toLowerCase());
-    if (task === undefined) throw new AgentException(AgentFailure.NOT_FOUND.with(ref));
-    return task;
+      .map((task): Held => ({ kind: "task", ref: deliveryRef(task.id), playerId: task.playerId, task }));
+    const effects = ((await this.options.held?.list()) ?? []).map(
+      (effect): Held => ({ kind: "effect", ref: deliveryRef(effect.key), playerId: effect.playerId, effect }),
+    );
+    return [...tasks, ...effects];
+  }
+
+  #list(entries: readonly Held[], locale: string): Text {
+    if (entries.length === 0) return translatable("system.deliveries.empty");
+    const { catalog, clock, playerName } = this.options;
+    const lines = entries.map((entry) =>
+      entry.kind === "task"
+        ? translatable(
+            "system.deliveries.line",
+            entry.ref,
+            literalText(playerName(entry.playerId)),
+            deliveryItems(entry.task.input, catalog, locale),
+            localTime(entry.task.updatedAt, clock.timeZone),
+            literalText(entry.task.id),
+          )
+        : translatable(
+            "system.deliveries.network_line",
+            entry.ref,
+            literalText(playerName(entry.playerId)),
+            deliveryItems(entry.effect.payload, catalog, locale),
+            localTime(entry.effect.heldAt, clock.timeZone),
+            literalText(entry.effect.server ?? "-"),
+            entry.effect.reason === undefined
+              ? literalText(entry.effect.note ?? "-")
+              : translatable(`system.deliveries.reason.${entry.effect.reason}`),
+          ),
+    );
+    return translatable("system.deliveries.list", entries.length, joinLines(lines));
+  }
+
+  /** The held delivery a reference names (its short reference, task id or outbox key); NOT_FOUND otherwise. */
+  async #find(ref: string): Promise<Held> {
+    const entry = (await this.#entries()).find(
+      (candidate) =>
+        candidate.ref === ref.toLowerCase() ||
+        (candidate.kind === "task" ? candidate.task.id : candidate.effect.key) === ref,
+    );
+    if (entry === undefined) throw new AgentException(AgentFailure.NOT_FOUND.with(ref));
+    return entry;
   }
 }
