@@ -207,5 +207,6 @@ const openJournal = async (
     return { journal: await FileAgentJournal.open({ folder, logger }) };
   const journal = await PostgresAgentJournal.open({ pool: database.pool, logger });
   const leases = new PostgresLeases(database.pool, storage.server);
-  return { journal, claims: new PostgresRunClaims({ leases, journal, logger }) };
+  const ttl = storage.leaseMillis === undefined ? {} : { ttlMillis: storage.leaseMillis };
+  return { journal, claims: new PostgresRunClaims({ leases, journal, logger, ...ttl }) };
 };

@@ -26,12 +26,16 @@ interface Outcome {
 }
 
 /** Polls an async check (database rows) until it gives a value. */
-const until = async <T>(check: () => Promise<T | undefined>, timeoutMillis = 30_000): Promise<T> => {
+const until = async <T>(
+  check: () => Promise<T | undefined>,
+  explain: () => Promise<string>,
+  timeoutMillis = 30_000,
+): Promise<T> => {
   const deadline = Date.now() + timeoutMillis;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
+    if (Date.now() > deadline) throw new Error(`condition not met in time: ${await explain()}`);
     await sleep(50);
   }
 };
@@ -97,6 +101,8 @@ describe("a network of two servers through a PostgreSQL restart under load", () 
       url: cluster.url("network"),
       poolSize: 4,
       server,
+      // a run this server could not end is tried again within a second; a stopped server's runs wait 3 s
+      leaseMillis: 3_000,
     }),
   });
 
@@ -132,6 +138,9 @@ describe("a network of two servers through a PostgreSQL restart under load", () 
     await database?.end();
     await cluster?.stop();
   });
+
+  const explainRows = (text: string) => async (): Promise<string> =>
+    `${JSON.stringify((await database.query(text)).rows)}\nA:\n${a.logger.lines.join("\n")}\nB:\n${b.logger.lines.join("\n")}`;
 
   /** One player's round: check in, buy a torch pack (when a quote can be confirmed), read the balance. */
   const playerRound = async (player: Player): Promise<Outcome[]> => {
@@ -223,13 +232,18 @@ describe("a network of two servers through a PostgreSQL restart under load", () 
         "SELECT count(*)::int AS open FROM system_journal_event WHERE state <> 'SUCCEEDED'",
       );
       return rows[0]?.open === 0 ? true : undefined;
-    });
+    }, explainRows(
+      "SELECT id, state, task->'result' AS result FROM system_journal_event WHERE state <> 'SUCCEEDED'",
+    ));
     await until(async () => {
       const { rows } = await database.query<{ open: number }>(
         "SELECT count(*)::int AS open FROM system_outbox WHERE status <> 'done'",
       );
       return rows[0]?.open === 0 ? true : undefined;
-    });
+    }, explainRows("SELECT idem_key, status, server, note FROM system_outbox WHERE status <> 'done'"));
+    console.log(
+      `network restart: every task ended and every reward given ${Date.now() - resumed} ms after PostgreSQL resumed`,
+    );
     for (const name of everyone) {
       const id = offlineUuid(name);
       const player = byName.get(name) as Player;
