@@ -18,6 +18,8 @@ export class AgentFailure implements Failure {
   static readonly MODEL_UNAVAILABLE = new AgentFailure("MODEL_UNAVAILABLE");
   static readonly MODEL_INVALID_OUTPUT = new AgentFailure("MODEL_INVALID_OUTPUT");
   static readonly STORAGE_FULL = new AgentFailure("STORAGE_FULL");
+  /** A store the request needs (a network's shared database) cannot be reached right now. */
+  static readonly STORAGE_UNAVAILABLE = new AgentFailure("STORAGE_UNAVAILABLE");
   static readonly EFFECT_UNKNOWN = new AgentFailure("EFFECT_UNKNOWN");
   static readonly REVOKED = new AgentFailure("REVOKED");
   static readonly UNKNOWN_COMMAND = new AgentFailure("UNKNOWN_COMMAND");

@@ -12,6 +12,7 @@ import { SemanticConfig } from "../agent/routing/semantic-config.js";
 import type { AgentJournal } from "../agent/storage/agent-journal.js";
 import { JournalStepRunner } from "../agent/storage/journal-step-runner.js";
 import type { RunClaims } from "../agent/storage/run-claims.js";
+import { isDatabaseUnavailable } from "../data/network/database-errors.js";
 import { type OpenedStorage, openStorage } from "../data/network/open-storage.js";
 import { PostgresAgentJournal } from "../data/network/postgres-agent-journal.js";
 import { PostgresLeases } from "../data/network/postgres-leases.js";
@@ -157,6 +158,8 @@ export const openInfrastructure = async (options: {
     model: gateway,
     steps: new JournalStepRunner(journal),
     logger,
+    // a network's database restarting: players are told to try again
+    isStorageUnavailable: isDatabaseUnavailable,
     ...(now === undefined ? {} : { now }),
   });
   const lifecycles = new AgentLifecycles((hook, error) =>
@@ -204,5 +207,6 @@ const openJournal = async (
     return { journal: await FileAgentJournal.open({ folder, logger }) };
   const journal = await PostgresAgentJournal.open({ pool: database.pool, logger });
   const leases = new PostgresLeases(database.pool, storage.server);
-  return { journal, claims: new PostgresRunClaims({ leases, journal, logger }) };
+  const ttl = storage.leaseMillis === undefined ? {} : { ttlMillis: storage.leaseMillis };
+  return { journal, claims: new PostgresRunClaims({ leases, journal, logger, ...ttl }) };
 };

@@ -1,10 +1,14 @@
 import type { AgentJournal } from "../../src/agent/storage/agent-journal.js";
 import type { RunClaim, RunClaims } from "../../src/agent/storage/run-claims.js";
 
+/** The message of a write that failed because the (stand-in) database was unreachable. */
+export const UNREACHABLE = "the database is unreachable";
+
 /**
  * A stand-in for a network's run claims (PostgresRunClaims, tested against PostgreSQL in
  * test/storage/network-coordination.test.ts), in memory, for executor tests below the database: `holdElsewhere`
- * marks a run as another server's; a claim's journal counts the writes made through it; `lose` aborts a claim.
+ * marks a run as another server's; a claim's journal counts the writes made through it; `lose` aborts a claim;
+ * `unreachable` fails a journal write once.
  */
 export class MemoryRunClaims implements RunClaims {
   readonly elsewhere = new Set<string>();
@@ -12,6 +16,8 @@ export class MemoryRunClaims implements RunClaims {
   readonly released: string[] = [];
   /** Writes (step and event changes) made through a claim's journal, by run. */
   readonly writes = new Map<string, number>();
+  /** Journal methods whose next call through a claim fails as if the database were unreachable (once each). */
+  readonly unreachable: string[] = [];
 
   constructor(private readonly journal: AgentJournal) {}
 
@@ -29,7 +35,10 @@ export class MemoryRunClaims implements RunClaims {
         if (!counted.has(String(property))) return method;
         return (...args: unknown[]) => {
           count();
-          return method(...args);
+          const failing = this.unreachable.indexOf(String(property));
+          if (failing < 0) return method(...args);
+          this.unreachable.splice(failing, 1);
+          return Promise.reject(new Error(UNREACHABLE));
         };
       },
     });

@@ -111,6 +111,27 @@ describe("AgentEngine.execute", () => {
     expect(logger.lines.filter((line) => line.startsWith("ERROR system:echo failed"))).toHaveLength(2);
   });
 
+  it("tells STORAGE_UNAVAILABLE for an error the assembly says is an unreachable store, logged as one line", async () => {
+    const module = new Scripted("system:echo");
+    const logger = new MemoryLogger();
+    const engine = new AgentEngine({
+      logger,
+      isStorageUnavailable: (error) => error instanceof TypeError,
+    });
+    engine.registerModule(module);
+    engine.start();
+    const result = await engine.execute(module.action.action({ mode: "throw" }), request());
+    expect(result.failure).toEqual({
+      code: "STORAGE_UNAVAILABLE",
+      key: "system.error.storage_unavailable",
+      args: [],
+    });
+    expect(logger.lines).toEqual(["WARN system:echo failed for p: storage unavailable (bug in module)"]);
+    // anything else is still a failure of the workflow
+    const other = await engine.execute(module.action.action({ mode: "throw-string" }), request());
+    expect(other.failure?.code).toBe("MODULE_FAILED");
+  });
+
   it("keeps an extension failure found along the cause chain", async () => {
     const module = new Scripted("system:echo");
     const { engine } = engineWith(module);

@@ -2,6 +2,7 @@ import { type Logger, silentLogger } from "../../util/logger.js";
 import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
 import { AgentResult } from "../agent-result.js";
+import type { Failure } from "../failure.js";
 import type { ModelPort } from "../model/model-client.js";
 import type { AgentAction } from "../module/action-type.js";
 import type { AnyAgentModule } from "../module/agent-module.js";
@@ -77,6 +78,11 @@ export interface AgentEngineOptions {
   readonly now?: () => number;
   /** Marks argument mentions (item names) for local semantic routing; none without it. */
   readonly slots?: SlotRecognizer;
+  /**
+   * Whether an error a workflow threw says a store below the engine is unreachable for now (a network's database
+   * restarting): the player is told STORAGE_UNAVAILABLE, to try again, instead of MODULE_FAILED.
+   */
+  readonly isStorageUnavailable?: (error: unknown) => boolean;
 }
 
 /** The engine: registration, start, and one entry point to run any workflow under its policy. */
@@ -237,9 +243,7 @@ export class AgentEngine implements NestedWorkflows {
       return result;
     } catch (error) {
       // Ended from outside (its feature switched off): say that, not the cancellation it caused on the way.
-      const failure = context?.ended ?? AgentException.failure(error);
-      if (failure.code === AgentFailure.MODULE_FAILED.code && !(error instanceof AgentException))
-        this.#logger.error(`${module.id} failed for ${request.playerId}`, error);
+      const failure = context?.ended ?? this.#failureOf(error, `${module.id} failed for ${request.playerId}`);
       return AgentResult.error(failure);
     } finally {
       context?.close();
@@ -280,16 +284,28 @@ export class AgentEngine implements NestedWorkflows {
       if (!result.isFailure()) context.checkStanding();
       return result;
     } catch (error) {
-      const failure = AgentException.failure(error);
-      if (failure.code === AgentFailure.MODULE_FAILED.code && !(error instanceof AgentException))
-        this.#logger.error(
-          `${module.id} (nested in ${parent.workflow}) failed for ${parent.playerId}`,
-          error,
-        );
+      const failure = this.#failureOf(
+        error,
+        `${module.id} (nested in ${parent.workflow}) failed for ${parent.playerId}`,
+      );
       return AgentResult.error(failure);
     } finally {
       context?.close();
     }
+  }
+
+  /** The failure a workflow's error stands for; an unexpected one is logged with its stack. */
+  #failureOf(error: unknown, what: string): Failure {
+    const failure = AgentException.failure(error);
+    if (failure.code !== AgentFailure.MODULE_FAILED.code || error instanceof AgentException) return failure;
+    if (this.options.isStorageUnavailable?.(error) === true) {
+      this.#logger.warn(
+        `${what}: storage unavailable (${error instanceof Error ? error.message : String(error)})`,
+      );
+      return AgentFailure.STORAGE_UNAVAILABLE;
+    }
+    this.#logger.error(what, error);
+    return failure;
   }
 
   #policyFor(module: AnyAgentModule): ExecutionPolicy {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryRunClaims } from "../../../test/support/memory-run-claims.js";
+import { MemoryRunClaims, UNREACHABLE } from "../../../test/support/memory-run-claims.js";
 import { FileAgentJournal } from "../../data/store/file-agent-journal.js";
 import { codec } from "../../util/codec.js";
 import { AgentResult } from "../agent-result.js";
@@ -57,7 +57,7 @@ afterEach(async () => {
   for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
 });
 
-const setup = async () => {
+const setup = async (retryMillis?: number) => {
   const folder = await mkdtemp(join(tmpdir(), "system-claims-"));
   folders.push(folder);
   const journal = await FileAgentJournal.open({ folder });
@@ -69,7 +69,10 @@ const setup = async () => {
     return {};
   }).allowInEvents();
   const module = new PayModule([give] as unknown as AnyTool[], held);
-  const engine = new AgentEngine({ steps: new JournalStepRunner(journal) });
+  const engine = new AgentEngine({
+    steps: new JournalStepRunner(journal),
+    isStorageUnavailable: (error) => error instanceof Error && error.message === UNREACHABLE,
+  });
   engine.registerEventType("test:event");
   engine.registerModule(module);
   engine.start();
@@ -81,6 +84,7 @@ const setup = async () => {
     isOnline: () => true,
     features: () => new Set(),
     claims,
+    ...(retryMillis === undefined ? {} : { retryMillis }),
   });
   const submit = (id: string, hold = false) =>
     executor.submit({ id, eventType: "test:event", action: PAY.action({ hold }), playerId: "alex" });
@@ -118,4 +122,45 @@ describe("EventExecutor with run claims (servers sharing a journal)", () => {
     expect(journal.event("e2")?.state).toBe(State.RUNNING);
     expect(claims.released).toEqual([eventRequestId("e2")]);
   });
+
+  it("offers a task left to another server again after a while, without a join (its holder died)", async () => {
+    const { journal, claims, executor, module, gives, submit } = await setup(20);
+    claims.elsewhere.add(eventRequestId("e3"));
+    await submit("e3");
+    await executor.whenIdle();
+    expect(module.runs).toBe(0);
+    // the holder's claim expired
+    claims.elsewhere.delete(eventRequestId("e3"));
+    await until(() => journal.event("e3")?.state === State.SUCCEEDED);
+    expect([module.runs, gives()]).toEqual([1, 1]);
+  });
+
+  it("keeps a task whose journal was unreachable, and ends it later without giving twice", async () => {
+    const { journal, claims, module, gives, submit } = await setup(20);
+    // the give happens; its DONE receipt cannot be written; the task cannot end either
+    claims.unreachable.push("completeStep");
+    await submit("e4");
+    await until(() => journal.event("e4")?.state === State.SUCCEEDED);
+    expect(gives()).toBe(1);
+    expect(module.runs).toBe(2);
+    expect(journal.step(`${eventRequestId("e4")}/give`)?.state).toBe(State.DONE);
+  });
+
+  it("retries a task whose RUNNING mark could not be written, and gives once", async () => {
+    const { journal, claims, gives, submit } = await setup(20);
+    claims.unreachable.push("updateEvent");
+    // the first run cannot even mark the task RUNNING: nothing ran; the next run does it all
+    await submit("e5");
+    await until(() => journal.event("e5")?.state === State.SUCCEEDED);
+    expect(gives()).toBe(1);
+  });
 });
+
+/** Polls a condition (the executor's retry timers run on their own). */
+const until = async (condition: () => boolean): Promise<void> => {
+  const deadline = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};

@@ -4,64 +4,28 @@ import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
 import { AgentResult, Status } from "../agent-result.js";
 import type { Failure } from "../failure.js";
-import type { AgentAction } from "../module/action-type.js";
 import type { AgentJournal, EventTask } from "../storage/agent-journal.js";
-import { JournalStepRunner } from "../storage/journal-step-runner.js";
-import type { RunClaims } from "../storage/run-claims.js";
+import { JournalStepRunner, UnrecordedSteps } from "../storage/journal-step-runner.js";
 import { isUnfinished, State } from "../storage/state.js";
-import type { AgentEngine } from "./agent-engine.js";
-import type { BoundedPool } from "./bounded-pool.js";
 import { runClaimed } from "./claimed-run.js";
-import type { EventRules } from "./event-rules.js";
+import {
+  type EventAdmission,
+  type EventExecutorOptions,
+  type EventSubmission,
+  RETRY_MILLIS,
+} from "./event-executor-options.js";
 import { EXECUTION_POLICY_CODEC } from "./execution-policy.js";
-import type { Standing } from "./standing.js";
 import {
   type EventTaskSummary,
+  eventSummary,
   redeliveryId,
+  redeliveryOf,
   type UnconfirmedEvent,
   type UnconfirmedEvents,
+  unconfirmedEvent,
 } from "./unconfirmed-events.js";
 
-/** An event offered by the host: its stable id (dedupe key), its type, the action to run and the player. */
-export interface EventSubmission {
-  readonly id: string;
-  readonly eventType: string;
-  readonly action: AgentAction;
-  readonly playerId: string;
-  /** The feature submitting it: its own configuration of the workflow handles the task, even if grants change. */
-  readonly owner?: string;
-  /** The advancement rule that asks for it (stored, re-checked when the task resumes). */
-  readonly rule?: string;
-}
-
-/** Accepted (a durable QUEUED task exists), a duplicate of a known id, or refused before anything was stored. */
-export type EventAdmission =
-  | { readonly accepted: true; readonly task: EventTask }
-  | { readonly accepted: false; readonly duplicate: true; readonly existing: EventTask | undefined }
-  | { readonly accepted: false; readonly duplicate: false; readonly failure: Failure };
-
-export interface EventExecutorOptions {
-  readonly engine: AgentEngine;
-  readonly journal: AgentJournal;
-  /** The event pool of the TaskExecutor. */
-  readonly pool: BoundedPool;
-  /** The rule table, read at each check (features install after the executor is built). */
-  readonly rules: () => EventRules;
-  readonly isOnline: (playerId: string) => boolean;
-  /** The player's enabled features now (the permission snapshot taken when a run starts). */
-  readonly features: (playerId: string) => ReadonlySet<string>;
-  readonly locale?: (playerId: string) => string;
-  /** Checked before and after every call: revocation, lost permission. */
-  readonly standing?: (playerId: string) => Standing;
-  /** Told of every terminal task (to notify the player). Errors are logged. */
-  readonly onSettled?: (task: EventTask, result: AgentResult) => void;
-  /**
-   * Servers sharing the journal (a network): a task runs only under this server's claim of it, with the claim's
-   * journal; a task another server holds is left to it. Absent: this server is the journal's only writer.
-   */
-  readonly claims?: RunClaims;
-  readonly logger?: Logger;
-}
+export type { EventAdmission, EventExecutorOptions, EventSubmission } from "./event-executor-options.js";
 
 const TERMINAL: Readonly<Record<Status, State>> = {
   [Status.SUCCEEDED]: State.SUCCEEDED,
@@ -90,6 +54,8 @@ export class EventExecutor implements UnconfirmedEvents {
   readonly #active = new Set<string>();
   readonly #running = new Set<Promise<void>>();
   readonly #idle: (() => void)[] = [];
+  /** Step outcomes a run could not record (the shared journal was unreachable), for its retries here. */
+  readonly #unrecorded = new UnrecordedSteps();
 
   constructor(options: EventExecutorOptions) {
     this.#options = options;
@@ -163,45 +129,17 @@ export class EventExecutor implements UnconfirmedEvents {
   }
 
   unconfirmed(): UnconfirmedEvent[] {
-    return this.#options.journal.unconfirmedEvents().map((task) => ({
-      id: task.id,
-      type: task.type,
-      playerId: task.playerId,
-      input: task.input,
-      createdAt: task.createdAt,
-      updatedAt: task.updatedAt,
-    }));
+    return this.#options.journal.unconfirmedEvents().map(unconfirmedEvent);
   }
 
   recent(limit: number, playerId?: string): EventTaskSummary[] {
-    return this.#options.journal.recentEvents(limit, playerId).map((task) => ({
-      id: task.id,
-      type: task.type,
-      playerId: task.playerId,
-      ...(task.eventType === undefined ? {} : { eventType: task.eventType }),
-      ...(task.rule === undefined ? {} : { rule: task.rule }),
-      state: task.state,
-      attempts: task.attempts,
-      updatedAt: task.updatedAt,
-    }));
+    return this.#options.journal.recentEvents(limit, playerId).map(eventSummary);
   }
 
   async redeliver(id: string): Promise<string> {
     const task = this.#unconfirmedTask(id);
     const journal = this.#options.journal;
-    const put = await journal.putEvent({
-      id: redeliveryId(id),
-      type: task.type,
-      input: task.input,
-      playerId: task.playerId,
-      // the same workflow variant, authorised again by the same event type and rule as the original
-      ...(task.owner === undefined ? {} : { owner: task.owner }),
-      ...(task.eventType === undefined ? {} : { eventType: task.eventType }),
-      ...(task.rule === undefined ? {} : { rule: task.rule }),
-      policy: task.policy,
-      state: State.QUEUED,
-      attempts: 0,
-    });
+    const put = await journal.putEvent(redeliveryOf(task));
     // Queued before the original is resolved: a crash in between leaves it listed, and redelivering it again
     // finds this task instead of creating a second one.
     await journal.updateEvent(id, { state: State.FAILED });
@@ -214,11 +152,7 @@ export class EventExecutor implements UnconfirmedEvents {
   async markDone(id: string): Promise<void> {
     const task = this.#unconfirmedTask(id);
     // the workflow settles its own records first: a crash before the journal write leaves the task listed
-    const registry = this.#options.engine.modules();
-    const module =
-      task.owner === undefined
-        ? registry.get(task.type)
-        : registry.variants(task.type).find((variant) => variant.owner?.toString() === task.owner);
+    const module = this.#moduleOf(task);
     const input = module?.action.codec.decode(task.input);
     if (module?.effectConfirmed !== undefined && input?.success === true)
       await module.effectConfirmed(input.value, task.playerId);
@@ -228,9 +162,16 @@ export class EventExecutor implements UnconfirmedEvents {
 
   #unconfirmedTask(id: string): EventTask {
     const task = this.#options.journal.event(id);
-    if (task === undefined || task.state !== State.UNCONFIRMED)
-      throw new AgentException(AgentFailure.NOT_FOUND.with(id));
+    if (task?.state !== State.UNCONFIRMED) throw new AgentException(AgentFailure.NOT_FOUND.with(id));
     return task;
+  }
+
+  /** The workflow variant that runs a task: its owner's, when recorded. */
+  #moduleOf(task: EventTask) {
+    const registry = this.#options.engine.modules();
+    return task.owner === undefined
+      ? registry.get(task.type)
+      : registry.variants(task.type).find((variant) => variant.owner?.toString() === task.owner);
   }
 
   /** Settles when no task is pending or running (tests, orderly shutdown). */
@@ -280,6 +221,10 @@ export class EventExecutor implements UnconfirmedEvents {
     this.#active.add(task.id);
     const run = this.#options.pool
       .submit((signal) => this.#run(task, signal))
+      .then((unsettled) => {
+        // alone on its journal (files), a task that stopped short waits for the player's next join or start
+        if (unsettled && this.#options.claims !== undefined) this.#retryLater(task);
+      })
       .catch((error: unknown) => {
         // Refused by the pool (shutdown): the task stays durable and resumes at the next start.
         this.#logger.info(`event ${task.id} not started: ${AgentException.failure(error).code}`);
@@ -294,17 +239,37 @@ export class EventExecutor implements UnconfirmedEvents {
     this.#running.add(run);
   }
 
-  async #run(task: EventTask, signal: AbortSignal): Promise<void> {
+  /** Runs a task; true when it neither ended nor stopped for a reason that resumes it by itself (offer it again). */
+  async #run(task: EventTask, signal: AbortSignal): Promise<boolean> {
     const claims = this.#options.claims;
     if (claims === undefined) return this.#runWith(task, signal, this.#options.journal, undefined);
-    await runClaimed(claims, eventRequestId(task.id), [task.id], this.#logger, (claim) =>
-      this.#runWith(
+    let unsettled = true;
+    await runClaimed(claims, eventRequestId(task.id), [task.id], this.#logger, async (claim) => {
+      unsettled = await this.#runWith(
         task,
         AbortSignal.any([signal, claim.signal]),
         claim.journal,
-        new JournalStepRunner(claim.journal),
-      ),
-    );
+        new JournalStepRunner(claim.journal, this.#unrecorded),
+      );
+    });
+    return unsettled && !signal.aborted;
+  }
+
+  /**
+   * Offers a task again after a while, if it is still unfinished here and its player online (a join offers it
+   * anyway). Its claim held by a server that died expires meanwhile; a journal that was unreachable is back.
+   */
+  #retryLater(task: EventTask): void {
+    const wait = this.#options.retryMillis ?? this.#options.claims?.retryMillis ?? RETRY_MILLIS;
+    const timer = setTimeout(() => {
+      if (this.#options.pool.closed || !this.#options.isOnline(task.playerId)) return;
+      const current = this.#options.journal.event(task.id) ?? task;
+      if (!isUnfinished(current.state)) return;
+      this.#schedule(current).catch((error: unknown) =>
+        this.#logger.error(`event ${task.id}: not offered again`, error),
+      );
+    }, wait);
+    timer.unref();
   }
 
   /** Runs a task with `journal` (the claim's, in a network) recording its state and, via `steps`, its write steps. */
@@ -313,16 +278,12 @@ export class EventExecutor implements UnconfirmedEvents {
     signal: AbortSignal,
     journal: AgentJournal,
     steps: JournalStepRunner | undefined,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const current = journal.event(task.id) ?? task;
     if (current.state !== State.QUEUED && current.state !== State.RUNNING && current.state !== State.WAITING)
-      return;
-    if (!this.#options.isOnline(task.playerId)) return this.#wait(current, journal);
-    const registry = this.#options.engine.modules();
-    const module =
-      task.owner === undefined
-        ? registry.get(task.type)
-        : registry.variants(task.type).find((variant) => variant.owner?.toString() === task.owner);
+      return false;
+    if (!this.#options.isOnline(task.playerId)) return this.#wait(current, journal).then(() => false);
+    const module = this.#moduleOf(task);
     const policy = EXECUTION_POLICY_CODEC.decode(task.policy);
     const rules = this.#options.rules();
     const permitted =
@@ -337,13 +298,13 @@ export class EventExecutor implements UnconfirmedEvents {
     // Its feature is off for this player now (switched off for the server, or the grant taken back): the task
     // keeps its place, WAITING, and runs once the feature is back (on join, or `resumeWaiting`).
     if (module.owner !== undefined && !this.#options.features(task.playerId).has(module.owner.toString()))
-      return this.#wait(current, journal);
+      return this.#wait(current, journal).then(() => false);
     const input = module.action.codec.decode(task.input);
     if (!input.success)
       return this.#finish(task, AgentResult.error(AgentFailure.INPUT_INVALID.with(input.error)), journal);
     // Nothing runs unless RUNNING is durable: otherwise the next start could not tell it was tried.
     const running = { state: State.RUNNING, attempts: current.attempts + 1 };
-    if ((await this.#update(task.id, running, journal)) === undefined) return;
+    if ((await this.#update(task.id, running, journal)) === undefined) return true;
     const standing = this.#options.standing;
     const result = await this.#options.engine.execute(module.action.action(input.value), {
       requestId: eventRequestId(task.id),
@@ -358,11 +319,18 @@ export class EventExecutor implements UnconfirmedEvents {
       ...(steps === undefined ? {} : { steps }),
     });
     // Stopped by shutdown (or its claim was lost): leave it RUNNING so it resumes with its receipts.
-    if (signal.aborted) return;
-    await this.#finish(task, result, journal);
+    if (signal.aborted) return false;
+    // The journal or the points could not be reached (a network's database restarting): no outcome to record;
+    // it stays RUNNING and runs again from its receipts once they can.
+    if (result.failure?.code === AgentFailure.STORAGE_UNAVAILABLE.code) {
+      this.#logger.warn(`event ${task.id}: storage unavailable; it runs again later`);
+      return true;
+    }
+    return this.#finish(task, result, journal);
   }
 
-  async #finish(task: EventTask, result: AgentResult, journal = this.#options.journal): Promise<void> {
+  /** Records the task's end; true when that could not be written (it is offered again). */
+  async #finish(task: EventTask, result: AgentResult, journal = this.#options.journal): Promise<boolean> {
     const unconfirmed = result.failure?.code === AgentFailure.EFFECT_UNKNOWN.code;
     const settled = await this.#update(
       task.id,
@@ -372,7 +340,7 @@ export class EventExecutor implements UnconfirmedEvents {
       },
       journal,
     );
-    if (settled === undefined) return;
+    if (settled === undefined) return true;
     if (unconfirmed)
       this.#logger.warn(
         `event ${task.id} of ${task.playerId}: its effect could not be confirmed; an admin must check it`,
@@ -382,6 +350,7 @@ export class EventExecutor implements UnconfirmedEvents {
     } catch (error) {
       this.#logger.error(`event ${task.id} settle listener failed`, error);
     }
+    return false;
   }
 
   async #update(

@@ -1,4 +1,6 @@
 import type { Json } from "../../util/codec.js";
+import type { EventTask } from "../storage/agent-journal.js";
+import { State } from "../storage/state.js";
 
 /** An event task held UNCONFIRMED: one of its write steps was interrupted, so its effect is unknown. */
 export interface UnconfirmedEvent {
@@ -50,3 +52,39 @@ export interface UnconfirmedEvents {
 
 /** The id of the task that redelivers an unconfirmed one. */
 export const redeliveryId = (id: string): string => `${id}/redeliver`;
+
+/** The task that redelivers an unconfirmed one: the same workflow variant, authorised again as the original. */
+export const redeliveryOf = (task: EventTask): Omit<EventTask, "createdAt" | "updatedAt"> => ({
+  id: redeliveryId(task.id),
+  type: task.type,
+  input: task.input,
+  playerId: task.playerId,
+  ...(task.owner === undefined ? {} : { owner: task.owner }),
+  ...(task.eventType === undefined ? {} : { eventType: task.eventType }),
+  ...(task.rule === undefined ? {} : { rule: task.rule }),
+  policy: task.policy,
+  state: State.QUEUED,
+  attempts: 0,
+});
+
+/** A task held UNCONFIRMED as an admin's list shows it. */
+export const unconfirmedEvent = (task: EventTask): UnconfirmedEvent => ({
+  id: task.id,
+  type: task.type,
+  playerId: task.playerId,
+  input: task.input,
+  createdAt: task.createdAt,
+  updatedAt: task.updatedAt,
+});
+
+/** A task as `/system events` shows it. */
+export const eventSummary = (task: EventTask): EventTaskSummary => ({
+  id: task.id,
+  type: task.type,
+  playerId: task.playerId,
+  ...(task.eventType === undefined ? {} : { eventType: task.eventType }),
+  ...(task.rule === undefined ? {} : { rule: task.rule }),
+  state: task.state,
+  attempts: task.attempts,
+  updatedAt: task.updatedAt,
+});

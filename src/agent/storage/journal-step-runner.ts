@@ -1,3 +1,4 @@
+import type { Json } from "../../util/codec.js";
 import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
 import type { AnyTool } from "../tool/tool.js";
@@ -16,7 +17,11 @@ const UNSETTLED = new Set([AgentFailure.TIMEOUT.code, AgentFailure.CANCELLED.cod
  * failure, unless the handler refused with a NoEffectException (recorded as `noEffect`): that step may run again.
  */
 export class JournalStepRunner implements StepRunner {
-  constructor(private readonly journal: AgentJournal) {}
+  constructor(
+    private readonly journal: AgentJournal,
+    /** What this process knows of steps whose receipts it could not write; shared by the runners of a run's retries. */
+    private readonly unrecorded?: UnrecordedSteps,
+  ) {}
 
   async run(
     stepKey: string,
@@ -30,7 +35,11 @@ export class JournalStepRunner implements StepRunner {
       if (this.journal.unreadable().some((entry) => entry.table === "steps" && entry.key === stepKey))
         throw new AgentException(AgentFailure.EFFECT_UNKNOWN.with(toolId, stepKey));
       // Atomic: when another server of a shared journal recorded this step first, its record decides.
-      const appended = await this.journal.appendStep(stepKey, toolId);
+      const appended = await this.journal.appendStep(stepKey, toolId).catch((error: unknown) => {
+        // the RUNNING receipt may have been written before the journal went away: the effect was not started
+        this.unrecorded?.remember(stepKey, { started: false });
+        throw error;
+      });
       if (!appended.created) receipt = appended.receipt;
     }
     if (receipt !== undefined) {
@@ -45,7 +54,16 @@ export class JournalStepRunner implements StepRunner {
         !tool.idempotent
       )
         throw new AgentException({ code: failure.code, key: failure.key, args: [...failure.args] });
-      if (receipt.state === State.RUNNING && !tool.idempotent)
+      const known = receipt.state === State.RUNNING ? this.unrecorded?.take(stepKey) : undefined;
+      if (known?.started === true) {
+        // this process saw the effect done and could not write DONE then: it is written now, never run again
+        await this.journal.completeStep(stepKey, known.result).catch((error: unknown) => {
+          this.unrecorded?.remember(stepKey, known);
+          throw error;
+        });
+        return this.#replay(tool, stepKey, known.result);
+      }
+      if (receipt.state === State.RUNNING && !tool.idempotent && known === undefined)
         throw new AgentException(AgentFailure.EFFECT_UNKNOWN.with(toolId, stepKey));
       await this.journal.beginStep(stepKey, toolId);
     }
@@ -70,7 +88,11 @@ export class JournalStepRunner implements StepRunner {
       await this.journal.failStep(stepKey, { code: failure.code, key: failure.key, args: [...failure.args] });
       throw new AgentException(failure);
     }
-    await this.journal.completeStep(stepKey, tool.type.output.encode(output.value));
+    const result = tool.type.output.encode(output.value);
+    await this.journal.completeStep(stepKey, result).catch((error: unknown) => {
+      this.unrecorded?.remember(stepKey, { started: true, result });
+      throw error;
+    });
     return output.value;
   }
 
@@ -79,5 +101,33 @@ export class JournalStepRunner implements StepRunner {
     if (!output.success)
       throw new AgentException(AgentFailure.EFFECT_UNKNOWN.with(tool.id.toString(), stepKey, output.error));
     return output.value;
+  }
+}
+
+/** What a process knows of a write step whose receipt it could not write: never started, or done with a result. */
+export type UnrecordedStep = { readonly started: false } | { readonly started: true; readonly result: Json };
+
+/**
+ * Outcomes of write steps this process knows but could not record because the journal was unreachable (a
+ * network's database restarting). A retry of the run in this process finds its RUNNING receipt explained here:
+ * an effect never started runs, one seen done gets its DONE receipt; after a restart nothing is known and a
+ * RUNNING receipt stays EFFECT_UNKNOWN.
+ */
+export class UnrecordedSteps {
+  readonly #known = new Map<string, UnrecordedStep>();
+
+  remember(stepKey: string, step: UnrecordedStep): void {
+    this.#known.set(stepKey, step);
+  }
+
+  /** The known outcome of a step, forgotten as it is taken (the caller records it or remembers it again). */
+  take(stepKey: string): UnrecordedStep | undefined {
+    const step = this.#known.get(stepKey);
+    this.#known.delete(stepKey);
+    return step;
+  }
+
+  get size(): number {
+    return this.#known.size;
   }
 }

@@ -21,4 +21,6 @@ export interface RunClaims {
    * moved them on).
    */
   claim(runId: string, events?: readonly string[]): Promise<RunClaim | undefined>;
+  /** How soon a run that could not be claimed is worth trying again (a held claim may expire by then). */
+  readonly retryMillis?: number;
 }

@@ -46,6 +46,8 @@ export interface OpenedStorage {
   readonly server?: string;
   /** This data folder on this machine (`<host name>:<data folder path>`): a restart of this server is the same holder. */
   readonly holder?: string;
+  /** storage.json `leaseMillis`: how long this server's run claims and liveness lease last (absent: 30 s). */
+  readonly leaseMillis?: number;
   /** Resolves when every usage change so far is durable. */
   flush(): Promise<void>;
   /** Flushes usage, closes the database's pool and releases the data folder. */
@@ -129,6 +131,7 @@ export const openStorage = async (options: OpenStorageOptions): Promise<OpenedSt
       database,
       server: config.server ?? holder,
       holder,
+      ...(config.leaseMillis === undefined ? {} : { leaseMillis: config.leaseMillis }),
       // each change is committed before it resolves
       flush: async () => {},
       close: async () => {

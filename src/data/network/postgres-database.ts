@@ -36,6 +36,9 @@ export const openPostgresDatabase = async (options: {
   pool.on("error", (error) =>
     options.logger.warn(`storage: a PostgreSQL connection failed: ${error.message}`),
   );
+  // Neither may one checked out between two statements of a transaction: pg-pool listens only while a connection
+  // is idle, and an 'error' nobody listens to is thrown. Its statement in flight or the next one fails instead.
+  pool.on("connect", (client) => client.on("error", () => {}));
   try {
     await migrate(pool, options.migrations, options.logger);
   } catch (error) {

@@ -129,13 +129,20 @@ export const enqueueEffect = async (
  */
 export class PostgresOutbox {
   readonly #logger: Logger;
+  readonly #owed = new Map<number, { effect: OutboxEffect; status: string; note?: string }>();
 
   constructor(private readonly options: PostgresOutboxOptions) {
     this.#logger = options.logger ?? silentLogger;
   }
 
-  /** Claims and applies, in order, pending effects of players this server hosts; returns how many applied. */
+  /**
+   * Claims and applies, in order, pending effects of players this server hosts; returns how many applied. When
+   * the database goes away mid-round, what is known stays owed in memory (an effect given is `done`, one not yet
+   * tried goes back to `pending`) and is written before the next round claims anything: an outage never leaves
+   * this running server's effects `applying`.
+   */
   async deliver(limit = 50): Promise<number> {
+    await this.#payOwed();
     const { rows } = await this.options.pool.query(
       `UPDATE system_outbox o
          SET status = 'applying', server = $1, presence_epoch = p.epoch, attempts = o.attempts + 1,
@@ -150,10 +157,13 @@ export class PostgresOutbox {
     const claimed = rows.map(effectFromRow).sort((left, right) => left.id - right.id);
     const absent = new Set<string>();
     let applied = 0;
+    let failure: unknown;
     for (const effect of claimed) {
-      // Keep a player's order: after one came back absent, the rest of theirs go back too.
-      if (absent.has(effect.playerId)) {
-        await this.#settle(effect, "pending");
+      // Keep a player's order: after one came back absent, the rest of theirs go back too. After a failed
+      // write nothing more is tried: the rest go back untouched.
+      if (failure !== undefined || absent.has(effect.playerId)) {
+        failure ??= await this.#settle(effect, "pending").catch((error: unknown) => error);
+        if (failure !== undefined) this.#owe(effect, "pending");
         continue;
       }
       let outcome: ApplyOutcome;
@@ -161,17 +171,44 @@ export class PostgresOutbox {
         outcome = await this.options.apply(effect);
       } catch (error) {
         this.#logger.warn(`outbox: effect ${effect.idemKey} failed mid-way: ${(error as Error).message}`);
-        await this.#unknown(effect);
+        failure = await this.#unknown(effect).then(
+          () => undefined,
+          (settleError: unknown) => {
+            this.#owe(effect, "unconfirmed", "outcome unknown: an admin must check");
+            return settleError;
+          },
+        );
         continue;
       }
       if (outcome === "applied") applied++;
       if (outcome === "absent") absent.add(effect.playerId);
-      await this.#settle(
-        effect,
-        outcome === "applied" ? "done" : outcome === "absent" ? "pending" : "failed",
+      const status = outcome === "applied" ? "done" : outcome === "absent" ? "pending" : "failed";
+      failure = await this.#settle(effect, status).then(
+        () => undefined,
+        (error: unknown) => {
+          this.#owe(effect, status);
+          return error;
+        },
       );
     }
+    if (failure !== undefined) throw failure;
     return applied;
+  }
+
+  /** Outcomes known here but not yet written (the database went away): written first at the next round. */
+  get owed(): number {
+    return this.#owed.size;
+  }
+
+  #owe(effect: OutboxEffect, status: string, note?: string): void {
+    this.#owed.set(effect.id, { effect, status, ...(note === undefined ? {} : { note }) });
+  }
+
+  async #payOwed(): Promise<void> {
+    for (const [id, { effect, status, note }] of [...this.#owed]) {
+      await this.#settle(effect, status, note);
+      this.#owed.delete(id);
+    }
   }
 
   /**

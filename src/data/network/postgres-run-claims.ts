@@ -1,7 +1,7 @@
 import type { RunClaim, RunClaims } from "../../agent/storage/run-claims.js";
 import { type Logger, silentLogger } from "../../util/logger.js";
 import type { PostgresAgentJournal } from "./postgres-agent-journal.js";
-import { LeaseLostError, type LeaseToken, type PostgresLeases } from "./postgres-leases.js";
+import { type Lease, LeaseLostError, type LeaseToken, type PostgresLeases } from "./postgres-leases.js";
 
 /** A claim with its lease, for writes outside the journal that the claim protects (`fencedQuery`). */
 export interface PostgresRunClaim extends RunClaim {
@@ -25,14 +25,31 @@ export interface PostgresRunClaimsOptions {
  */
 export class PostgresRunClaims implements RunClaims {
   readonly #logger: Logger;
+  /** Claims this server ended while their release could not be written (the database was unreachable). */
+  readonly #unreleased = new Map<string, Lease>();
 
   constructor(private readonly options: PostgresRunClaimsOptions) {
     this.#logger = options.logger ?? silentLogger;
   }
 
+  /** A run left to another server is tried again after a renewal period: a dead holder's claim expires by then. */
+  get retryMillis(): number {
+    return this.options.renewMillis ?? this.#ttl / 3;
+  }
+
+  get #ttl(): number {
+    return this.options.ttlMillis ?? 30_000;
+  }
+
   async claim(runId: string, events?: readonly string[]): Promise<PostgresRunClaim | undefined> {
     const { leases, journal } = this.options;
-    const ttl = this.options.ttlMillis ?? 30_000;
+    const ttl = this.#ttl;
+    // this server's own claim whose release failed is ended first (fenced by its epoch), not waited out
+    const unreleased = this.#unreleased.get(runId);
+    if (unreleased !== undefined) {
+      await leases.release(unreleased);
+      this.#unreleased.delete(runId);
+    }
     const lease = await leases.acquire(`run:${runId}`, ttl);
     if (lease === undefined) return undefined;
     await journal.reloadSteps(`${runId}/`);
@@ -63,7 +80,11 @@ export class PostgresRunClaims implements RunClaims {
       release: async () => {
         clearInterval(renewal);
         await renewing;
-        if (!lost.signal.aborted) await leases.release(lease);
+        if (lost.signal.aborted) return;
+        await leases.release(lease).catch((error: unknown) => {
+          this.#unreleased.set(runId, lease);
+          throw error;
+        });
       },
     };
   }

@@ -24,6 +24,11 @@ export type StorageConfig =
        * across restarts. Default: the host name and the data folder's path.
        */
       readonly server?: string;
+      /**
+       * How long this server's leases last without renewal (its runs' claims, its liveness): how long the work of
+       * a server that died waits before another server takes it over (default 30 000 ms; renewed every third).
+       */
+      readonly leaseMillis?: number;
     };
 
 const STORAGE_CONFIG = codec<StorageConfig>(
@@ -48,6 +53,7 @@ const STORAGE_CONFIG = codec<StorageConfig>(
         .max(200)
         .regex(/^[\w.:@/-]+$/, "letters, digits and . : @ / - _ only")
         .optional(),
+      leaseMillis: z.number().int().min(1_000).max(600_000).optional(),
     }),
   ]) as unknown as z.ZodType<StorageConfig>,
 );

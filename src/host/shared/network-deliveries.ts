@@ -11,7 +11,7 @@ import { CHECK_IN_CARD } from "../../module/builtin/check-in/check-in-card.js";
 import { itemNamer } from "../../module/builtin/check-in/check-in-feature.js";
 import type { Logger } from "../../util/logger.js";
 
-/** How long this server's liveness lease lasts without renewal; renewed every third of it. */
+/** How long this server's liveness lease lasts without renewal (storage.json `leaseMillis`); renewed every third. */
 const SERVER_LEASE_MILLIS = 30_000;
 /** How often pending effects of the players hosted here are looked for (also at every join). */
 const DELIVER_MILLIS = 1_000;
@@ -33,12 +33,15 @@ export class NetworkDeliveries {
   #again = false;
   #closed = false;
   #timers: NodeJS.Timeout[] = [];
+  /** Renewals in a row that reached the database. */
+  #reachable = 0;
 
   private constructor(
     database: PostgresDatabase,
     readonly server: string,
     private readonly leases: PostgresLeases,
     private lease: Lease,
+    private readonly leaseMillis: number,
     bridge: GameBridge,
     private readonly logger: Logger,
     arrived: (effect: OutboxEffect) => void,
@@ -66,6 +69,8 @@ export class NetworkDeliveries {
     readonly server: string;
     /** This data folder on this machine: a lease of the same holder is this server's previous run. */
     readonly holder: string;
+    /** How long the liveness lease lasts without renewal (default 30 s). */
+    readonly leaseMillis?: number;
     readonly bridge: GameBridge;
     readonly lifecycles: AgentLifecycles;
     /** Told of each effect given here (the player's notice). */
@@ -73,9 +78,10 @@ export class NetworkDeliveries {
     readonly logger: Logger;
   }): Promise<NetworkDeliveries> {
     const { database, server, logger } = options;
+    const leaseMillis = options.leaseMillis ?? SERVER_LEASE_MILLIS;
     const leases = new PostgresLeases(database.pool, options.holder);
     const key = serverLeaseKey(server);
-    let lease = await leases.acquire(key, SERVER_LEASE_MILLIS);
+    let lease = await leases.acquire(key, leaseMillis);
     if (lease === undefined) {
       const held = await leases.current(key);
       // this data folder's previous run (its lock says that process is gone) is taken over; another holder not
@@ -84,7 +90,7 @@ export class NetworkDeliveries {
           `storage: the server name ${server} is in use by ${held.owner}; give each server its own`,
         );
       if (held !== undefined) await leases.release(held);
-      lease = await leases.acquire(key, SERVER_LEASE_MILLIS);
+      lease = await leases.acquire(key, leaseMillis);
       if (lease === undefined) throw new Error(`storage: the server name ${server} is in use`);
     }
     const deliveries = new NetworkDeliveries(
@@ -92,6 +98,7 @@ export class NetworkDeliveries {
       server,
       leases,
       lease,
+      leaseMillis,
       options.bridge,
       logger,
       options.arrived,
@@ -108,7 +115,7 @@ export class NetworkDeliveries {
       onDisconnect: (playerId) => deliveries.#left(playerId),
     });
     deliveries.#timers = [
-      setInterval(() => deliveries.#renew(), SERVER_LEASE_MILLIS / 3),
+      setInterval(() => deliveries.#renew(), leaseMillis / 3),
       setInterval(() => void deliveries.deliver(), DELIVER_MILLIS),
     ];
     for (const timer of deliveries.#timers) timer.unref();
@@ -159,15 +166,20 @@ export class NetworkDeliveries {
   }
 
   #renew(): void {
-    this.leases.renew(this.lease, SERVER_LEASE_MILLIS).then(
+    this.leases.renew(this.lease, this.leaseMillis).then(
       (renewed) => {
         if (renewed !== undefined) this.lease = renewed;
         else
           this.logger.error(`deliveries: the liveness lease of ${this.server} was taken by another server`);
+        // Another server's expired lease means it stopped only once the database has been reachable for a
+        // whole renewal period here: after an outage, every running server renews within one period.
+        if (this.#reachable++ >= 1) this.#outbox.recoverAbandoned().catch(() => undefined);
       },
-      (error: unknown) => this.logger.warn(`deliveries: lease not renewed: ${(error as Error).message}`),
+      (error: unknown) => {
+        this.#reachable = 0;
+        this.logger.warn(`deliveries: lease not renewed: ${(error as Error).message}`);
+      },
     );
-    this.#outbox.recoverAbandoned().catch(() => undefined);
   }
 }
 

@@ -59,9 +59,14 @@ export const openNetworkLink = (options: {
   readonly bridge: GameBridge;
   readonly logger: Logger;
 }): NetworkLink => {
-  const { database, server, holder } = options.storage;
+  const { database, server, holder, leaseMillis } = options.storage;
   if (database === undefined || server === undefined || holder === undefined) return NO_NETWORK;
-  return new SharedReloads(database, options.logger, { server, holder, bridge: options.bridge });
+  return new SharedReloads(database, options.logger, {
+    server,
+    holder,
+    bridge: options.bridge,
+    ...(leaseMillis === undefined ? {} : { leaseMillis }),
+  });
 };
 
 /** The network link over one PostgreSQL database (the storage's pool; a dedicated connection for LISTEN). */
@@ -78,7 +83,12 @@ export class SharedReloads implements NetworkLink {
     private readonly database: PostgresDatabase,
     private readonly logger: Logger,
     /** This server's name and bridge, for presence and deliveries; none: reloads and knowledge only. */
-    private readonly host?: { readonly server: string; readonly holder: string; readonly bridge: GameBridge },
+    private readonly host?: {
+      readonly server: string;
+      readonly holder: string;
+      readonly bridge: GameBridge;
+      readonly leaseMillis?: number;
+    },
   ) {
     this.#store = new PostgresKnowledgeStore(database.pool, { onChange: () => this.#publish("knowledge") });
     this.services = [
