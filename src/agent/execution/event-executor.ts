@@ -17,6 +17,7 @@ import { EXECUTION_POLICY_CODEC } from "./execution-policy.js";
 import type { Standing } from "./standing.js";
 import {
   type EventTaskSummary,
+  queueRedelivery,
   redeliveryId,
   type UnconfirmedEvent,
   type UnconfirmedEvents,
@@ -60,6 +61,11 @@ export interface EventExecutorOptions {
    * journal; a task another server holds is left to it. Absent: this server is the journal's only writer.
    */
   readonly claims?: RunClaims;
+  /**
+   * A task began to wait as its player is not online here (called once this server holds no claim of it): in a
+   * network the server hosting them should read their tasks again. Must not throw.
+   */
+  readonly onAway?: (playerId: string) => void;
   readonly logger?: Logger;
 }
 
@@ -89,6 +95,8 @@ export class EventExecutor implements UnconfirmedEvents {
   /** Ids of tasks handed to the pool and not yet finished. */
   readonly #active = new Set<string>();
   readonly #running = new Set<Promise<void>>();
+  /** Ids of running tasks that began to wait for their player: told (`onAway`) once their claim is released. */
+  readonly #away = new Set<string>();
   readonly #idle: (() => void)[] = [];
 
   constructor(options: EventExecutorOptions) {
@@ -187,26 +195,7 @@ export class EventExecutor implements UnconfirmedEvents {
   }
 
   async redeliver(id: string): Promise<string> {
-    const task = this.#unconfirmedTask(id);
-    const journal = this.#options.journal;
-    const put = await journal.putEvent({
-      id: redeliveryId(id),
-      type: task.type,
-      input: task.input,
-      playerId: task.playerId,
-      // the same workflow variant, authorised again by the same event type and rule as the original
-      ...(task.owner === undefined ? {} : { owner: task.owner }),
-      ...(task.eventType === undefined ? {} : { eventType: task.eventType }),
-      ...(task.rule === undefined ? {} : { rule: task.rule }),
-      policy: task.policy,
-      state: State.QUEUED,
-      attempts: 0,
-    });
-    // Queued before the original is resolved: a crash in between leaves it listed, and redelivering it again
-    // finds this task instead of creating a second one.
-    await journal.updateEvent(id, { state: State.FAILED });
-    this.#logger.info(`event ${id}: unconfirmed effect redelivered as ${redeliveryId(id)}`);
-    const queued = put.created ? put.task : put.existing;
+    const queued = await queueRedelivery(this.#options.journal, this.#unconfirmedTask(id), this.#logger);
     if (queued !== undefined && isUnfinished(queued.state)) await this.#schedule(queued);
     return redeliveryId(id);
   }
@@ -247,7 +236,7 @@ export class EventExecutor implements UnconfirmedEvents {
   async #schedule(task: EventTask): Promise<void> {
     if (this.#pending.has(task.id) || this.#active.has(task.id)) return;
     if (!this.#options.isOnline(task.playerId)) {
-      await this.#wait(task);
+      if (await this.#wait(task)) this.#options.onAway?.(task.playerId);
       return;
     }
     this.#pending.add(task.id);
@@ -257,8 +246,10 @@ export class EventExecutor implements UnconfirmedEvents {
     this.#pump();
   }
 
-  async #wait(task: EventTask, journal = this.#options.journal): Promise<void> {
-    if (task.state !== State.WAITING) await this.#update(task.id, { state: State.WAITING }, journal);
+  /** Records the task WAITING; whether it began to wait now. */
+  async #wait(task: EventTask, journal = this.#options.journal): Promise<boolean> {
+    if (task.state === State.WAITING) return false;
+    return (await this.#update(task.id, { state: State.WAITING }, journal)) !== undefined;
   }
 
   /** Starts the next task of each player with none running, while the pool has room. */
@@ -285,6 +276,7 @@ export class EventExecutor implements UnconfirmedEvents {
         this.#logger.info(`event ${task.id} not started: ${AgentException.failure(error).code}`);
       })
       .finally(() => {
+        if (this.#away.delete(task.id)) this.#options.onAway?.(task.playerId);
         this.#busyPlayers.delete(task.playerId);
         this.#active.delete(task.id);
         this.#running.delete(run);
@@ -317,7 +309,10 @@ export class EventExecutor implements UnconfirmedEvents {
     const current = journal.event(task.id) ?? task;
     if (current.state !== State.QUEUED && current.state !== State.RUNNING && current.state !== State.WAITING)
       return;
-    if (!this.#options.isOnline(task.playerId)) return this.#wait(current, journal);
+    if (!this.#options.isOnline(task.playerId)) {
+      if (await this.#wait(current, journal)) this.#away.add(task.id);
+      return;
+    }
     const registry = this.#options.engine.modules();
     const module =
       task.owner === undefined
@@ -336,8 +331,10 @@ export class EventExecutor implements UnconfirmedEvents {
       return this.#finish(task, AgentResult.error(AgentFailure.INPUT_INVALID.with(policy.error)), journal);
     // Its feature is off for this player now (switched off for the server, or the grant taken back): the task
     // keeps its place, WAITING, and runs once the feature is back (on join, or `resumeWaiting`).
-    if (module.owner !== undefined && !this.#options.features(task.playerId).has(module.owner.toString()))
-      return this.#wait(current, journal);
+    if (module.owner !== undefined && !this.#options.features(task.playerId).has(module.owner.toString())) {
+      await this.#wait(current, journal);
+      return;
+    }
     const input = module.action.codec.decode(task.input);
     if (!input.success)
       return this.#finish(task, AgentResult.error(AgentFailure.INPUT_INVALID.with(input.error)), journal);

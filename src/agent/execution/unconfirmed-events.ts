@@ -1,4 +1,7 @@
 import type { Json } from "../../util/codec.js";
+import type { Logger } from "../../util/logger.js";
+import type { AgentJournal, EventTask } from "../storage/agent-journal.js";
+import { State } from "../storage/state.js";
 
 /** An event task held UNCONFIRMED: one of its write steps was interrupted, so its effect is unknown. */
 export interface UnconfirmedEvent {
@@ -50,3 +53,30 @@ export interface UnconfirmedEvents {
 
 /** The id of the task that redelivers an unconfirmed one. */
 export const redeliveryId = (id: string): string => `${id}/redeliver`;
+
+/**
+ * Queues an unconfirmed task's redelivery (its own id, the same workflow variant, authorised again by the same
+ * event type and rule), then settles the original FAILED. Queued first: a crash in between leaves the original
+ * listed, and redelivering it again finds this task instead of creating a second one. Returns the queued task.
+ */
+export const queueRedelivery = async (
+  journal: AgentJournal,
+  task: EventTask,
+  logger: Logger,
+): Promise<EventTask | undefined> => {
+  const put = await journal.putEvent({
+    id: redeliveryId(task.id),
+    type: task.type,
+    input: task.input,
+    playerId: task.playerId,
+    ...(task.owner === undefined ? {} : { owner: task.owner }),
+    ...(task.eventType === undefined ? {} : { eventType: task.eventType }),
+    ...(task.rule === undefined ? {} : { rule: task.rule }),
+    policy: task.policy,
+    state: State.QUEUED,
+    attempts: 0,
+  });
+  await journal.updateEvent(task.id, { state: State.FAILED });
+  logger.info(`event ${task.id}: unconfirmed effect redelivered as ${redeliveryId(task.id)}`);
+  return put.created ? put.task : put.existing;
+};
