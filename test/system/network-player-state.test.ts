@@ -104,20 +104,27 @@ describe("a player's record across a network of two servers (shipped servers, re
     await quitAndWait(serverB, onB, "Steve");
   });
 
-  it("shows on B the order bought and delivered on A", async () => {
+  it("shows on B the order bought and delivered on A, and replays there a command repeated from A", async () => {
     const onA = await join(serverA, "Alex");
     await givePoints("Alex", 30);
     const quote = await onA.say("/system buy bread 10", (m) => m.text.startsWith("Quote"));
     await onA.say(quote.clicks[0] as string, (m) => /Order/.test(m.text));
     await onA.next((m) => /delivered: Bread × 10/.test(m.text));
     await waitFor(() => (held(onA, "bread") === 10 ? true : undefined));
+    const checkIn = await onA.say("/system checkin", (m) => /^Checked in!/.test(m.text));
     await settled(serverA, onA);
     await quitAndWait(serverA, onA, "Alex");
 
     const onB = await join(serverB, "Alex");
     const orders = await onB.say("/system orders", (m) => ORDERS.test(m.text));
     expect(orders.text).toContain("Bread × 10 · 20 points · delivered");
-    expect(orders.text).toContain("Balance: 10 points.");
+    expect(orders.text).toContain("Balance: 20 points.");
+    // the chat cache came along: the same command within the replay window is answered with A's stored reply
+    const repeat = await onB.say("/system checkin", (m) => /checked in/i.test(m.text));
+    expect(repeat.text).toBe(checkIn.text);
+    expect((await onB.say("/system balance", (m) => /^Your points/.test(m.text))).text).toMatch(
+      /^Your points: 20\n/,
+    );
     await settled(serverB, onB);
     expect(onB.chat.filter((m) => /delivered: Bread/.test(m.text))).toEqual([]);
     await quitAndWait(serverB, onB, "Alex");
