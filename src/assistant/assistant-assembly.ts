@@ -55,6 +55,8 @@ export interface AssistantServerOptions {
   readonly storage?: OpenedStorage;
   /** Hears every `/system reload` an admin runs here (a network tells its other servers). */
   readonly onReload?: () => void;
+  /** Hears of a player whose event task began to wait here as they are not online (a network tells the others). */
+  readonly onPlayerAway?: (playerId: string) => void;
 }
 
 /** The parts `create` builds, in dependency order. */
@@ -175,6 +177,7 @@ export const assembleAssistant = async (
     engine,
     journal: infrastructure.journal,
     ...(infrastructure.claims === undefined ? {} : { claims: infrastructure.claims }),
+    ...(options.onPlayerAway === undefined ? {} : { onAway: options.onPlayerAway }),
     pool: infrastructure.tasks.event,
     // features register their event workflows while installing, after the executor exists
     // features register their event workflows while installing; the table is built once the rules file is read

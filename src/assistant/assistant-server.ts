@@ -1,6 +1,7 @@
 import { AgentResult } from "../agent/agent-result.js";
 import type { CardRef } from "../agent/card/card-ref.js";
 import { BudgetCounters } from "../agent/execution/budget-counters.js";
+import type { EventExecutor } from "../agent/execution/event-executor.js";
 import { fingerprintOf } from "../agent/execution/interactive-executor.js";
 import { replayKeyOf } from "../agent/execution/replay-cache.js";
 import type { UnconfirmedEvents } from "../agent/execution/unconfirmed-events.js";
@@ -134,8 +135,11 @@ export class AssistantServer {
     return this.parts.core;
   }
 
-  /** Durable event tasks: recent ones, those an admin must resolve (the panel), when none runs (tests). */
-  get events(): UnconfirmedEvents & { whenIdle(): Promise<void> } {
+  /**
+   * Durable event tasks: recent ones, those an admin must resolve (the panel), when none runs (tests), and a
+   * player's read again and run (`playerJoined`: in a network, another server queued one for a player here).
+   */
+  get events(): UnconfirmedEvents & Pick<EventExecutor, "whenIdle" | "playerJoined"> {
     return this.parts.events;
   }
 

@@ -10,6 +10,7 @@ import { ModelConfig } from "../agent/model/model-config.js";
 import { ModelGateway } from "../agent/model/model-gateway.js";
 import { SemanticConfig } from "../agent/routing/semantic-config.js";
 import type { AgentJournal } from "../agent/storage/agent-journal.js";
+import type { AgentStore } from "../agent/storage/agent-store.js";
 import { JournalStepRunner } from "../agent/storage/journal-step-runner.js";
 import type { RunClaims } from "../agent/storage/run-claims.js";
 import { isDatabaseUnavailable } from "../data/network/database-errors.js";
@@ -64,7 +65,10 @@ export interface AssistantInfrastructure {
   readonly journal: AgentJournal;
   /** A network's claims of event runs (one server runs each); absent with files, where this server is alone. */
   readonly claims?: RunClaims;
-  readonly store: FileAgentStore;
+  /** Player records and chat caches: this server's player files, or a network's database. */
+  readonly store: AgentStore;
+  /** The player files when `store` is them (damaged files are kept and restored there); absent on a network. */
+  readonly playerFiles?: FileAgentStore;
   readonly generations: MemoryGenerations;
   readonly conversation: ConversationService;
   readonly engine: AgentEngine;
@@ -131,19 +135,23 @@ export const openInfrastructure = async (options: {
     now: now ?? Date.now,
     nameOf: (playerId) => players.nameOf(playerId),
   });
-  const store = new FileAgentStore({
-    world: paths.world,
-    logger,
-    // a damaged player file is kept aside before anything replaces it, and the admins are told
-    onDamaged: (report) => damaged.report(report),
-    // history is a cache: the turns of one second share a write (flushed on leave and shutdown)
-    chatWriteDelayMillis: 1_000,
-    schedule: (task) => {
-      tasks.maintenance
-        .submit(() => task())
-        .catch((error: unknown) => logger.error("coalesced player write failed", error));
-    },
-  });
+  const playerFiles =
+    storage.players === undefined
+      ? new FileAgentStore({
+          world: paths.world,
+          logger,
+          // a damaged player file is kept aside before anything replaces it, and the admins are told
+          onDamaged: (report) => damaged.report(report),
+          // history is a cache: the turns of one second share a write (flushed on leave and shutdown)
+          chatWriteDelayMillis: 1_000,
+          schedule: (task) => {
+            tasks.maintenance
+              .submit(() => task())
+              .catch((error: unknown) => logger.error("coalesced player write failed", error));
+          },
+        })
+      : undefined;
+  const store: AgentStore = storage.players ?? (playerFiles as FileAgentStore);
   const generations = new MemoryGenerations();
   const conversation = new ConversationService({
     store: new FileConversationStore(store),
@@ -184,6 +192,7 @@ export const openInfrastructure = async (options: {
     journal,
     ...(claims === undefined ? {} : { claims }),
     store,
+    ...(playerFiles === undefined ? {} : { playerFiles }),
     generations,
     conversation,
     engine,

@@ -124,7 +124,9 @@ export class AssistantCoreServices implements CoreServices {
   }
 
   restoreFile(player: KnownPlayer): Promise<RestoreOutcome> {
-    const { damaged, store, players } = this.infrastructure;
+    const { damaged, playerFiles: store, players } = this.infrastructure;
+    // a network keeps no player files to restore: its records are rows of the database
+    if (store === undefined) return Promise.resolve({ kind: "none" });
     const storages = this.#modules.storages();
     return restorePlayerFile({ damaged, store, players, storages, playerId: player.uuid });
   }

@@ -53,6 +53,11 @@ export interface EventExecutorOptions {
    * `claims.retryMillis`, else 5 s.
    */
   readonly retryMillis?: number;
+  /**
+   * A task began to wait as its player is not online here (called once this server holds no claim of it): in a
+   * network the server hosting them should read their tasks again. Must not throw.
+   */
+  readonly onAway?: (playerId: string) => void;
   readonly logger?: Logger;
 }
 

@@ -53,6 +53,8 @@ export class EventExecutor implements UnconfirmedEvents {
   /** Ids of tasks handed to the pool and not yet finished. */
   readonly #active = new Set<string>();
   readonly #running = new Set<Promise<void>>();
+  /** Ids of running tasks that began to wait for their player: told (`onAway`) once their claim is released. */
+  readonly #away = new Set<string>();
   readonly #idle: (() => void)[] = [];
   /** Step outcomes a run could not record (the shared journal was unreachable), for its retries here. */
   readonly #unrecorded = new UnrecordedSteps();
@@ -188,7 +190,7 @@ export class EventExecutor implements UnconfirmedEvents {
   async #schedule(task: EventTask): Promise<void> {
     if (this.#pending.has(task.id) || this.#active.has(task.id)) return;
     if (!this.#options.isOnline(task.playerId)) {
-      await this.#wait(task);
+      if (await this.#wait(task)) this.#options.onAway?.(task.playerId);
       return;
     }
     this.#pending.add(task.id);
@@ -198,8 +200,10 @@ export class EventExecutor implements UnconfirmedEvents {
     this.#pump();
   }
 
-  async #wait(task: EventTask, journal = this.#options.journal): Promise<void> {
-    if (task.state !== State.WAITING) await this.#update(task.id, { state: State.WAITING }, journal);
+  /** Records the task WAITING; whether it began to wait now. */
+  async #wait(task: EventTask, journal = this.#options.journal): Promise<boolean> {
+    if (task.state === State.WAITING) return false;
+    return (await this.#update(task.id, { state: State.WAITING }, journal)) !== undefined;
   }
 
   /** Starts the next task of each player with none running, while the pool has room. */
@@ -230,6 +234,7 @@ export class EventExecutor implements UnconfirmedEvents {
         this.#logger.info(`event ${task.id} not started: ${AgentException.failure(error).code}`);
       })
       .finally(() => {
+        if (this.#away.delete(task.id)) this.#options.onAway?.(task.playerId);
         this.#busyPlayers.delete(task.playerId);
         this.#active.delete(task.id);
         this.#running.delete(run);
@@ -282,7 +287,10 @@ export class EventExecutor implements UnconfirmedEvents {
     const current = journal.event(task.id) ?? task;
     if (current.state !== State.QUEUED && current.state !== State.RUNNING && current.state !== State.WAITING)
       return false;
-    if (!this.#options.isOnline(task.playerId)) return this.#wait(current, journal).then(() => false);
+    if (!this.#options.isOnline(task.playerId)) {
+      if (await this.#wait(current, journal)) this.#away.add(task.id);
+      return false;
+    }
     const module = this.#moduleOf(task);
     const policy = EXECUTION_POLICY_CODEC.decode(task.policy);
     const rules = this.#options.rules();

@@ -1,6 +1,9 @@
-import type { Pool } from "pg";
+import type { Pool, PoolClient } from "pg";
+import type { ChatRecord } from "../../agent/storage/agent-store.js";
+import type { PlayerRecord } from "../../agent/storage/player-data.js";
 import type { UsageRecord } from "../../agent/storage/usage-store.js";
 import type { PointsEntry } from "../player-state/points-accounts.js";
+import { PLAYER_ROW_FORMAT } from "./player-rows.js";
 
 /** One server's network state read from its files, ready to copy. */
 export interface FileState {
@@ -15,6 +18,10 @@ export interface FileState {
     readonly items: readonly { readonly item: string; readonly count: number }[];
   }[];
   readonly usage: readonly UsageRecord[];
+  /** Every player file's record (orders, quest progress, preferences, module data). */
+  readonly players: readonly PlayerRecord[];
+  /** Every chat cache (history and replay). */
+  readonly chats: readonly ChatRecord[];
 }
 
 /** Rows copied now, per kind, and how many the database already had. */
@@ -22,12 +29,15 @@ export interface CopyCounts {
   readonly points: { readonly copied: number; readonly present: number };
   readonly checkIns: { readonly copied: number; readonly present: number };
   readonly usage: { readonly copied: number; readonly present: number };
+  readonly players: { readonly copied: number; readonly present: number };
+  readonly chats: { readonly copied: number; readonly present: number };
 }
 
 /**
- * Copies a server's points, check-in days and model usage into the shared tables in one transaction. Every row
- * goes in under its own key (entry id, player and day, player/day/workflow) and only rows new to the database
- * change a balance or a quota: a second run copies nothing.
+ * Copies a server's points, check-in days, model usage, player records and chat caches into the shared tables in
+ * one transaction. Every row goes in under its own key (entry id, player and day, player/day/workflow, player) and
+ * only rows new to the database change a balance or a quota; a player the network already has a record (or chat)
+ * of keeps the network's: a second run copies nothing.
  */
 export const copyToPostgres = async (pool: Pool, state: FileState): Promise<CopyCounts> => {
   const client = await pool.connect();
@@ -92,8 +102,12 @@ export const copyToPostgres = async (pool: Pool, state: FileState): Promise<Copy
       );
       usage += rowCount ?? 0;
     }
+    const players = await copyRows(client, "system_player_record", "record", state.players);
+    const chats = await copyRows(client, "system_player_chat", "chat", state.chats);
     await client.query("COMMIT");
     return {
+      players: { copied: players, present: state.players.length - players },
+      chats: { copied: chats, present: state.chats.length - chats },
       points: { copied: points, present: entries - points },
       checkIns: { copied: checkIns, present: state.checkIns.length - checkIns },
       usage: { copied: usage, present: state.usage.length - usage },
@@ -104,4 +118,23 @@ export const copyToPostgres = async (pool: Pool, state: FileState): Promise<Copy
   } finally {
     client.release();
   }
+};
+
+/** Inserts one row per player unless the database has one; returns how many went in. */
+const copyRows = async (
+  client: PoolClient,
+  table: "system_player_record" | "system_player_chat",
+  column: "record" | "chat",
+  values: readonly (PlayerRecord | ChatRecord)[],
+): Promise<number> => {
+  let copied = 0;
+  for (const value of values) {
+    const { rowCount } = await client.query(
+      `INSERT INTO ${table} (player_id, format, ${column}, updated_at) VALUES ($1, $2, $3::json, $4)
+       ON CONFLICT (player_id) DO NOTHING`,
+      [value.playerId, PLAYER_ROW_FORMAT, JSON.stringify(value), Date.now()],
+    );
+    copied += rowCount ?? 0;
+  }
+  return copied;
 };

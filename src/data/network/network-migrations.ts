@@ -1,8 +1,9 @@
 import type { Migration } from "./postgres-migrations.js";
 
 /**
- * The network state a player sees follow them from server to server: points, check-in days and model quotas.
- * Every change is one statement whose unique key is its idempotency key (an entry id, a player and day).
+ * The network state a player sees follow them from server to server: points, check-in days and model quotas
+ * (every change is one statement whose unique key is its idempotency key: an entry id, a player and day), and
+ * each player's private record and chat cache (a row each, changed under the row's lock, the record versioned).
  */
 export const NETWORK_STATE_MIGRATIONS: readonly Migration[] = [
   {
@@ -59,6 +60,32 @@ export const NETWORK_STATE_MIGRATIONS: readonly Migration[] = [
          latency_millis bigint NOT NULL,
          PRIMARY KEY (player_id, day, workflow)
        )`,
+    ],
+  },
+  {
+    // json, not jsonb: jsonb reorders object keys, and module data is kept exactly as its codec wrote it
+    name: "003-player-records",
+    statements: [
+      `CREATE TABLE system_player_record (
+         player_id text PRIMARY KEY,
+         format smallint NOT NULL,
+         record json NOT NULL,
+         version bigint NOT NULL DEFAULT 0,
+         updated_at bigint NOT NULL
+       )`,
+      `CREATE TABLE system_player_chat (
+         player_id text PRIMARY KEY,
+         format smallint NOT NULL,
+         chat json NOT NULL,
+         updated_at bigint NOT NULL
+       )`,
+      `CREATE TABLE system_player_record_kept (
+         player_id text NOT NULL,
+         kept_at bigint NOT NULL,
+         reason text NOT NULL,
+         record json
+       )`,
+      "CREATE INDEX system_player_record_kept_player ON system_player_record_kept (player_id)",
     ],
   },
 ];

@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
+import type { AgentStore } from "../../agent/storage/agent-store.js";
 import type { UsageStore } from "../../agent/storage/usage-store.js";
 import type { Logger } from "../../util/logger.js";
 import { KNOWLEDGE_MIGRATIONS } from "../knowledge/postgres/knowledge-migrations.js";
@@ -9,6 +10,7 @@ import { lockDataDir } from "../store/data-dir-lock.js";
 import { FileUsageStore } from "../store/file-usage-store.js";
 import { COORDINATION_MIGRATIONS } from "./coordination-migrations.js";
 import { NETWORK_STATE_MIGRATIONS } from "./network-migrations.js";
+import { PostgresAgentStore } from "./postgres-agent-store.js";
 import { openPostgresDatabase, type PostgresDatabase } from "./postgres-database.js";
 import type { Migration } from "./postgres-migrations.js";
 import { PostgresPlayerState } from "./postgres-points.js";
@@ -27,8 +29,8 @@ export const SCHEMA_MIGRATIONS: readonly Migration[] = [
 
 /**
  * The stores of the state a player sees follow them across a network, opened in one place. With `files` the
- * points and check-in days live in the player files (`points`/`checkIns` absent) and usage in
- * `<world>/system/model-usage.json`; with `postgres` all three are the shared database's.
+ * points, check-in days and player records live in the player files (`points`/`checkIns`/`players` absent) and
+ * usage in `<world>/system/model-usage.json`; with `postgres` all of them are the shared database's.
  */
 export interface OpenedStorage {
   readonly backend: StorageConfig["backend"];
@@ -37,6 +39,11 @@ export interface OpenedStorage {
   readonly points?: PointsAccounts;
   /** A network's shared check-in days; absent: the player files and the ledger file of this server. */
   readonly checkIns?: CheckInClaims;
+  /**
+   * A network's player records and chat caches (orders, quest progress, preferences, history); absent: the
+   * player files of this server.
+   */
+  readonly players?: AgentStore;
   /**
    * A network's database: the one pool of this server (every shared store above and the network link use it)
    * and the settings of a dedicated connection (LISTEN). Absent with `files`.
@@ -121,13 +128,18 @@ export const openStorage = async (options: OpenStorageOptions): Promise<OpenedSt
     const holder = `${hostname()}:${resolve(options.dataDir)}`;
     const where = new URL(config.url);
     options.logger.info(
-      `storage: PostgreSQL at ${where.host}${where.pathname} (points, check-in, model quotas, knowledge, journal)`,
+      `storage: PostgreSQL at ${where.host}${where.pathname} (points, check-in, model quotas, player records, chat, knowledge, journal)`,
     );
     return {
       backend: "postgres",
       usage,
       points: state,
       checkIns: state,
+      players: new PostgresAgentStore({
+        pool: database.pool,
+        logger: options.logger,
+        ...(now === undefined ? {} : { now }),
+      }),
       database,
       server: config.server ?? holder,
       holder,

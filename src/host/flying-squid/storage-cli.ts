@@ -23,16 +23,22 @@ const USAGE = "usage: system storage migrate --from files --to postgres [--data-
 
 const CHECK_IN = checkInStorage(Identifier.parse("system:check_in"));
 
-/** Reads the points, check-in days and model usage a stopped server keeps in its files. */
+/** Reads the points, check-in days, model usage, player records and chat caches a stopped server keeps in files. */
 const readFiles = async (world: string): Promise<FileState> => {
   const system = join(world, "system");
-  const names = await readdir(join(system, "players")).catch(() => [] as string[]);
-  const players = names.filter((name) => /^[0-9a-f-]{36}\.dat$/.test(name)).map((name) => name.slice(0, 36));
+  const players = await playerIds(join(system, "players"));
   const store = new FileAgentStore({ world });
   const ledger = new CheckInLedger(join(system, "check-in-ledger.json"));
   const points = new Map<string, readonly PointsEntry[]>();
   const checkIns: FileState["checkIns"][number][] = [];
+  const records: FileState["players"][number][] = [];
+  const chats: FileState["chats"][number][] = [];
   try {
+    for (const playerId of players) records.push(await store.record(playerId));
+    for (const playerId of await playerIds(join(system, "chat"))) {
+      const chat = await store.readChat(playerId);
+      if (chat.history.length > 0 || Object.keys(chat.replay).length > 0) chats.push(chat);
+    }
     for (const playerId of players) {
       const found = await store.read(playerId, (data) => ({
         entries: ModuleData.get(data, pointsLedgerStorage).entries(),
@@ -58,12 +64,18 @@ const readFiles = async (world: string): Promise<FileState> => {
   const usage: UsageRecord[] = (
     await FileUsageStore.open({ path: join(system, "model-usage.json"), logger: silentLogger })
   ).query();
-  return { points, checkIns, usage };
+  return { points, checkIns, usage, players: records, chats };
+};
+
+/** The players of a folder of `<uuid>.dat` files. */
+const playerIds = async (folder: string): Promise<string[]> => {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  return names.filter((name) => /^[0-9a-f-]{36}\.dat$/.test(name)).map((name) => name.slice(0, 36));
 };
 
 /**
  * `system storage migrate --from files --to postgres [--data-dir DIR] [--dry-run]`: copies a stopped server's
- * points, latest check-in days and model usage into the database its storage.json names, so it can join a
+ * points, latest check-in days, model usage, player records and chat caches into the database its storage.json names, so it can join a
  * network without losing them. Prints the counts; a second run copies nothing.
  */
 export const storageCommand = async (args: readonly string[], io: CliIo): Promise<number> => {
@@ -104,7 +116,7 @@ export const storageCommand = async (args: readonly string[], io: CliIo): Promis
       const state = await readFiles(world);
       const entries = [...state.points.values()].reduce((sum, list) => sum + list.length, 0);
       io.out.write(
-        `${dryRun ? "would copy" : "copying"}: ${state.points.size} players' points (${entries} entries), ${state.checkIns.length} check-in days, ${state.usage.length} usage records\n`,
+        `${dryRun ? "would copy" : "copying"}: ${state.points.size} players' points (${entries} entries), ${state.checkIns.length} check-in days, ${state.usage.length} usage records, ${state.players.length} player records, ${state.chats.length} chat caches\n`,
       );
       if (dryRun) return 0;
       const database = await openPostgresDatabase({
@@ -117,7 +129,7 @@ export const storageCommand = async (args: readonly string[], io: CliIo): Promis
       try {
         const counts = await copyToPostgres(database.pool, state);
         io.out.write(
-          `copied: ${counts.points.copied} points entries (${counts.points.present} already there), ${counts.checkIns.copied} check-in days (${counts.checkIns.present} already there), ${counts.usage.copied} usage records (${counts.usage.present} already there)\n`,
+          `copied: ${counts.points.copied} points entries (${counts.points.present} already there), ${counts.checkIns.copied} check-in days (${counts.checkIns.present} already there), ${counts.usage.copied} usage records (${counts.usage.present} already there), ${counts.players.copied} player records (${counts.players.present} already there), ${counts.chats.copied} chat caches (${counts.chats.present} already there)\n`,
         );
       } finally {
         await database.close();

@@ -12,7 +12,7 @@ import type { NetworkLink } from "./shared-reloads.js";
  * start that stops leaves no lock, pool or port behind.
  */
 export const createAssistant = async (
-  options: Omit<AssistantServerOptions, "storage" | "onReload"> & {
+  options: Omit<AssistantServerOptions, "storage" | "onReload" | "onPlayerAway"> & {
     readonly storage: OpenedStorage;
     readonly network: NetworkLink;
     readonly panel: PanelServer | undefined;
@@ -34,6 +34,7 @@ export const createAssistant = async (
       ...(panel === undefined ? [] : [[PANEL_BINDINGS, panel] as [ContextType<unknown>, unknown]]),
     ],
     onReload: network.announceReload,
+    onPlayerAway: network.announceAway,
   }).catch(async (error: unknown) => {
     await closeOpened();
     throw error;

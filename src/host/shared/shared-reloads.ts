@@ -15,12 +15,14 @@ import { NetworkDeliveries, tellArrived } from "./network-deliveries.js";
 /** The channel every server of a network listens on; payloads say what to re-read, never the data itself. */
 export const INVALIDATION_CHANNEL = "system_invalidate";
 
-/** What a notification asks the other servers to re-read. */
-export type InvalidationTopic = "reload" | "knowledge";
+/** What a notification asks the other servers to re-read (`player`: one player's event tasks). */
+export type InvalidationTopic = "reload" | "knowledge" | "player";
 
 interface Invalidation {
   readonly origin: string;
   readonly topic: InvalidationTopic;
+  /** The player whose event tasks to read again (topic `player`). */
+  readonly player?: string;
 }
 
 /**
@@ -35,6 +37,11 @@ export interface NetworkLink {
   /** Pass as AssistantServer's `onReload`: tells the other servers an admin reloaded here. */
   readonly announceReload: () => void;
   /**
+   * Pass as AssistantServer's `onPlayerAway`: a task of a player not online here waits; the server hosting them
+   * reads their tasks again and runs it (they may have joined it before the task was queued here).
+   */
+  readonly announceAway: (playerId: string) => void;
+  /**
    * Starts listening for the other servers' notifications, reloading `assistant` on theirs, and starts this
    * server's presence and deliveries (its players' joins and leaves come from `assistant`).
    */
@@ -45,6 +52,7 @@ export interface NetworkLink {
 const NO_NETWORK: NetworkLink = {
   services: [],
   announceReload: () => {},
+  announceAway: () => {},
   attach: async () => {},
   close: async () => {},
 };
@@ -100,6 +108,7 @@ export class SharedReloads implements NetworkLink {
   }
 
   readonly announceReload = (): void => this.#publish("reload");
+  readonly announceAway = (playerId: string): void => this.#publish("player", playerId);
 
   async attach(assistant: AssistantServer): Promise<void> {
     if (this.host !== undefined)
@@ -110,6 +119,16 @@ export class SharedReloads implements NetworkLink {
         arrived: tellArrived(assistant),
         logger: this.logger,
       });
+    // the event tasks of players hosted here, read again and run (a task another server queued for them waits)
+    const rereadTasks = async (playerIds: readonly string[]): Promise<void> => {
+      for (const playerId of playerIds)
+        if (assistant.infrastructure.players.isOnline(playerId))
+          await assistant.events
+            .playerJoined(playerId)
+            .catch((error: unknown) =>
+              this.logger.error(`storage: tasks of ${playerId} not read again`, error),
+            );
+    };
     const reload = async (why: string): Promise<void> => {
       await assistant.reloadConfig();
       this.logger.info(`storage: reloaded config (${why})`);
@@ -126,9 +145,13 @@ export class SharedReloads implements NetworkLink {
           reload(`/system reload on ${message.origin.slice(0, 8)}`).catch((error: unknown) =>
             this.logger.error("storage: a reload another server asked for failed", error),
           );
+        if (message.topic === "player" && message.player !== undefined) void rereadTasks([message.player]);
       },
       // notifications sent while disconnected are lost: re-read what they could have invalidated
-      onResync: () => reload("after the database connection came back"),
+      onResync: async () => {
+        await reload("after the database connection came back");
+        await rereadTasks(assistant.infrastructure.players.everyoneOnline().map((player) => player.uuid));
+      },
     });
   }
 
@@ -139,9 +162,13 @@ export class SharedReloads implements NetworkLink {
     await this.#store.close();
   }
 
-  #publish(topic: InvalidationTopic): void {
+  #publish(topic: InvalidationTopic, player?: string): void {
     if (this.#closed) return;
-    const payload = JSON.stringify({ origin: this.origin, topic } satisfies Invalidation);
+    const payload = JSON.stringify({
+      origin: this.origin,
+      topic,
+      ...(player === undefined ? {} : { player }),
+    } satisfies Invalidation);
     PostgresNotifier.publish(this.database.pool, INVALIDATION_CHANNEL, payload).catch((error: unknown) =>
       this.logger.warn(
         `storage: could not tell the other servers (${topic}): ${error instanceof Error ? error.message : String(error)}`,
@@ -153,9 +180,16 @@ export class SharedReloads implements NetworkLink {
 const parse = (payload: string): Invalidation | undefined => {
   try {
     const value = JSON.parse(payload) as Partial<Invalidation>;
-    if (typeof value.origin !== "string" || (value.topic !== "reload" && value.topic !== "knowledge"))
+    if (
+      typeof value.origin !== "string" ||
+      (value.topic !== "reload" && value.topic !== "knowledge" && value.topic !== "player")
+    )
       return undefined;
-    return { origin: value.origin, topic: value.topic };
+    return {
+      origin: value.origin,
+      topic: value.topic,
+      ...(typeof value.player === "string" ? { player: value.player } : {}),
+    };
   } catch {
     return undefined;
   }
