@@ -70,7 +70,16 @@ export const openBackend = async (
       ? {}
       : {
           claimOnly: (playerId: string, day: string) =>
-            claims.claim({ playerId, day, streak: 1, total: 1, items: [], points: 10, at: now() }),
+            claims
+              .checkIn({
+                playerId,
+                day,
+                yesterday: previousDay(day),
+                rewards: { items: [] },
+                points: 10,
+                at: now(),
+              })
+              .then((outcome) => outcome.claimed),
         }),
     checkIn: (playerId, day) => {
       const attempt = {

@@ -1,10 +1,5 @@
 import type { Pool } from "pg";
-import type {
-  CheckInClaim,
-  CheckInClaims,
-  CheckInRequest,
-  ClaimedDay,
-} from "../player-state/check-in-claims.js";
+import type { CheckInClaims, CheckInRequest, ClaimedDay } from "../player-state/check-in-claims.js";
 import {
   checkPointsChange,
   type DebitOutcome,
@@ -34,38 +29,9 @@ const CHANGE = `
 const checkInEffectKey = (player: string, day: string): string => `'check_in:' || ${player} || ':' || ${day}`;
 
 /**
- * Check-in days, the day's points and the reward's in-game effect (the outbox) in one statement: the day's key
- * decides, the entry's and the effect's keys dedupe.
- */
-const CLAIM = `
-  WITH claim AS (
-    INSERT INTO system_check_in (player_id, day, streak, total, items, at)
-    VALUES ($1, $2, $3, $4, $5::jsonb, $6)
-    ON CONFLICT (player_id, day) DO NOTHING
-    RETURNING player_id
-  ), entry AS (
-    INSERT INTO system_points_entry (player_id, entry_id, amount, reason, at)
-    SELECT $1, 'check_in:' || $2, $7::bigint, 'check_in', $6 FROM claim WHERE $7::bigint > 0
-    ON CONFLICT (player_id, entry_id) DO NOTHING
-    RETURNING amount
-  ), credited AS (
-    INSERT INTO system_points_balance AS b (player_id, balance) SELECT $1, amount FROM entry
-    ON CONFLICT (player_id) DO UPDATE SET balance = b.balance + EXCLUDED.balance
-    RETURNING balance
-  ), effect AS (
-    INSERT INTO system_outbox (idem_key, player_id, payload)
-    SELECT ${checkInEffectKey("$1", "$2")}, $1,
-      jsonb_build_object('kind', 'give_items', 'items', $5::jsonb, 'reason', 'check_in:' || $2)
-    FROM claim WHERE jsonb_array_length($5::jsonb) > 0
-    ON CONFLICT (idem_key) DO NOTHING
-    RETURNING id
-  )
-  SELECT (SELECT count(*) FROM claim)::int AS claimed, (SELECT count(*) FROM credited)::int AS credited`;
-
-/**
  * A whole check-in in one statement: the latest earlier day gives the streak and total, the streak gives the
- * reward (`$4`, plus `$5` on every `$6`-th day), and the claim pays as CLAIM does. Returns the claimed day, or the
- * day as claimed before (none when a concurrent claim committed after this statement began: read it then).
+ * reward (`$4`, plus `$5` on every `$6`-th day); the claim, its points entry and its reward's outbox effect are
+ * written together, each keyed so that a repeat does nothing. Returns the claimed day, or the day as claimed before (none when a concurrent claim committed after this statement began: read it then).
  */
 const CHECK_IN = `
   WITH previous AS (
@@ -188,24 +154,13 @@ export class PostgresPlayerState implements PointsAccounts, CheckInClaims {
   }
 
   async claimed(playerId: string, day: string): Promise<ClaimedDay | undefined> {
-    return this.#day("day = $2", playerId, day);
-  }
-
-  async latestBefore(playerId: string, day: string): Promise<ClaimedDay | undefined> {
-    return this.#day("day < $2", playerId, day);
-  }
-
-  async claim(claim: CheckInClaim): Promise<boolean> {
-    const { rows } = await this.pool.query<{ claimed: number }>(CLAIM, [
-      claim.playerId,
-      claim.day,
-      claim.streak,
-      claim.total,
-      stacks(claim.items),
-      claim.at,
-      claim.points,
-    ]);
-    return rows[0]?.claimed === 1;
+    const { rows } = await this.pool.query<{
+      streak: number;
+      total: number;
+      items: { item: string; count: number }[];
+    }>("SELECT streak, total, items FROM system_check_in WHERE player_id = $1 AND day = $2", [playerId, day]);
+    const row = rows[0];
+    return row === undefined ? undefined : { day, streak: row.streak, total: row.total, items: row.items };
   }
 
   async checkIn(request: CheckInRequest): Promise<{ claimed: boolean; day: ClaimedDay }> {
@@ -247,22 +202,5 @@ export class PostgresPlayerState implements PointsAccounts, CheckInClaims {
       [playerId, entryId],
     );
     return (rowCount ?? 0) > 0;
-  }
-
-  async #day(condition: string, playerId: string, day: string): Promise<ClaimedDay | undefined> {
-    const { rows } = await this.pool.query<{
-      day: string;
-      streak: number;
-      total: number;
-      items: { item: string; count: number }[];
-    }>(
-      `SELECT day, streak, total, items FROM system_check_in
-       WHERE player_id = $1 AND ${condition} ORDER BY day DESC LIMIT 1`,
-      [playerId, day],
-    );
-    const row = rows[0];
-    return row === undefined
-      ? undefined
-      : { day: row.day, streak: row.streak, total: row.total, items: row.items };
   }
 }

@@ -12,15 +12,6 @@ export interface ClaimedDay {
   readonly items: readonly ClaimedStack[];
 }
 
-/** One player's check-in of one local day, with what it pays. */
-export interface CheckInClaim extends ClaimedDay {
-  readonly playerId: string;
-  /** Points credited with it (ledger id `check_in:<day>`, reason `check_in`); 0 for none. */
-  readonly points: number;
-  /** Epoch milliseconds. */
-  readonly at: number;
-}
-
 /** A whole check-in of one day: the streak and total follow from the player's latest earlier day. */
 export interface CheckInRequest {
   readonly playerId: string;
@@ -46,16 +37,10 @@ export interface CheckInRequest {
 export interface CheckInClaims {
   /** The player's claim of `day`, if any. */
   claimed(playerId: string, day: string): Promise<ClaimedDay | undefined>;
-  /** The player's latest claimed day before `day`. */
-  latestBefore(playerId: string, day: string): Promise<ClaimedDay | undefined>;
   /**
-   * Claims the day and credits its points in one effect; false when the day was claimed before. With
-   * `delivers`, the same effect queues the day's reward for the server hosting the player to give.
-   */
-  claim(claim: CheckInClaim): Promise<boolean>;
-  /**
-   * Reads the latest earlier day and claims the day with the streak, total and reward that follow, in one
-   * effect (as `claim`); `claimed: false` with the day as it was claimed before.
+   * Reads the latest earlier day and claims the day with the streak, total and reward that follow, crediting
+   * its points in the same effect; `claimed: false` with the day as it was claimed before. With `delivers`, the
+   * same effect queues the day's reward for the server hosting the player to give.
    */
   checkIn(request: CheckInRequest): Promise<{ readonly claimed: boolean; readonly day: ClaimedDay }>;
   /** Whether a claim queues its reward itself (a network's outbox); otherwise the claiming server pays it. */
