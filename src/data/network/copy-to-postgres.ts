@@ -4,6 +4,7 @@ import type { PlayerRecord } from "../../agent/storage/player-data.js";
 import type { UsageRecord } from "../../agent/storage/usage-store.js";
 import type { PointsEntry } from "../player-state/points-accounts.js";
 import { PLAYER_ROW_FORMAT } from "./player-rows.js";
+import { inTransaction } from "./postgres-transaction.js";
 
 /** One server's network state read from its files, ready to copy. */
 export interface FileState {
@@ -39,10 +40,8 @@ export interface CopyCounts {
  * only rows new to the database change a balance or a quota; a player the network already has a record (or chat)
  * of keeps the network's: a second run copies nothing.
  */
-export const copyToPostgres = async (pool: Pool, state: FileState): Promise<CopyCounts> => {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+export const copyToPostgres = (pool: Pool, state: FileState): Promise<CopyCounts> =>
+  inTransaction(pool, async (client) => {
     let points = 0;
     let entries = 0;
     for (const [playerId, list] of state.points) {
@@ -104,7 +103,6 @@ export const copyToPostgres = async (pool: Pool, state: FileState): Promise<Copy
     }
     const players = await copyRows(client, "system_player_record", "record", state.players);
     const chats = await copyRows(client, "system_player_chat", "chat", state.chats);
-    await client.query("COMMIT");
     return {
       players: { copied: players, present: state.players.length - players },
       chats: { copied: chats, present: state.chats.length - chats },
@@ -112,13 +110,7 @@ export const copyToPostgres = async (pool: Pool, state: FileState): Promise<Copy
       checkIns: { copied: checkIns, present: state.checkIns.length - checkIns },
       usage: { copied: usage, present: state.usage.length - usage },
     };
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-};
+  });
 
 /** Inserts one row per player unless the database has one; returns how many went in. */
 const copyRows = async (

@@ -3,6 +3,7 @@ import type { EventTask, StepReceipt } from "../../agent/storage/agent-journal.j
 import { isState } from "../../agent/storage/state.js";
 import type { Json } from "../../util/codec.js";
 import { LeaseLostError, type LeaseToken } from "./postgres-leases.js";
+import { inTransaction } from "./postgres-transaction.js";
 
 /** One write of the PostgreSQL journal; a fenced write applies only while its lease still has that epoch. */
 export type JournalOp =
@@ -168,21 +169,13 @@ export const commitJournalOps = async (
   if (statements.length === 1 && only !== undefined) {
     collect((await pool.query({ name: only.name, text: only.text, values: only.values })).rows, only.written);
   } else {
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
+    await inTransaction(pool, async (client) => {
       for (const statement of statements)
         collect(
           (await client.query({ name: statement.name, text: statement.text, values: statement.values })).rows,
           statement.written,
         );
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
   const existingSteps = await readRows(
     pool,

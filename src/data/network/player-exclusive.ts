@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from "pg";
+import { inTransaction } from "./postgres-transaction.js";
 
 /** The first key of the advisory locks of players (the second is a hash of the player id). */
 const PLAYER_LOCK_SPACE = 0x5359_5300;
@@ -18,19 +19,14 @@ export const withPlayerExclusive = async <T>(
   attempts = 3,
 ): Promise<T> => {
   for (let attempt = 1; ; attempt++) {
-    const client = await pool.connect();
     try {
-      await client.query("BEGIN");
-      await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [PLAYER_LOCK_SPACE, playerId]);
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
+      return await inTransaction(pool, async (client) => {
+        await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [PLAYER_LOCK_SPACE, playerId]);
+        return work(client);
+      });
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
       const code = (error as { code?: string }).code;
       if (attempt >= attempts || code === undefined || !RETRIED.has(code)) throw error;
-    } finally {
-      client.release();
     }
   }
 };

@@ -7,6 +7,7 @@ import { emptyPlayerRecord, PlayerData, type PlayerRecord } from "../../agent/st
 import { type Logger, silentLogger } from "../../util/logger.js";
 import { KeyedLock } from "../store/keyed-lock.js";
 import { decodeChatRow, decodeRecordRow, PLAYER_ROW_FORMAT } from "./player-rows.js";
+import { inTransaction } from "./postgres-transaction.js";
 
 /** Options of {@link PostgresAgentStore}. */
 export interface PostgresAgentStoreOptions {
@@ -67,7 +68,7 @@ export class PostgresAgentStore implements AgentStore {
   transaction<T>(playerId: string, work: (data: PlayerData) => T | Promise<T>): Promise<T> {
     this.#checkId(playerId);
     return this.#players.run(playerId, () =>
-      this.#inTransaction(async (client) => {
+      inTransaction(this.#pool, async (client) => {
         const row = await this.#lockRow(client, playerId);
         const data = new PlayerData(this.#recordOf(playerId, row), { tolerateDamage: true });
         const value = await work(data);
@@ -135,7 +136,7 @@ export class PostgresAgentStore implements AgentStore {
     }
     return this.#chats.run(playerId, async () => {
       try {
-        await this.#inTransaction(async (client) => {
+        await inTransaction(this.#pool, async (client) => {
           await client.query(
             `INSERT INTO system_player_chat (player_id, format, chat, updated_at) VALUES ($1, $2, $3::json, $4)
              ON CONFLICT (player_id) DO NOTHING`,
@@ -164,7 +165,7 @@ export class PostgresAgentStore implements AgentStore {
     this.#checkId(playerId);
     await this.#players.run(playerId, () =>
       this.#chats.run(playerId, () =>
-        this.#inTransaction(async (client) => {
+        inTransaction(this.#pool, async (client) => {
           for (const table of ["system_player_record", "system_player_chat", "system_player_record_kept"])
             await client.query(`DELETE FROM ${table} WHERE player_id = $1`, [playerId]);
         }),
@@ -177,21 +178,6 @@ export class PostgresAgentStore implements AgentStore {
 
   /** The pool belongs to the storage that opened it. */
   async close(): Promise<void> {}
-
-  async #inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.#pool.connect();
-    try {
-      await client.query("BEGIN");
-      const value = await work(client);
-      await client.query("COMMIT");
-      return value;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
 
   /** The player's row, locked until the transaction ends; created empty the first time. */
   async #lockRow(client: PoolClient, playerId: string): Promise<unknown> {
