@@ -54,6 +54,24 @@ describe("layers", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("each host adapter is a folder of src/host that imports no other adapter; they share only src/host/shared", () => {
+    const adapters = ["flying-squid", "gateway"];
+    const offenders = adapters.flatMap((adapter) =>
+      sources(join("src/host", adapter)).flatMap((file) =>
+        importsOf(file)
+          .map((entry) => relative(resolve("src/host"), resolve(dirname(file), entry.target)).split("/")[0] ?? "")
+          .filter((folder) => adapters.includes(folder) && folder !== adapter)
+          .map((folder) => `${file} → ${folder}`),
+      ),
+    );
+    const sharedOffenders = sources("src/host/shared").filter((file) =>
+      importsOf(file).some((entry) =>
+        adapters.includes(relative(resolve("src/host"), resolve(dirname(file), entry.target)).split("/")[0] ?? ""),
+      ),
+    );
+    expect([...offenders, ...sharedOffenders]).toEqual([]);
+  });
+
   it("the module contracts never depend on routing (routing builds on them, not the reverse)", () => {
     const offenders = sources("src/agent/module").filter((file) =>
       [...readFileSync(file, "utf8").matchAll(/from\s+"([^"]+)"/g)].some((match) =>

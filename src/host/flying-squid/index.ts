@@ -20,7 +20,7 @@ export {
   declareCommands,
 } from "../shared/declare-commands.js";
 export type { HostCommandTree, HostHandler, HostPlayer } from "../shared/host-handler.js";
-export { type CliOptions, DEFAULT_DATA_DIR, parseCliOptions } from "./cli-options.js";
+export { type CliOptions, DEFAULT_DATA_DIR, parseCliOptions } from "../shared/cli-options.js";
 export { demoHandler } from "./demo-handler.js";
 export { emptyCommandsPacket, withPlainCommands } from "./plain-commands.js";
 export { type ServeOptions, serve } from "./serve.js";
@@ -32,8 +32,8 @@ export {
   type ServerConfig,
   serverConfigPath,
   worldFolderOf,
-} from "./server-config.js";
-export { installShutdown, runShutdown, type ShutdownSteps } from "./shutdown.js";
+} from "../shared/server-config.js";
+export { installShutdown, runShutdown, type ShutdownSteps } from "../shared/shutdown.js";
 export {
   INVENTORY_SNAPSHOT,
   type InventorySnapshot,

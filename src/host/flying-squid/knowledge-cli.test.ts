@@ -13,7 +13,7 @@ import { SERVER_PATHS } from "../../module/server-paths.js";
 import { Identifier } from "../../util/identifier.js";
 import { MemoryLogger } from "../../util/logger.js";
 import { knowledgeCommand, serverKnowledgeDatabase } from "./knowledge-cli.js";
-import { serverConfigPath } from "./server-config.js";
+import { serverConfigPath } from "../shared/server-config.js";
 
 let dataDir: string;
 let notes: string;

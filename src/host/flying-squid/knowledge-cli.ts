@@ -17,8 +17,8 @@ import {
 } from "../../module/builtin/knowledge/knowledge-settings.js";
 import { readSystemModuleEntries } from "../../module/system-module-entries.js";
 import type { Logger } from "../../util/logger.js";
-import { DEFAULT_DATA_DIR } from "./cli-options.js";
-import { loadServerConfig, worldFolderOf } from "./server-config.js";
+import { DEFAULT_DATA_DIR } from "../shared/cli-options.js";
+import { loadServerConfig, worldFolderOf } from "../shared/server-config.js";
 
 /** The streams a CLI command writes to (process.stdout/stderr, or buffers in tests). */
 export interface CliIo {

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import type { SquidPlayer, SquidServer } from "./flying-squid-types.js";
 import { repairRespawn, respawnPacket } from "./respawn.js";
-import { roundTrip } from "./wire.test-support.js";
+import { roundTrip } from "../shared/wire.test-support.js";
 
 const registry = (version: string) =>
   createRequire(import.meta.url)("prismarine-registry")(version) as Parameters<

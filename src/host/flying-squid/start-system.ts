@@ -11,9 +11,9 @@ import { AssistantHostHandler } from "../shared/assistant-handler.js";
 import { createAssistant } from "../shared/create-assistant.js";
 import { OnlinePlayers } from "../shared/online-players.js";
 import { openNetworkLink } from "../shared/shared-reloads.js";
-import { parseCliOptions, SERVE_USAGE } from "./cli-options.js";
+import { parseCliOptions, SERVE_USAGE } from "../shared/cli-options.js";
 import { type RunningHost, start } from "./server.js";
-import { loadServerConfig, worldFolderOf } from "./server-config.js";
+import { loadServerConfig, worldFolderOf } from "../shared/server-config.js";
 
 /** Aliases also registered as top-level game commands (`/reason …`), when their feature is installed. */
 export const SHORTCUTS: readonly string[] = ["reason", "question", "search"];

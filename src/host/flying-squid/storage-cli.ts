@@ -15,9 +15,9 @@ import { checkInStorage } from "../../module/builtin/storage/check-in-storage.js
 import { pointsLedgerStorage } from "../../module/builtin/storage/points-ledger.js";
 import { Identifier } from "../../util/identifier.js";
 import { silentLogger } from "../../util/logger.js";
-import { DEFAULT_DATA_DIR } from "./cli-options.js";
+import { DEFAULT_DATA_DIR } from "../shared/cli-options.js";
 import type { CliIo } from "./knowledge-cli.js";
-import { loadServerConfig, worldFolderOf } from "./server-config.js";
+import { loadServerConfig, worldFolderOf } from "../shared/server-config.js";
 
 const USAGE = "usage: system storage migrate --from files --to postgres [--data-dir DIR] [--dry-run]";
 

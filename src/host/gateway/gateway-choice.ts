@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { DEFAULT_DATA_DIR, parseCliOptions } from "../flying-squid/cli-options.js";
+import { DEFAULT_DATA_DIR, parseCliOptions } from "../shared/cli-options.js";
 import { parseGatewayCliOptions } from "./gateway-cli-options.js";
 import { gatewayConfigPath } from "./gateway-config.js";
 

@@ -1,5 +1,5 @@
 import { invalid, type Validation, valid } from "../../util/validation.js";
-import { DEFAULT_DATA_DIR } from "../flying-squid/cli-options.js";
+import { DEFAULT_DATA_DIR } from "../shared/cli-options.js";
 import { type Address, parseAddress } from "./gateway-config.js";
 
 /** Flags of `system gateway`; each overrides `config/system/gateway.json`. */

@@ -5,7 +5,7 @@ import { StorageOpenError } from "../../data/network/open-storage.js";
 import { type GameClock, systemClock } from "../../game/context-types.js";
 import { Languages } from "../../util/language.js";
 import { consoleLogger, type Logger } from "../../util/logger.js";
-import { installShutdown } from "../flying-squid/shutdown.js";
+import { installShutdown } from "../shared/shutdown.js";
 import { type GatewayAssistant, startGatewayAssistant } from "./assistant/gateway-assistant.js";
 import { pingBackend } from "./backend-status.js";
 import { type GatewayRcon, gatewayRconOver, openGatewayRcon } from "./effects/gateway-rcon.js";

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import nbt from "prismarine-nbt";
 import { describe, expect, it } from "vitest";
-import { roundTrip } from "../flying-squid/wire.test-support.js";
+import { roundTrip } from "./wire.test-support.js";
 import { cardButtonCommand, cardComponent } from "./card-component.js";
 import { chatDialect, chatPacket } from "./chat-packets.js";
 

@@ -4,7 +4,7 @@ import { loadExtensions } from "../../../assistant/extension-loader.js";
 import { openStorage } from "../../../data/network/open-storage.js";
 import type { GameClock } from "../../../game/context-types.js";
 import type { Logger } from "../../../util/logger.js";
-import { DEFAULT_SERVER_CONFIG } from "../../flying-squid/server-config.js";
+import { DEFAULT_SERVER_CONFIG } from "../../shared/server-config.js";
 import { openPanel, servePanel } from "../../panel/open-panel.js";
 import { AdminVerification, verificationRequired } from "../../shared/admin-verification.js";
 import { AssistantHostHandler } from "../../shared/assistant-handler.js";

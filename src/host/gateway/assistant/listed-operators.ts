@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { SERVER_CONFIG, serverConfigPath } from "../../flying-squid/server-config.js";
+import { SERVER_CONFIG, serverConfigPath } from "../../shared/server-config.js";
 
 /**
  * The names in `ops` of `<dataDir>/config/system/server.json` (lower case), System's own operators behind the
