@@ -1,7 +1,7 @@
 import { systemClock } from "./game/context-types.js";
+import { runsGateway } from "./host/gateway/gateway-choice.js";
 import { parseCliOptions, SERVE_USAGE } from "./host/shared/cli-options.js";
 import { installShutdown } from "./host/shared/shutdown.js";
-import { runsGateway } from "./host/gateway/gateway-choice.js";
 import { consoleLogger } from "./util/logger.js";
 
 /**

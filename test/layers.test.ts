@@ -59,14 +59,19 @@ describe("layers", () => {
     const offenders = adapters.flatMap((adapter) =>
       sources(join("src/host", adapter)).flatMap((file) =>
         importsOf(file)
-          .map((entry) => relative(resolve("src/host"), resolve(dirname(file), entry.target)).split("/")[0] ?? "")
+          .map(
+            (entry) =>
+              relative(resolve("src/host"), resolve(dirname(file), entry.target)).split("/")[0] ?? "",
+          )
           .filter((folder) => adapters.includes(folder) && folder !== adapter)
           .map((folder) => `${file} → ${folder}`),
       ),
     );
     const sharedOffenders = sources("src/host/shared").filter((file) =>
       importsOf(file).some((entry) =>
-        adapters.includes(relative(resolve("src/host"), resolve(dirname(file), entry.target)).split("/")[0] ?? ""),
+        adapters.includes(
+          relative(resolve("src/host"), resolve(dirname(file), entry.target)).split("/")[0] ?? "",
+        ),
       ),
     );
     expect([...offenders, ...sharedOffenders]).toEqual([]);

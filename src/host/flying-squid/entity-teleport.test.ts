@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
+import { roundTrip } from "../shared/wire.test-support.js";
 import { teleportHasVelocity, teleportPacket } from "./entity-teleport.js";
 import type { SquidServer } from "./flying-squid-types.js";
-import { roundTrip } from "../shared/wire.test-support.js";
 
 const server = (version: string): SquidServer =>
   ({ registry: createRequire(import.meta.url)("prismarine-registry")(version) }) as unknown as SquidServer;

@@ -12,6 +12,7 @@ export {
   componentToNbt,
 } from "../shared/chat-component.js";
 export { type ChatDialect, type ChatPacket, chatDialect, chatPacket } from "../shared/chat-packets.js";
+export { type CliOptions, DEFAULT_DATA_DIR, parseCliOptions } from "../shared/cli-options.js";
 export {
   ASK_SERVER,
   brigadierTree,
@@ -20,11 +21,6 @@ export {
   declareCommands,
 } from "../shared/declare-commands.js";
 export type { HostCommandTree, HostHandler, HostPlayer } from "../shared/host-handler.js";
-export { type CliOptions, DEFAULT_DATA_DIR, parseCliOptions } from "../shared/cli-options.js";
-export { demoHandler } from "./demo-handler.js";
-export { emptyCommandsPacket, withPlainCommands } from "./plain-commands.js";
-export { type ServeOptions, serve } from "./serve.js";
-export { type HostOptions, type RunningHost, start } from "./server.js";
 export {
   DEFAULT_SERVER_CONFIG,
   loadServerConfig,
@@ -34,6 +30,10 @@ export {
   worldFolderOf,
 } from "../shared/server-config.js";
 export { installShutdown, runShutdown, type ShutdownSteps } from "../shared/shutdown.js";
+export { demoHandler } from "./demo-handler.js";
+export { emptyCommandsPacket, withPlainCommands } from "./plain-commands.js";
+export { type ServeOptions, serve } from "./serve.js";
+export { type HostOptions, type RunningHost, start } from "./server.js";
 export {
   INVENTORY_SNAPSHOT,
   type InventorySnapshot,

@@ -12,8 +12,8 @@ import { featureRegistrar } from "../../module/feature-registrar.js";
 import { SERVER_PATHS } from "../../module/server-paths.js";
 import { Identifier } from "../../util/identifier.js";
 import { MemoryLogger } from "../../util/logger.js";
-import { knowledgeCommand, serverKnowledgeDatabase } from "./knowledge-cli.js";
 import { serverConfigPath } from "../shared/server-config.js";
+import { knowledgeCommand, serverKnowledgeDatabase } from "./knowledge-cli.js";
 
 let dataDir: string;
 let notes: string;

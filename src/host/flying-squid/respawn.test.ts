@@ -1,9 +1,9 @@
 import { EventEmitter } from "node:events";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
+import { roundTrip } from "../shared/wire.test-support.js";
 import type { SquidPlayer, SquidServer } from "./flying-squid-types.js";
 import { repairRespawn, respawnPacket } from "./respawn.js";
-import { roundTrip } from "../shared/wire.test-support.js";
 
 const registry = (version: string) =>
   createRequire(import.meta.url)("prismarine-registry")(version) as Parameters<

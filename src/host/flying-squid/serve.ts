@@ -1,9 +1,9 @@
 import type { Logger } from "../../util/logger.js";
-import type { HostHandler } from "../shared/host-handler.js";
 import { parseCliOptions, SERVE_USAGE } from "../shared/cli-options.js";
-import { type RunningHost, start } from "./server.js";
+import type { HostHandler } from "../shared/host-handler.js";
 import { loadServerConfig, type ServerConfig, worldFolderOf } from "../shared/server-config.js";
 import { installShutdown } from "../shared/shutdown.js";
+import { type RunningHost, start } from "./server.js";
 
 /** What the process entry (`npm start`, `system serve`) provides around the host. */
 export interface ServeOptions {

@@ -8,12 +8,12 @@ import type { Logger } from "../../util/logger.js";
 import { openPanel, servePanel } from "../panel/open-panel.js";
 import { AdminVerification, verificationRequired } from "../shared/admin-verification.js";
 import { AssistantHostHandler } from "../shared/assistant-handler.js";
+import { parseCliOptions, SERVE_USAGE } from "../shared/cli-options.js";
 import { createAssistant } from "../shared/create-assistant.js";
 import { OnlinePlayers } from "../shared/online-players.js";
-import { openNetworkLink } from "../shared/shared-reloads.js";
-import { parseCliOptions, SERVE_USAGE } from "../shared/cli-options.js";
-import { type RunningHost, start } from "./server.js";
 import { loadServerConfig, worldFolderOf } from "../shared/server-config.js";
+import { openNetworkLink } from "../shared/shared-reloads.js";
+import { type RunningHost, start } from "./server.js";
 
 /** Aliases also registered as top-level game commands (`/reason …`), when their feature is installed. */
 export const SHORTCUTS: readonly string[] = ["reason", "question", "search"];

@@ -16,8 +16,8 @@ import { pointsLedgerStorage } from "../../module/builtin/storage/points-ledger.
 import { Identifier } from "../../util/identifier.js";
 import { silentLogger } from "../../util/logger.js";
 import { DEFAULT_DATA_DIR } from "../shared/cli-options.js";
-import type { CliIo } from "./knowledge-cli.js";
 import { loadServerConfig, worldFolderOf } from "../shared/server-config.js";
+import type { CliIo } from "./knowledge-cli.js";
 
 const USAGE = "usage: system storage migrate --from files --to postgres [--data-dir DIR] [--dry-run]";
 

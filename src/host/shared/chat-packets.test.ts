@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
 import nbt from "prismarine-nbt";
 import { describe, expect, it } from "vitest";
-import { roundTrip } from "./wire.test-support.js";
 import { cardButtonCommand, cardComponent } from "./card-component.js";
 import { chatDialect, chatPacket } from "./chat-packets.js";
+import { roundTrip } from "./wire.test-support.js";
 
 const minecraftData = createRequire(import.meta.url)("minecraft-data") as (version: string) => {
   supportFeature(feature: string): boolean;

@@ -1,8 +1,8 @@
 import { argument, CommandDispatcher, greedyString, integer, literal, word } from "@jsprismarine/brigadier";
 import { describe, expect, it } from "vitest";
 import { withPlainCommands } from "../flying-squid/plain-commands.js";
-import { roundTrip } from "./wire.test-support.js";
 import { declareCommands } from "./declare-commands.js";
+import { roundTrip } from "./wire.test-support.js";
 
 interface Source {
   readonly op: boolean;
