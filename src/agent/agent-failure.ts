@@ -21,6 +21,11 @@ export class AgentFailure implements Failure {
   /** A store the request needs (a network's shared database) cannot be reached right now. */
   static readonly STORAGE_UNAVAILABLE = new AgentFailure("STORAGE_UNAVAILABLE");
   static readonly EFFECT_UNKNOWN = new AgentFailure("EFFECT_UNKNOWN");
+  /**
+   * A write step could not reach the world now (the gateway's RCON is away or too slow) and changed nothing: the
+   * effect is still owed. An event task that ends with it waits and is tried again later, never held for an admin.
+   */
+  static readonly EFFECT_DEFERRED = new AgentFailure("EFFECT_DEFERRED");
   static readonly REVOKED = new AgentFailure("REVOKED");
   static readonly UNKNOWN_COMMAND = new AgentFailure("UNKNOWN_COMMAND");
   static readonly NOT_FOUND = new AgentFailure("NOT_FOUND");

@@ -24,7 +24,7 @@ export {
   ModuleStorage,
   type ModuleStorageOptions,
 } from "./storage/module-storage.js";
-export { hadNoEffect, NoEffectException } from "./storage/no-effect.js";
+export { hadNoEffect, NoEffectException, wasDeferred } from "./storage/no-effect.js";
 export { ModuleData, type PlayerData } from "./storage/player-data.js";
 export { literal, type Text, type TextArgument, translatable } from "./text.js";
 export { type AnyTool, Tool, type ToolHandler, type ToolScope } from "./tool/tool.js";

@@ -188,6 +188,8 @@ export const assembleAssistant = async (
     locale: (playerId) => infrastructure.players.online(playerId)?.locale ?? "en_us",
     // A task settles only after `events.start()`, which runs once the server below exists.
     onSettled: (task, result) => notify(task.playerId, result),
+    // a reward the world cannot take now waits: the player hears it once, not at every attempt
+    onDeferred: (task, result) => notify(task.playerId, result),
     logger,
   });
   tellAdmins({ damaged: infrastructure.damaged, players: infrastructure.players, lifecycles, notify });

@@ -139,7 +139,7 @@ export class AssistantServer {
    * Durable event tasks: recent ones, those an admin must resolve (the panel), when none runs (tests), and a
    * player's read again and run (`playerJoined`: in a network, another server queued one for a player here).
    */
-  get events(): UnconfirmedEvents & Pick<EventExecutor, "whenIdle" | "playerJoined"> {
+  get events(): UnconfirmedEvents & Pick<EventExecutor, "whenIdle" | "playerJoined" | "resumeWaiting"> {
     return this.parts.events;
   }
 

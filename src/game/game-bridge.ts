@@ -17,8 +17,10 @@ export type TakeOutcome =
   | { readonly taken: true }
   | {
       readonly taken: false;
-      readonly refusal: "offline" | "missing" | "unsupported";
+      readonly refusal: "offline" | "missing" | "unsupported" | "unavailable";
       readonly item?: GiveStack;
+      /** Why, for the log (an `unavailable` refusal's cause). */
+      readonly cause?: string;
     };
 
 /** A player killed an entity (as far as the host reports kills). */
@@ -31,10 +33,11 @@ export interface KillReport {
 }
 
 /**
- * Why nothing was given: the player is not online, an item is unknown, the stacks do not all fit, or this host
- * cannot change inventories at all (`unsupported`: the gateway, until world effects exist there).
+ * Why nothing was given: the player is not online, an item is unknown, the stacks do not all fit, this host
+ * cannot change inventories at all (`unsupported`: a gateway without RCON), or the way to the world is away or
+ * too slow right now (`unavailable`: the gateway's RCON; nothing was sent, the give is still owed).
  */
-export type GiveRefusal = "offline" | "unknown_item" | "no_room" | "unsupported";
+export type GiveRefusal = "offline" | "unknown_item" | "no_room" | "unsupported" | "unavailable";
 
 /**
  * The outcome of a give. `given: true` means every stack is in the player's inventory AND in the player's saved
@@ -42,7 +45,13 @@ export type GiveRefusal = "offline" | "unknown_item" | "no_room" | "unsupported"
  */
 export type GiveOutcome =
   | { readonly given: true }
-  | { readonly given: false; readonly refusal: GiveRefusal; readonly item?: GiveStack };
+  | {
+      readonly given: false;
+      readonly refusal: GiveRefusal;
+      readonly item?: GiveStack;
+      /** Why, for the log (an `unavailable` refusal's cause). */
+      readonly cause?: string;
+    };
 
 /**
  * The main-thread bridge: what game tools may read and do in the running game. Reads return codec'd
@@ -69,6 +78,8 @@ export interface GameBridge {
     playerId: string,
     stacks: readonly GiveStack[],
     experience?: ExperienceGrant,
+    /** Aborts a give that has not begun changing anything (shutdown): it is then refused `unavailable`. */
+    signal?: AbortSignal,
   ): Promise<GiveOutcome>;
   /**
    * Removes all stacks or none (counts summed over the inventory), resolving `{ taken: true }` only once the

@@ -32,3 +32,26 @@ export const withDeadline = async <T>(options: {
     if (abortListener !== undefined) options.signal.removeEventListener("abort", abortListener);
   }
 };
+
+/**
+ * Runs `work` with a signal that aborts on the outer signal or once `millis` have passed, and waits for the work
+ * itself instead of racing it: for work that ends soon after its signal aborts and reports what it did (a write
+ * that knows whether it began its effect).
+ */
+export const withAbortAfter = async <T>(options: {
+  readonly millis: number;
+  readonly signal: AbortSignal;
+  readonly work: (signal: AbortSignal) => Promise<T>;
+}): Promise<T> => {
+  const controller = new AbortController();
+  const abort = (): void => controller.abort(options.signal.reason);
+  if (options.signal.aborted) abort();
+  else options.signal.addEventListener("abort", abort, { once: true });
+  const timer = setTimeout(() => controller.abort(new Error("deadline")), Math.max(0, options.millis));
+  try {
+    return await options.work(controller.signal);
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener("abort", abort);
+  }
+};

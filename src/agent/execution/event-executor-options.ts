@@ -43,6 +43,13 @@ export interface EventExecutorOptions {
   /** Told of every terminal task (to notify the player). Errors are logged. */
   readonly onSettled?: (task: EventTask, result: AgentResult) => void;
   /**
+   * Told when a task's effect must wait (EFFECT_DEFERRED: nothing changed, tried again later), once per player
+   * until one of their tasks settles or they join again (to tell the player the reward is waiting). Errors are logged.
+   */
+  readonly onDeferred?: (task: EventTask, result: AgentResult) => void;
+  /** The backoff of a deferred task: the first wait, doubled per attempt up to `max`. Default DEFER_MILLIS. */
+  readonly deferMillis?: { readonly initial: number; readonly max: number };
+  /**
    * Servers sharing the journal (a network): a task runs only under this server's claim of it, with the claim's
    * journal; a task another server holds is left to it. Absent: this server is the journal's only writer.
    */
@@ -63,3 +70,6 @@ export interface EventExecutorOptions {
 
 /** How soon a task that could not run to an end is offered again, without `retryMillis` or the claims' own. */
 export const RETRY_MILLIS = 5_000;
+
+/** How soon a deferred task (EFFECT_DEFERRED) is tried again: 5 s, doubled per attempt, at most 5 minutes. */
+export const DEFER_MILLIS = { initial: 5_000, max: 300_000 } as const;

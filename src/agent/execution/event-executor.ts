@@ -8,6 +8,7 @@ import type { AgentJournal, EventTask } from "../storage/agent-journal.js";
 import { JournalStepRunner, UnrecordedSteps } from "../storage/journal-step-runner.js";
 import { isUnfinished, State } from "../storage/state.js";
 import { runClaimed } from "./claimed-run.js";
+import { EventDeferrals } from "./event-deferrals.js";
 import {
   type EventAdmission,
   type EventExecutorOptions,
@@ -56,12 +57,18 @@ export class EventExecutor implements UnconfirmedEvents {
   /** Ids of running tasks that began to wait for their player: told (`onAway`) once their claim is released. */
   readonly #away = new Set<string>();
   readonly #idle: (() => void)[] = [];
+  readonly #deferrals: EventDeferrals;
   /** Step outcomes a run could not record (the shared journal was unreachable), for its retries here. */
   readonly #unrecorded = new UnrecordedSteps();
 
   constructor(options: EventExecutorOptions) {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
+    this.#deferrals = new EventDeferrals({
+      backoff: options.deferMillis,
+      logger: this.#logger,
+      onDeferred: options.onDeferred,
+    });
   }
 
   /** Resumes every QUEUED, RUNNING and WAITING task of the journal (call once the engine has started). */
@@ -121,6 +128,7 @@ export class EventExecutor implements UnconfirmedEvents {
 
   /** The player joined: their WAITING tasks resume. */
   async playerJoined(playerId: string): Promise<void> {
+    this.#deferrals.forget(playerId);
     await this.#options.journal
       .refreshPlayer?.(playerId)
       .catch((error: unknown) => this.#logger.error(`events of ${playerId}: not read again`, error));
@@ -261,15 +269,19 @@ export class EventExecutor implements UnconfirmedEvents {
   }
 
   /**
-   * Offers a task again after a while, if it is still unfinished here and its player online (a join offers it
-   * anyway). Its claim held by a server that died expires meanwhile; a journal that was unreachable is back.
+   * Offers a task again after a while, if it is still unfinished here (WAITING, when `waiting`) and its player
+   * online (a join offers it anyway). Its claim held by a server that died expires meanwhile; a journal that was
+   * unreachable is back; an effect that had to wait may be taken now.
    */
   #retryLater(task: EventTask): void {
-    const wait = this.#options.retryMillis ?? this.#options.claims?.retryMillis ?? RETRY_MILLIS;
+    this.#offerLater(task, this.#options.retryMillis ?? this.#options.claims?.retryMillis ?? RETRY_MILLIS);
+  }
+
+  #offerLater(task: EventTask, wait: number, waiting = false): void {
     const timer = setTimeout(() => {
       if (this.#options.pool.closed || !this.#options.isOnline(task.playerId)) return;
       const current = this.#options.journal.event(task.id) ?? task;
-      if (!isUnfinished(current.state)) return;
+      if (!isUnfinished(current.state) || (waiting && current.state !== State.WAITING)) return;
       this.#schedule(current).catch((error: unknown) =>
         this.#logger.error(`event ${task.id}: not offered again`, error),
       );
@@ -334,6 +346,13 @@ export class EventExecutor implements UnconfirmedEvents {
       this.#logger.warn(`event ${task.id}: storage unavailable; it runs again later`);
       return true;
     }
+    if (result.failure?.code === AgentFailure.EFFECT_DEFERRED.code) {
+      // nothing changed: WAITING, offered again after a backoff, at a join, or on `resumeWaiting`
+      if ((await this.#update(task.id, { state: State.WAITING }, journal)) === undefined) return true;
+      this.#offerLater(task, this.#deferrals.deferred(task, result, running.attempts), true);
+      return false;
+    }
+    this.#deferrals.forget(task.playerId);
     return this.#finish(task, result, journal);
   }
 

@@ -1,5 +1,5 @@
 import type { Json } from "../../util/codec.js";
-import { withDeadline } from "../../util/deadline.js";
+import { withAbortAfter, withDeadline } from "../../util/deadline.js";
 import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
 import type { BudgetDimension, Failure } from "../failure.js";
@@ -243,13 +243,15 @@ export class ExecutionContext {
     };
     const run = (signal: AbortSignal): Promise<unknown> => tool.handler(decoded.value, { ...scope, signal });
     const execute = (): Promise<unknown> =>
-      withDeadline({
-        millis: this.remainingMillis(),
-        signal: this.signal,
-        work: run,
-        onTimeout: () => new AgentException(AgentFailure.TIMEOUT),
-        onAbort: () => new AgentException(AgentFailure.CANCELLED),
-      });
+      tool.settlesOnAbort
+        ? withAbortAfter({ millis: this.remainingMillis(), signal: this.signal, work: run })
+        : withDeadline({
+            millis: this.remainingMillis(),
+            signal: this.signal,
+            work: run,
+            onTimeout: () => new AgentException(AgentFailure.TIMEOUT),
+            onAbort: () => new AgentException(AgentFailure.CANCELLED),
+          });
     const steps = this.#options.steps;
     const raw =
       tool.readOnly || steps === undefined

@@ -1,4 +1,5 @@
 import { AgentException } from "../agent-exception.js";
+import { AgentFailure } from "../agent-failure.js";
 
 /**
  * A write handler's refusal that provably changed nothing (the player is offline, the items do not fit): its
@@ -21,3 +22,10 @@ export const hadNoEffect = (error: unknown): boolean => {
   }
   return false;
 };
+
+/**
+ * Whether an error is a no-effect refusal because the world could not take the effect now (EFFECT_DEFERRED):
+ * the effect is still owed, so a workflow passes it on (its event task waits) instead of settling anything.
+ */
+export const wasDeferred = (error: unknown): boolean =>
+  hadNoEffect(error) && AgentException.failure(error).code === AgentFailure.EFFECT_DEFERRED.code;

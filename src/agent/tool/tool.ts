@@ -25,6 +25,7 @@ interface ToolFlags {
   readonly allowedInEvents: boolean;
   readonly owner: Identifier | undefined;
   readonly reasoning: string | undefined;
+  readonly settlesOnAbort: boolean;
 }
 
 /**
@@ -45,6 +46,7 @@ export class Tool<I, O> {
       allowedInEvents: false,
       owner: undefined,
       reasoning: undefined,
+      settlesOnAbort: false,
     });
   }
 
@@ -70,6 +72,15 @@ export class Tool<I, O> {
     return this.flags.reasoning;
   }
 
+  /**
+   * The handler itself ends soon after its signal aborts (shutdown or the request's deadline) and says what
+   * happened: a refusal without effect when it changed nothing yet. The call is then awaited rather than raced,
+   * so a write step that never began its effect is not left RUNNING (unknown) by a shutdown.
+   */
+  get settlesOnAbort(): boolean {
+    return this.flags.settlesOnAbort;
+  }
+
   asReadOnly(): Tool<I, O> {
     return this.#with({ readOnly: true });
   }
@@ -78,6 +89,10 @@ export class Tool<I, O> {
   }
   allowInEvents(): Tool<I, O> {
     return this.#with({ allowedInEvents: true });
+  }
+  /** See `settlesOnAbort`. */
+  settlingOnAbort(): Tool<I, O> {
+    return this.#with({ settlesOnAbort: true });
   }
   ownedBy(owner: Identifier): Tool<I, O> {
     return this.#with({ owner });

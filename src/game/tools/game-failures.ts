@@ -12,4 +12,7 @@ export const GameFailures = {
   /** The player does not hold enough of an item to hand in; nothing was taken. */
   takeFailed: (item: string, count: number): Failure =>
     customFailure("TAKE_FAILED", "system.game.take_failed", item, String(count)),
+  /** The server cannot take items right now (its RCON is away or slow): nothing was taken (EFFECT_DEFERRED). */
+  takeDeferred: (cause: string): Failure =>
+    customFailure("EFFECT_DEFERRED", "system.game.take_deferred", cause),
 } as const;

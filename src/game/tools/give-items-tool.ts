@@ -50,7 +50,8 @@ export const GIVE_ITEMS = ToolType.of(
  * The write tool that pays rewards: durable (a journal receipt per step id), allowed in events, and NOT
  * idempotent. It gives all stacks or none, and returns only once they are in the player's saved data, so a DONE
  * receipt means the items survive a crash; a DONE step is replayed without calling the game. A refusal that
- * changed nothing (offline, unknown item, no room) is a NoEffectException, so the step may run again later; a
+ * changed nothing (offline, unknown item, no room, the world unreachable now: EFFECT_DEFERRED) is a
+ * NoEffectException, so the step may run again later; it settles by itself on abort (nothing sent: no effect); a
  * give whose outcome is unknown is EFFECT_UNKNOWN, and a RUNNING receipt after a crash is never run again.
  */
 export const giveItemsTool = (options: {
@@ -61,7 +62,7 @@ export const giveItemsTool = (options: {
     if (scope.signal.aborted) throw new NoEffectException(AgentFailure.CANCELLED);
     let outcome: GiveOutcome;
     try {
-      outcome = await options.bridge.giveItems(scope.playerId, input.items, input.experience);
+      outcome = await options.bridge.giveItems(scope.playerId, input.items, input.experience, scope.signal);
     } catch (error) {
       throw new AgentException(AgentFailure.EFFECT_UNKNOWN.with(GIVE_ITEMS.id.toString(), scope.stepId), {
         cause: error,
@@ -70,10 +71,13 @@ export const giveItemsTool = (options: {
     if (!outcome.given) {
       if (outcome.refusal === "offline") throw new NoEffectException(GameFailures.playerOffline());
       if (outcome.refusal === "unsupported") throw new NoEffectException(GameFailures.noWorldEffects());
+      if (outcome.refusal === "unavailable")
+        throw new NoEffectException(AgentFailure.EFFECT_DEFERRED.with(outcome.cause ?? "unavailable"));
       const stack = outcome.item ?? input.items[0];
       throw new NoEffectException(GameFailures.giveFailed(stack?.item ?? "", stack?.count ?? 0));
     }
     return { given: input.items.map((stack) => ({ item: stack.item, count: stack.count })) };
   })
     .allowInEvents()
+    .settlingOnAbort()
     .ownedBy(options.owner);

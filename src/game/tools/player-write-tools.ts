@@ -45,6 +45,8 @@ export const takeItemsTool = (options: {
     if (!outcome.taken) {
       if (outcome.refusal === "offline") throw new NoEffectException(GameFailures.playerOffline());
       if (outcome.refusal === "unsupported") throw new NoEffectException(GameFailures.noWorldEffects());
+      if (outcome.refusal === "unavailable")
+        throw new NoEffectException(GameFailures.takeDeferred(outcome.cause ?? "unavailable"));
       const stack = outcome.item ?? input.items[0];
       throw new NoEffectException(GameFailures.takeFailed(stack?.item ?? "", stack?.count ?? 0));
     }

@@ -121,6 +121,12 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
         })
       : undefined;
   if (rcon !== undefined) assistant?.watchKills(rcon.commands, options.killPollMillis);
+  // RCON answering again: the rewards that waited for it are offered at once
+  rcon?.availability.onBack(() => {
+    assistant?.assistant.events
+      .resumeWaiting()
+      .catch((error: unknown) => options.logger.error("waiting rewards not offered again", error));
+  });
   const commands = options.commands ?? assistant?.commands;
   const server = await GatewayServer.listen({
     host,
@@ -141,11 +147,19 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
   options.logger.info(
     `relaying to ${formatAddress(backendAddress)} (${status.value.versionName}, protocol ${codec.protocolVersion}), forwarding ${config.forwarding}, ${config.onlineMode ? "online mode" : "offline mode"}`,
   );
-  options.logger.info(
-    rcon === undefined
-      ? "no RCON configured: players can ask and read, but rewards, the shop and deliveries give no items"
-      : `RCON at ${rcon.where}: rewards are given through it and done once a save-all after them has finished`,
-  );
+  const rconDown = rcon?.availability.down;
+  if (rcon === undefined)
+    options.logger.info(
+      "no RCON configured: players can ask and read, but rewards, the shop and deliveries give no items",
+    );
+  else if (rconDown !== undefined)
+    options.logger.warn(
+      `RCON at ${rcon.where} does not answer (${rconDown}): rewards wait and nothing is given until it does (check rcon.port and enable-rcon in server.properties); a line says when it answers`,
+    );
+  else
+    options.logger.info(
+      `RCON at ${rcon.where}: rewards are given through it and done once a save-all after them has finished`,
+    );
   announce(`listening on ${formatAddress({ host, port: server.port })}`);
   let closing: Promise<void> | undefined;
   return {

@@ -33,7 +33,12 @@ export interface HostPlayer {
    * All stacks or none, with `experience` in the same save. `{ given: true }` only once the player's data file holding them is durable (a crash
    * after that keeps the items); a refusal changed nothing. Rejects when the save failed after the change.
    */
-  giveItems(stacks: readonly GiveStack[], experience?: ExperienceGrant): Promise<GiveOutcome>;
+  giveItems(
+    stacks: readonly GiveStack[],
+    experience?: ExperienceGrant,
+    /** Aborts a give that has not begun changing anything (refused `unavailable` then). */
+    signal?: AbortSignal,
+  ): Promise<GiveOutcome>;
   /** Removes all stacks or none; `{ taken: true }` once the data file is durable. Rejects when that save failed. */
   takeItems(stacks: readonly GiveStack[]): Promise<TakeOutcome>;
   /** Writes the player's data file (inventory, xp, position, …) atomically; resolves once it is durable. */

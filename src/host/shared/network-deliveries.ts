@@ -190,7 +190,8 @@ const give = async (bridge: GameBridge, effect: OutboxEffect, logger: Logger): P
   if (!bridge.isOnline(effect.playerId)) return "absent";
   const outcome = await bridge.giveItems(effect.playerId, payload.items);
   if (outcome.given) return "applied";
-  if (outcome.refusal === "offline" || outcome.refusal === "no_room") return "absent";
+  if (outcome.refusal === "offline" || outcome.refusal === "no_room" || outcome.refusal === "unavailable")
+    return "absent";
   logger.warn(`deliveries: ${effect.idemKey} refused by the game (${outcome.refusal})`);
   return "refused";
 };

@@ -70,12 +70,13 @@ export class OnlinePlayers implements GameBridge {
     playerId: string,
     stacks: readonly GiveStack[],
     experience?: ExperienceGrant,
+    signal?: AbortSignal,
   ): Promise<GiveOutcome> {
     const player = this.#players.get(playerId);
     if (player === undefined || !player.isOnline()) return { given: false, refusal: "offline" };
     if (!this.givesItems()) return { given: false, refusal: "unsupported" };
     try {
-      return await player.giveItems(stacks, experience);
+      return await player.giveItems(stacks, experience, signal);
     } catch (error) {
       this.logger.error(`giving to ${player.name} may not be saved`, error);
       throw error;

@@ -76,9 +76,13 @@ export class GatewayHostPlayer implements HostPlayer {
   }
 
   /** All or nothing over RCON; resolves once a backend save that began after the give has finished. */
-  async giveItems(stacks: readonly GiveStack[], experience?: ExperienceGrant): Promise<GiveOutcome> {
+  async giveItems(
+    stacks: readonly GiveStack[],
+    experience?: ExperienceGrant,
+    signal?: AbortSignal,
+  ): Promise<GiveOutcome> {
     if (this.effects === undefined) return { given: false, refusal: "unsupported" };
-    return this.effects.give(this.#target(), stacks, experience);
+    return this.effects.give(this.#target(), stacks, experience, signal);
   }
 
   async takeItems(stacks: readonly GiveStack[]): Promise<TakeOutcome> {

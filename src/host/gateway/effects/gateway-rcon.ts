@@ -7,6 +7,7 @@ import { RconError } from "../rcon/rcon-error.js";
 import { loadReplyLanguage } from "../rcon/reply-language.js";
 import { saveAllCommand } from "../rcon/server-commands.js";
 import { itemCatalog } from "./inventory-room.js";
+import { RconAvailability } from "./rcon-availability.js";
 import { RconEffects } from "./rcon-effects.js";
 import { SaveBatcher } from "./save-batcher.js";
 
@@ -18,6 +19,8 @@ export interface GatewayRcon {
   readonly commands: RconCommands;
   readonly effects: RconEffects;
   readonly saves: SaveBatcher;
+  /** Whether RCON can be reached now (rewards wait while it cannot), and who hears when it answers again. */
+  readonly availability: RconAvailability;
   /** Where it connects, for the start line. */
   readonly where: string;
   /** Saves once more for effects still waiting, then closes the connection (when the gateway opened it). */
@@ -39,13 +42,23 @@ export const gatewayRconOver = (options: {
     intervalMillis: (options.saveIntervalSeconds ?? DEFAULT_SAVE_INTERVAL_SECONDS) * 1000,
     logger,
   });
-  const effects = new RconEffects({ commands, saves, items: itemCatalog(options.version), logger });
+  const where = options.where ?? "RCON";
+  const availability = new RconAvailability({ commands, where, logger });
+  const effects = new RconEffects({
+    commands,
+    saves,
+    items: itemCatalog(options.version),
+    logger,
+    availability,
+  });
   return {
     commands,
     effects,
     saves,
-    where: options.where ?? "RCON",
+    availability,
+    where,
     close: async () => {
+      availability.close();
       await saves.flush().catch(() => {});
       saves.close();
       await options.closeClient?.();
@@ -56,7 +69,7 @@ export const gatewayRconOver = (options: {
 /**
  * Opens the configured RCON (`rcon` of gateway.json merged with the flags): reads the password file (warning
  * loudly off loopback), and logs in once so that a wrong password stops the start. A backend whose RCON does not
- * answer yet is only warned about: the client connects again with backoff when a command needs it.
+ * answer yet (down, or a mistyped port) leaves `availability` down: rewards wait, and a probe asks again.
  */
 export const openGatewayRcon = async (options: {
   readonly config: RconConfig;
@@ -76,6 +89,7 @@ export const openGatewayRcon = async (options: {
     logger,
   });
   const where = `${config.host}:${config.port}`;
+  let down: string | undefined;
   try {
     await commands.dialect({ timeoutMillis: START_CHECK_MILLIS });
   } catch (error) {
@@ -83,18 +97,17 @@ export const openGatewayRcon = async (options: {
       await client.close();
       return invalid(error.message);
     }
-    logger.warn(
-      `RCON at ${where} does not answer yet (${error instanceof Error ? error.message : String(error)}); rewards wait until it does`,
-    );
+    down = error instanceof Error ? error.message : String(error);
   }
-  return valid(
-    gatewayRconOver({
-      commands,
-      version: options.version,
-      saveIntervalSeconds: config.saveIntervalSeconds,
-      logger,
-      where,
-      closeClient: () => client.close(),
-    }),
-  );
+  const rcon = gatewayRconOver({
+    commands,
+    version: options.version,
+    saveIntervalSeconds: config.saveIntervalSeconds,
+    logger,
+    where,
+    closeClient: () => client.close(),
+  });
+  // the start line says it; the probe then asks again until RCON answers
+  if (down !== undefined) rcon.availability.failed(down, { quiet: true });
+  return valid(rcon);
 };

@@ -59,12 +59,15 @@ export class RconClient {
    * Rejects with an RconError: `command_rejected` for a command vanilla could not read (never sent), `unavailable`
    * or `login_refused` when no connection could be made (not sent), `connection_lost` or `timeout` once sent.
    */
-  command(text: string, options: { readonly timeoutMillis?: number } = {}): Promise<string> {
+  command(
+    text: string,
+    options: { readonly timeoutMillis?: number; readonly signal?: AbortSignal } = {},
+  ): Promise<string> {
     const refusal = checkCommand(text);
     if (refusal !== undefined) return Promise.reject(new RconError("command_rejected", refusal, false, text));
     const timeout =
       options.timeoutMillis ?? this.#options.commandTimeoutMillis ?? DEFAULT_COMMAND_TIMEOUT_MILLIS;
-    const run = this.#queue.then(() => this.#run(text, Date.now() + timeout));
+    const run = this.#queue.then(() => this.#run(text, Date.now() + timeout, options.signal));
     this.#queue = run.catch(() => {});
     return run;
   }
@@ -78,8 +81,10 @@ export class RconClient {
     await this.#queue;
   }
 
-  async #run(command: string, deadline: number): Promise<string> {
-    const connection = await this.#connected(deadline, command);
+  async #run(command: string, deadline: number, signal: AbortSignal | undefined): Promise<string> {
+    const connection = await this.#connected(deadline, command, signal);
+    // the caller gave up while the connection opened: nothing is sent
+    if (signal?.aborted) throw cancelled(command);
     const commandId = this.#id();
     const markerId = this.#id();
     try {
@@ -90,16 +95,24 @@ export class RconClient {
   }
 
   /** The open connection, or a new one (after the backoff wait) logged in; rejects without sending anything. */
-  async #connected(deadline: number, command: string): Promise<RconConnection> {
+  async #connected(
+    deadline: number,
+    command: string,
+    signal: AbortSignal | undefined,
+  ): Promise<RconConnection> {
     const { host, port, logger } = this.#options;
     let lastError: RconError | undefined;
     for (;;) {
       if (this.#closed) throw new RconError("closed", "the RCON client was closed", false, command);
+      if (signal?.aborted) throw cancelled(command);
       if (this.#connection?.alive) return this.#connection;
       const wait = this.#retryAt - Date.now();
       if (wait > 0) {
         if (Date.now() + wait >= deadline) throw unavailable(host, port, lastError, command);
-        await sleep(wait, this.#closing.signal);
+        await sleep(
+          wait,
+          signal === undefined ? this.#closing.signal : AbortSignal.any([this.#closing.signal, signal]),
+        );
         continue;
       }
       if (Date.now() >= deadline) throw unavailable(host, port, lastError, command);
@@ -158,6 +171,9 @@ export const checkCommand = (text: string): string | undefined => {
     return `an RCON command of ${bytes} bytes is longer than the ${MAX_BODY_BYTES} bytes vanilla reads in one request`;
   return undefined;
 };
+
+const cancelled = (command: string): RconError =>
+  new RconError("cancelled", "the command was given up before it was sent", false, command);
 
 const unavailable = (host: string, port: number, cause: RconError | undefined, command: string): RconError =>
   new RconError(

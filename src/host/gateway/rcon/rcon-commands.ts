@@ -33,13 +33,26 @@ export class RconCommands {
   }
 
   /** Sends a command and reads its reply; rejects with an RconError when the outcome is unknown. */
-  async run<R>(command: RconCommand<R>, options: { readonly timeoutMillis?: number } = {}): Promise<R> {
-    const text = commandText(command, await this.dialect(options));
+  async run<R>(
+    command: RconCommand<R>,
+    options: { readonly timeoutMillis?: number; readonly signal?: AbortSignal } = {},
+  ): Promise<R> {
+    let dialect: CommandDialect;
+    try {
+      dialect = await this.dialect(options);
+    } catch (error) {
+      // the probe only reads: whatever became of it, the command itself was not sent
+      if (!(error instanceof RconError)) throw error;
+      throw new RconError(error.kind, `${error.message} ("${command.name}" was not sent)`, false);
+    }
+    const text = commandText(command, dialect);
     return this.#read(command, text, await this.options.client.command(text, options));
   }
 
   /** How this backend names vanilla commands (asked once per connection). */
-  async dialect(options: { readonly timeoutMillis?: number } = {}): Promise<CommandDialect> {
+  async dialect(
+    options: { readonly timeoutMillis?: number; readonly signal?: AbortSignal } = {},
+  ): Promise<CommandDialect> {
     if (this.options.dialect !== undefined) return this.options.dialect;
     const { client, logger } = this.options;
     if (this.#dialect !== undefined && this.#dialect.logins === client.logins && client.connected)

@@ -17,6 +17,8 @@ export type RconFailureKind =
   | "protocol"
   /** The client was closed. */
   | "closed"
+  /** The caller gave up (its signal aborted) before the command was sent. */
+  | "cancelled"
   /** The backend answered with a text no reply template matches: the command's outcome is unknown. */
   | "unrecognized_reply";
 

@@ -10,7 +10,7 @@ import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import type { AgentStore } from "../../../agent/storage/agent-store.js";
 import type { ModuleStorage } from "../../../agent/storage/module-storage.js";
-import { hadNoEffect } from "../../../agent/storage/no-effect.js";
+import { hadNoEffect, wasDeferred } from "../../../agent/storage/no-effect.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
 import type { Tool } from "../../../agent/tool/tool.js";
 import type { EventSink } from "../../../game/context-types.js";
@@ -300,6 +300,8 @@ export class QuestDeliveryModule extends AbstractAgentModule<DeliveryInput> {
         ...(hasExperience(input.experience) ? { experience: { ...input.experience } } : {}),
       });
     } catch (error) {
+      // nothing given: the claim's task waits until the world can take the rewards
+      if (wasDeferred(error)) throw error;
       if (hadNoEffect(error)) {
         await store.transaction(playerId, (data) => ModuleData.get(data, storage).allowRetry(input.quest));
         return AgentResult.error(AgentException.failure(error)).withPresentation(card("retry"));

@@ -10,7 +10,7 @@ import { SIMPLE_POLICY } from "../../../agent/execution/policy-defaults.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
-import { hadNoEffect } from "../../../agent/storage/no-effect.js";
+import { hadNoEffect, wasDeferred } from "../../../agent/storage/no-effect.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
 import { literal } from "../../../agent/text.js";
 import type { Tool } from "../../../agent/tool/tool.js";
@@ -157,6 +157,8 @@ export class QuestHandInModule extends AbstractAgentModule<HandInInput> {
         await context.tool(TAKE_ITEMS, "take", { items: [...input.items] });
       } catch (error) {
         const failure = AgentException.failure(error);
+        // nothing taken because the world cannot be reached now: said as it is, not as items missing
+        if (wasDeferred(error)) throw error;
         if (hadNoEffect(error)) return AgentResult.error(failure).withPresentation(card("missing"));
         const unknown =
           failure.code === AgentFailure.EFFECT_UNKNOWN.code

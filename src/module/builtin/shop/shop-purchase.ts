@@ -7,7 +7,7 @@ import type { ExecutionContext } from "../../../agent/execution/execution-contex
 import { SIMPLE_POLICY } from "../../../agent/execution/policy-defaults.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
-import { hadNoEffect } from "../../../agent/storage/no-effect.js";
+import { hadNoEffect, wasDeferred } from "../../../agent/storage/no-effect.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
 import type { Tool } from "../../../agent/tool/tool.js";
 import type { EventSink } from "../../../game/context-types.js";
@@ -175,6 +175,8 @@ export class ShopPurchaseModule extends AbstractAgentModule<PurchaseInput> {
       await context.tool(GIVE_ITEMS, "give", { items: [{ item: order.item, count: order.count }] });
     } catch (error) {
       const failure = AgentException.failure(error);
+      // nothing given and nothing settled: the order waits until the world can take it
+      if (wasDeferred(error)) throw error;
       if (hadNoEffect(error)) {
         if (failure.code === GameFailures.playerOffline().code) {
           await this.#requeue(playerId, orderId, input);

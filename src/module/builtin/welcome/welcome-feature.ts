@@ -8,7 +8,7 @@ import type { ExecutionContext } from "../../../agent/execution/execution-contex
 import { SIMPLE_POLICY } from "../../../agent/execution/policy-defaults.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
-import { hadNoEffect } from "../../../agent/storage/no-effect.js";
+import { hadNoEffect, wasDeferred } from "../../../agent/storage/no-effect.js";
 import { literal, translatable } from "../../../agent/text.js";
 import type { Tool } from "../../../agent/tool/tool.js";
 import { GameContextTypes } from "../../../game/context-types.js";
@@ -101,6 +101,8 @@ class WelcomeModule extends AbstractAgentModule<WelcomeInput> {
     try {
       await context.tool(GIVE_ITEMS, "kit", { items: [...input.items] });
     } catch (error) {
+      // the world cannot take the kit now (nothing given): the task waits and tries again
+      if (wasDeferred(error)) throw error;
       if (hadNoEffect(error))
         return AgentResult.error(AgentException.failure(error)).withPresentation(card("failed"));
       throw error;
