@@ -29,6 +29,8 @@ interface ResultState {
   readonly failure: Failure | undefined;
   readonly presentation: Presentation | undefined;
   readonly silent: boolean;
+  /** Set on a stored answer given again by the replay cache: how many seconds ago it was first given. */
+  readonly replayedSeconds?: number;
 }
 
 const JSON_SCHEMA: z.ZodType<Json> = z.lazy(() =>
@@ -50,6 +52,7 @@ const ENCODED = z.object({
     .optional(),
   presentation: z.object({ type: z.string().max(256), data: JSON_SCHEMA }).optional(),
   silent: z.boolean().optional(),
+  replayedSeconds: z.number().int().min(0).optional(),
 });
 type Encoded = z.infer<typeof ENCODED>;
 
@@ -104,6 +107,10 @@ export class AgentResult {
   get silent(): boolean {
     return this.state.silent;
   }
+  /** Seconds since this answer was first given, when it is a replay of a stored answer (undefined otherwise). */
+  get replayedSeconds(): number | undefined {
+    return this.state.replayedSeconds;
+  }
 
   isSuccess(): boolean {
     return this.state.status === Status.SUCCEEDED;
@@ -131,6 +138,14 @@ export class AgentResult {
     return new AgentResult({ ...this.state, presentation, silent: false });
   }
 
+  /**
+   * The same answer given again from the replay cache, first given `seconds` ago: every surface says it is a
+   * repeat (nothing ran, nothing was given or paid again).
+   */
+  replayed(seconds: number): AgentResult {
+    return new AgentResult({ ...this.state, replayedSeconds: Math.max(0, Math.floor(seconds)) });
+  }
+
   /** A copy with another message. */
   withMessage(message: Text): AgentResult {
     return new AgentResult({ ...this.state, message });
@@ -149,6 +164,7 @@ export class AgentResult {
     if (presentation !== undefined)
       encoded.presentation = { type: presentation.type, data: presentation.data };
     if (this.state.silent) encoded.silent = true;
+    if (this.state.replayedSeconds !== undefined) encoded.replayedSeconds = this.state.replayedSeconds;
     return encoded;
   }
 
@@ -159,6 +175,7 @@ export class AgentResult {
       failure: encoded.failure,
       presentation: encoded.presentation,
       silent: encoded.silent ?? false,
+      ...(encoded.replayedSeconds === undefined ? {} : { replayedSeconds: encoded.replayedSeconds }),
     });
   }
 

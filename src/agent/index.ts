@@ -16,6 +16,7 @@ export { ActionType, type AgentAction, type AnyActionType } from "./module/actio
 export type { AgentModule, AnyAgentModule } from "./module/agent-module.js";
 export { ContextType, MissingServiceError, type ModuleContext } from "./module/context-type.js";
 export { ModuleRouting, type Selection } from "./module/module-routing.js";
+export { type ModuleWrites, writesState } from "./module/module-writes.js";
 export { type ProfileExtractor, RoutingProfile } from "./module/routing-profile.js";
 export type { AgentStore } from "./storage/agent-store.js";
 export {

@@ -6,6 +6,7 @@ import type { AgentEngine } from "../agent/execution/agent-engine.js";
 import { EventExecutor } from "../agent/execution/event-executor.js";
 import { EventRules } from "../agent/execution/event-rules.js";
 import { InteractiveExecutor } from "../agent/execution/interactive-executor.js";
+import { actionIdOfReplayKey } from "../agent/execution/replay-cache.js";
 import { PromptNames } from "../agent/model/prompt-source.js";
 import type { ContextType, ServiceContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
@@ -157,6 +158,8 @@ export const assembleAssistant = async (
       logger,
       now: () => options.clock.now(),
     }),
+    // a repeat reads as the workflow says a repeat reads ("already checked in today"), marked as a replay
+    replayView: (key, stored) => engine.modules().get(actionIdOfReplayKey(key))?.replayed?.(stored) ?? stored,
     backgroundHistory: true,
     logger,
     handler: (request, signal, counters, earlierTurns) =>

@@ -5,7 +5,7 @@ import type { EventExecutor } from "../agent/execution/event-executor.js";
 import { fingerprintOf } from "../agent/execution/interactive-executor.js";
 import { replayKeyOf } from "../agent/execution/replay-cache.js";
 import type { UnconfirmedEvents } from "../agent/execution/unconfirmed-events.js";
-import { isReadOnlyModule } from "../agent/routing/direct-qualification.js";
+import { isReplayedModule } from "../agent/routing/direct-qualification.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
 import type { Text } from "../agent/text.js";
 import { GameEventTypes } from "../game/game-events.js";
@@ -288,10 +288,9 @@ export class AssistantServer {
         counters: new BudgetCounters(),
       });
     else {
-      // an answer is shared only while it runs; a later repeat of a write (check-in) is answered by the replay cache
-      const writes =
-        command.kind === "action" &&
-        !isReadOnlyModule(command.module, infrastructure.engine.policyOf(command.module));
+      // an answer is shared only while it runs; a later repeat of a replayable write (check-in) is answered by the
+      // replay cache, as the workflow declares
+      const writes = command.kind === "action" && isReplayedModule(command.module);
       result = await interactive.submit({
         requestId: newRequestId(),
         playerId: player.uuid,

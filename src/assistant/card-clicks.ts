@@ -4,7 +4,7 @@ import type { CardButton } from "../agent/card/card-builder.js";
 import { type CardRef, formatCardRef, parseCardRef } from "../agent/card/card-ref.js";
 import { ServerCards } from "../agent/card/server-cards.js";
 import { replayKeyOf } from "../agent/execution/replay-cache.js";
-import { isReadOnlyModule } from "../agent/routing/direct-qualification.js";
+import { isReplayedModule } from "../agent/routing/direct-qualification.js";
 import type { Validation } from "../util/validation.js";
 import type { AssistantParts } from "./assistant-assembly.js";
 import type { PlayerInfo } from "./player-directory.js";
@@ -71,7 +71,7 @@ export class CardClicks {
     const generation = infrastructure.generations.generation(player.uuid);
     const { action, args } = button.value;
     // the typed action the button resolves to: a repeated click of a write is answered by the replay cache
-    const resolved = this.#readOnly(action)
+    const resolved = !this.#replayed(action)
       ? undefined
       : this.parts.router.structured({
           player: this.parts.pipeline.routingPlayer(snapshot, player.locale, generation),
@@ -90,10 +90,9 @@ export class CardClicks {
     });
   }
 
-  /** Whether a button's workflow only reads (its answer may be shared with a resent click). */
-  #readOnly(action: string): boolean {
-    const engine = this.parts.infrastructure.engine;
-    const module = engine.modules().get(action);
-    return module !== undefined && isReadOnlyModule(module, engine.policyOf(module));
+  /** Whether a repeated click of the button's workflow is answered by its stored result, as it declares. */
+  #replayed(action: string): boolean {
+    const module = this.parts.infrastructure.engine.modules().get(action);
+    return module !== undefined && isReplayedModule(module);
   }
 }

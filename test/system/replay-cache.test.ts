@@ -54,9 +54,11 @@ describe("request replay cache (shipped server, real bots)", () => {
     expect(checkedIn.text).toMatch(/^Checked in! Streak: 1 day\(s\), 1 in total\./);
     await waitFor(() => (bread(steve) === 3 ? true : undefined), 20_000);
 
-    // run again, check-in would say "already checked in today": the stored answer comes back instead
+    // the stored answer comes back, as a repeat: "already checked in today", never the reward again
     const repeated = await steve.say("/system checkin", (m) => checkInReply(m.text));
-    expect(repeated.text).toBe(checkedIn.text);
+    expect(repeated.text).toMatch(
+      /^You have already checked in today .*\n↻ This repeats the answer given \d+ s ago/s,
+    );
 
     steve.quit();
     await first.close();
@@ -65,7 +67,9 @@ describe("request replay cache (shipped server, real bots)", () => {
     const second = await start();
     const back = await enter(second, "Steve");
     const afterRestart = await back.say("/system checkin", (m) => checkInReply(m.text));
-    expect(afterRestart.text).toBe(checkedIn.text);
+    expect(afterRestart.text).toBe(
+      repeated.text.replace(/given \d+ s/, afterRestart.text.match(/given \d+ s/)?.[0] ?? ""),
+    );
 
     // with the cache turned off the same line really runs, and the workflow tells the truth
     writeFileSync(join(folder, "config", "system", "system-agent.json"), agentConfig(0));
@@ -73,6 +77,7 @@ describe("request replay cache (shipped server, real bots)", () => {
     await admin.say("/system reload", (m) => /Reloaded/.test(m.text));
     const ran = await back.say("/system checkin", (m) => checkInReply(m.text));
     expect(ran.text).toMatch(/^You have already checked in today/);
+    expect(ran.text).not.toMatch(/repeats the answer/);
     // one reward in all: neither replay ran the workflow
     expect(bread(back)).toBe(3);
   }, 180_000);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { codec } from "../../util/codec.js";
 import type { AgentResult } from "../agent-result.js";
-import { TEXT_SCHEMA, type Text } from "../text.js";
+import { literal, TEXT_SCHEMA, type Text, translatable } from "../text.js";
 import { CardBuilder } from "./card-builder.js";
 import type { CardRegistry } from "./card-registry.js";
 import { buildCard, CardType } from "./card-type.js";
@@ -24,10 +24,33 @@ export const MESSAGE_CARD = CardType.of<MessageCardData>(
  * undefined for silent results and results without text.
  */
 export const cardForResult = (result: AgentResult, cards: CardRegistry): CardBuilder | undefined => {
+  const card = ownCardForResult(result, cards);
+  const seconds = result.replayedSeconds;
+  return card === undefined || seconds === undefined ? card : replayedCard(card, seconds);
+};
+
+const ownCardForResult = (result: AgentResult, cards: CardRegistry): CardBuilder | undefined => {
   if (result.presentation !== undefined) {
     const card = cards.cardOf(result.presentation);
     if (card.success) return buildCard(card.value);
   }
   if (result.silent || result.message === undefined) return undefined;
   return buildCard(MESSAGE_CARD.card({ message: result.message, failed: result.isFailure() }));
+};
+
+/** The translation that marks a stored answer given again: the card's own text, then how long ago it was given. */
+export const REPLAYED_KEY = "system.card.replayed";
+
+/**
+ * A stored answer given again: its text followed by a line saying it repeats an answer given `seconds` ago and
+ * that nothing was done again, on every surface; its buttons stay, its speech does not (nothing is announced).
+ */
+const replayedCard = (card: CardBuilder, seconds: number): CardBuilder => {
+  const replayed = CardBuilder.of(
+    REPLAYED_KEY,
+    translatable(card.template, ...card.arguments),
+    literal(String(seconds)),
+  );
+  for (const button of card.buttons) replayed.labelledButton(button);
+  return replayed;
 };

@@ -6,7 +6,7 @@ import type { BoundedPool } from "./bounded-pool.js";
 import { BudgetCounters } from "./budget-counters.js";
 import type { ConversationService } from "./conversation-service.js";
 import type { MemoryGenerations } from "./memory-generations.js";
-import { isReplayable, type ReplayCache } from "./replay-cache.js";
+import { isReplayable, type ReplayCache, type ReplayHit } from "./replay-cache.js";
 
 /** One player request as the host hands it over; `payload` carries what the assembly parsed already. */
 export interface InteractiveRequest<P = unknown> {
@@ -50,6 +50,11 @@ export interface InteractiveExecutorOptions<P = unknown> {
   readonly conversation?: ConversationService;
   /** Stored results of structured requests (`replayKey`); none when absent. */
   readonly replay?: ReplayCache;
+  /**
+   * How a stored answer reads when it is given again (the workflow's own view of a repeat, such as "already
+   * checked in today"); the stored answer itself when absent. The executor then marks it as a replay.
+   */
+  readonly replayView?: (replayKey: string, stored: AgentResult) => AgentResult;
   /** UTF-8 bytes of request text accepted before anything runs (default 16 KiB). */
   readonly maxInputBytes?: number;
   /**
@@ -126,15 +131,26 @@ export class InteractiveExecutor<P = unknown> {
     key: string,
   ): Promise<AgentResult> {
     const generation = this.#options.generations.generation(request.playerId);
-    let stored: AgentResult | undefined;
+    let stored: ReplayHit | undefined;
     try {
       stored = await replay.lookup(request.playerId, replayKey, generation);
     } catch (error) {
       this.#logger.error(`replay lookup of ${request.playerId} failed`, error);
     }
-    if (stored !== undefined) return stored;
+    if (stored !== undefined) return this.#replayed(replayKey, stored);
     // an identical request may have been admitted while the cache was read: share it rather than run twice
     return this.#running.get(key) ?? this.#admit(request, key);
+  }
+
+  /** A stored answer given again: in the workflow's view of a repeat, marked with how long ago it was given. */
+  #replayed(replayKey: string, stored: ReplayHit): AgentResult {
+    let view = stored.result;
+    try {
+      view = this.#options.replayView?.(replayKey, stored.result) ?? stored.result;
+    } catch (error) {
+      this.#logger.error(`replay view of ${replayKey} failed`, error);
+    }
+    return view.replayed((this.#now() - stored.at) / 1000);
   }
 
   #admit(request: InteractiveRequest<P>, key: string): Promise<AgentResult> {

@@ -13,19 +13,30 @@ import {
   type InteractiveRequest,
 } from "./interactive-executor.js";
 import { MemoryGenerations } from "./memory-generations.js";
-import { canonicalJson, isReplayable, type ReplayCache, replayKeyOf } from "./replay-cache.js";
+import {
+  canonicalJson,
+  isReplayable,
+  type ReplayCache,
+  type ReplayHit,
+  replayKeyOf,
+} from "./replay-cache.js";
 
 /** A replay cache in memory, keyed like the chat file's, that can be made to fail. */
 class MemoryReplayCache implements ReplayCache {
   readonly entries = new Map<string, AgentResult>();
+  /** When each entry was stored (the test clock's time); entries set directly count as stored at 0. */
+  readonly times = new Map<string, number>();
   failing = false;
-  async lookup(playerId: string, key: string): Promise<AgentResult | undefined> {
+  now = 0;
+  async lookup(playerId: string, key: string): Promise<ReplayHit | undefined> {
     if (this.failing) throw new Error("cache unreadable");
-    return this.entries.get(`${playerId}|${key}`);
+    const result = this.entries.get(`${playerId}|${key}`);
+    return result === undefined ? undefined : { result, at: this.times.get(`${playerId}|${key}`) ?? 0 };
   }
   store(playerId: string, key: string, _generation: number, result: AgentResult): Promise<boolean> {
     if (this.failing) throw new Error("cache unwritable");
     this.entries.set(`${playerId}|${key}`, result);
+    this.times.set(`${playerId}|${key}`, this.now);
     return Promise.resolve(true);
   }
 }
@@ -48,7 +59,13 @@ const request = (text: string, extra: Partial<InteractiveRequest> = {}): Interac
 });
 
 /** An executor whose handler counts its runs and answers with `outcome(run)` (default: "done <n>"). */
-const setup = (options: { outcome?: (run: number) => AgentResult; hold?: Promise<void> } = {}) => {
+const setup = (
+  options: {
+    outcome?: (run: number) => AgentResult;
+    hold?: Promise<void>;
+    replayView?: (key: string, stored: AgentResult) => AgentResult;
+  } = {},
+) => {
   const calls: AdmittedRequest[] = [];
   const replay = new MemoryReplayCache();
   const logger = new MemoryLogger();
@@ -57,6 +74,8 @@ const setup = (options: { outcome?: (run: number) => AgentResult; hold?: Promise
     generations: new MemoryGenerations(),
     replay,
     logger,
+    now: () => replay.now,
+    ...(options.replayView === undefined ? {} : { replayView: options.replayView }),
     handler: async (admitted) => {
       calls.push(admitted);
       if (options.hold !== undefined) await options.hold;
@@ -81,6 +100,28 @@ describe("InteractiveExecutor with a replay cache", () => {
     expect(calls).toHaveLength(1);
     // another input is another request
     expect(textOf(await executor.submit(request("/system buy 2", { replayKey: "buy#2" })))).toBe("done 2");
+  });
+
+  it("marks a replay with the seconds since the answer was given, in the workflow's view of a repeat", async () => {
+    const { executor, calls, replay } = setup({
+      replayView: (key, stored) =>
+        key === "check_in#1" ? AgentResult.error(AgentFailure.ALREADY_DONE) : stored,
+    });
+    replay.now = 5_000;
+    const first = await executor.submit(request("/system checkin", { replayKey: "check_in#1" }));
+    expect(first.replayedSeconds).toBeUndefined();
+    replay.now = 17_400;
+    const again = await executor.submit(request("/system checkin", { replayKey: "check_in#1" }));
+    expect(again.replayedSeconds).toBe(12);
+    // the workflow's own view: "already done", never the first answer's news again
+    expect(again.failure?.code).toBe(AgentFailure.ALREADY_DONE.code);
+    expect(calls).toHaveLength(1);
+    // another workflow keeps its stored answer, still marked
+    await executor.submit(request("/system confirm", { replayKey: "confirm#q1" }));
+    replay.now = 20_000;
+    const confirm = await executor.submit(request("/system confirm", { replayKey: "confirm#q1" }));
+    expect(textOf(confirm)).toBe("done 2");
+    expect(confirm.replayedSeconds).toBe(2);
   });
 
   it("never replays free text (no replay key)", async () => {

@@ -10,9 +10,15 @@ import type { AgentAction } from "../module/action-type.js";
  * with the stored result and runs nothing again. It is a cache: every failure reads as a miss, and a write that
  * cannot be made is logged, never thrown.
  */
+/** A stored result and when it was stored (epoch milliseconds). */
+export interface ReplayHit {
+  readonly result: AgentResult;
+  readonly at: number;
+}
+
 export interface ReplayCache {
   /** The stored result of `key` for the player within the window, under the given memory generation. */
-  lookup(playerId: string, key: string, generation: number): Promise<AgentResult | undefined>;
+  lookup(playerId: string, key: string, generation: number): Promise<ReplayHit | undefined>;
   /**
    * Stores a result. What it keeps is visible to `lookup` at once (before the returned promise settles), so a
    * repeat arriving while the file write waits still replays. Resolves with whether the entry was written.
@@ -55,3 +61,6 @@ export const replayKeyOf = (action: AgentAction): string => {
   const digest = createHash("sha256").update(input, "utf8").digest("base64url").slice(0, 32);
   return `${action.type.id.toString()}#${digest}`;
 };
+
+/** The action type id a replay key names (`replayKeyOf`): the workflow whose answer it stores. */
+export const actionIdOfReplayKey = (key: string): string => key.slice(0, Math.max(0, key.lastIndexOf("#")));

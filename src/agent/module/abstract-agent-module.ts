@@ -8,6 +8,7 @@ import type { AnyToolType } from "../tool/tool-type.js";
 import type { ActionType } from "./action-type.js";
 import type { AgentModule } from "./agent-module.js";
 import { ModuleRouting } from "./module-routing.js";
+import { inferredWrites, type ModuleWrites } from "./module-writes.js";
 
 export interface AgentModuleOptions<I> {
   readonly action: ActionType<I>;
@@ -15,6 +16,8 @@ export interface AgentModuleOptions<I> {
   readonly tools?: readonly AnyTool[];
   readonly optionalTools?: readonly AnyToolType[];
   readonly policy?: ExecutionPolicy;
+  /** What the workflow changes; when absent, a write budget or a write tool make it `replayable`, else `none`. */
+  readonly writes?: ModuleWrites;
   readonly interactive?: boolean;
   readonly event?: boolean;
   readonly eventTypes?: readonly string[];
@@ -33,6 +36,7 @@ export abstract class AbstractAgentModule<I> implements AgentModule<I> {
   readonly tools: readonly AnyTool[];
   readonly optionalTools: readonly AnyToolType[];
   readonly policy: ExecutionPolicy;
+  readonly writes: ModuleWrites;
   readonly interactive: boolean;
   readonly event: boolean;
   readonly eventTypes: readonly string[];
@@ -47,6 +51,7 @@ export abstract class AbstractAgentModule<I> implements AgentModule<I> {
     this.tools = (options.tools ?? []) as readonly AnyTool[];
     this.optionalTools = (options.optionalTools ?? []) as readonly AnyToolType[];
     this.policy = options.policy ?? defaultPolicyFor(options.action.id.toString());
+    this.writes = options.writes ?? inferredWrites(this.policy, this.tools);
     this.interactive = options.interactive ?? true;
     this.event = options.event ?? false;
     this.eventTypes = options.eventTypes ?? [];

@@ -6,6 +6,7 @@ import type { AnyTool } from "../tool/tool.js";
 import type { AnyToolType } from "../tool/tool-type.js";
 import type { ActionType } from "./action-type.js";
 import type { ModuleRouting } from "./module-routing.js";
+import type { ModuleWrites } from "./module-writes.js";
 
 /** A workflow: one capability with an input codec, a policy and a tool whitelist. */
 export interface AgentModule<I> {
@@ -19,6 +20,11 @@ export interface AgentModule<I> {
   readonly optionalTools: readonly AnyToolType[];
   /** The module default policy (config may override it with a full object). */
   readonly policy: ExecutionPolicy;
+  /**
+   * What the workflow changes (see ModuleWrites): decides direct routes, model catalogs of reads, answer sharing
+   * and the replay cache. A workflow that changes anything, through a tool or not, must not declare `none`.
+   */
+  readonly writes: ModuleWrites;
   /** Runs for players' interactive requests. */
   readonly interactive: boolean;
   /** Runs as durable event tasks. */
@@ -38,6 +44,12 @@ export interface AgentModule<I> {
    * claim delivered); it must be idempotent, as a crash may repeat it.
    */
   effectConfirmed?(input: I, playerId: string): Promise<void>;
+  /**
+   * How this workflow's stored answer reads when the replay cache gives it again (a repeat within the window):
+   * what the workflow would say now without announcing its effect as new (a check-in: "already checked in
+   * today"). Absent: the stored answer itself; either way every surface marks it as a repeat.
+   */
+  replayed?(stored: AgentResult): AgentResult;
   /** Entry points (commands, semantic samples, shortcuts, model selection); absent means `defaults()` with none. */
   routing?(): ModuleRouting<I>;
 }

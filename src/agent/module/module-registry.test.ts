@@ -11,6 +11,7 @@ import { type AnyToolType, ToolType } from "../tool/tool-type.js";
 import { AbstractAgentModule } from "./abstract-agent-module.js";
 import { ActionType } from "./action-type.js";
 import type { AnyAgentModule } from "./agent-module.js";
+import type { ModuleWrites } from "./module-writes.js";
 
 const INPUT = codec(z.object({ text: z.string() }));
 const OUT = codec(z.number());
@@ -26,6 +27,7 @@ class TestModule extends AbstractAgentModule<{ text: string }> {
     policy?: ExecutionPolicy;
     event?: boolean;
     eventTypes?: readonly string[];
+    writes?: ModuleWrites;
   }) {
     super({
       action: options.action ?? ActionType.of(options.id ?? "system:test", INPUT),
@@ -35,6 +37,7 @@ class TestModule extends AbstractAgentModule<{ text: string }> {
       ...(options.policy === undefined ? {} : { policy: options.policy }),
       ...(options.event === undefined ? {} : { event: options.event }),
       ...(options.eventTypes === undefined ? {} : { eventTypes: options.eventTypes }),
+      ...(options.writes === undefined ? {} : { writes: options.writes }),
     });
   }
   async run(): Promise<AgentResult> {
@@ -49,6 +52,32 @@ describe("AbstractAgentModule", () => {
     expect(module.policy.reactIterations).toBe(3);
     expect(new TestModule({ id: "mod:other" }).policy).toBe(SIMPLE_POLICY);
     expect([module.interactive, module.event]).toEqual([true, false]);
+  });
+});
+
+describe("write declarations", () => {
+  const writeTool = (id: string): AnyTool => Tool.of(toolType(id), async () => 1);
+
+  it("default to replayable with a write budget or a write tool, else none; a declaration wins", () => {
+    expect(new TestModule({}).writes).toBe("none");
+    expect(new TestModule({ policy: { ...SIMPLE_POLICY, writeSteps: 1 } }).writes).toBe("replayable");
+    expect(new TestModule({ tools: [writeTool("system:give")] }).writes).toBe("replayable");
+    expect(new TestModule({ writes: "state" }).writes).toBe("state");
+  });
+
+  it("are refused when they contradict the budget or the tools: a workflow that may write never declares none", () => {
+    const engine = new AgentEngine();
+    expect(() =>
+      engine.registerModule(new TestModule({ writes: "none", policy: { ...SIMPLE_POLICY, writeSteps: 1 } })),
+    ).toThrow(/declares no writes but has a write budget of 1/);
+    expect(() =>
+      engine.registerModule(
+        new TestModule({ id: "system:other", writes: "none", tools: [writeTool("system:give")] }),
+      ),
+    ).toThrow(/declares no writes but requires the write tool system:give/);
+    // a state-changing workflow without tools or budget (a setting, a grant) is declared, and accepted
+    engine.registerModule(new TestModule({ id: "system:setting", writes: "state" }));
+    expect(engine.modules().get("system:setting")?.writes).toBe("state");
   });
 });
 

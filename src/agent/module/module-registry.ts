@@ -7,6 +7,7 @@ import type { AnyActionType } from "./action-type.js";
 import type { AnyAgentModule } from "./agent-module.js";
 import type { ModuleRoutes } from "./module-routes.js";
 import type { AnyModuleRouting } from "./module-routing.js";
+import { writesContradiction } from "./module-writes.js";
 import type { RoutingProfile } from "./routing-profile.js";
 
 /**
@@ -82,6 +83,8 @@ export class ModuleRegistry<R extends ModuleRoutes = ModuleRoutes> {
       throw new Error(`module ${id} is already registered by ${owner}`);
     if (module.action !== primary.action)
       throw new Error(`module ${id}: another configuration must use the same action type`);
+    if (module.writes !== primary.writes)
+      throw new Error(`module ${id}: another configuration must declare the same writes`);
     this.#checkTools(module);
     for (const tool of module.tools) this.tools.register(tool);
     variants.push(module);
@@ -112,6 +115,7 @@ export class ModuleRegistry<R extends ModuleRoutes = ModuleRoutes> {
       if (variants.some((variant) => variant.owner === undefined))
         throw new Error(`workflow ${id} has no owner and cannot be configured again`);
       if (module.action !== variants[0]?.action) throw new Error(`workflow ${id} uses another action type`);
+      if (module.writes !== variants[0]?.writes) throw new Error(`workflow ${id} declares other writes`);
       for (const tool of module.tools)
         if (!this.tools.configurable(tool)) throw new Error(`workflow ${id}: tool ${tool.id} is new`);
     }
@@ -126,6 +130,8 @@ export class ModuleRegistry<R extends ModuleRoutes = ModuleRoutes> {
 
   #checkTools(module: AnyAgentModule): Map<string, AnyAgentModule["tools"][number]> {
     const id = module.id.toString();
+    const contradiction = writesContradiction(module.writes, module.policy, module.tools);
+    if (contradiction !== undefined) throw new Error(`module ${id} ${contradiction}`);
     const required = new Map<string, AnyAgentModule["tools"][number]>();
     for (const tool of module.tools) {
       const local = required.get(tool.id.toString());

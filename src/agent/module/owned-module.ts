@@ -1,4 +1,5 @@
 import type { Identifier } from "../../util/identifier.js";
+import type { AgentResult } from "../agent-result.js";
 import type { AnyTool } from "../tool/tool.js";
 import type { AnyAgentModule } from "./agent-module.js";
 
@@ -21,6 +22,7 @@ export const ownedModule = (module: AnyAgentModule, owner: Identifier): AnyAgent
     tools,
     optionalTools: module.optionalTools,
     policy: module.policy,
+    writes: module.writes,
     interactive: module.interactive,
     event: module.event,
     eventTypes: module.eventTypes,
@@ -37,6 +39,12 @@ export const ownedModule = (module: AnyAgentModule, owner: Identifier): AnyAgent
               input,
               playerId,
             ),
+        }),
+    ...(module.replayed === undefined
+      ? {}
+      : {
+          replayed: (stored: AgentResult) =>
+            (module.replayed as (stored: AgentResult) => AgentResult).call(module, stored),
         }),
     ...(routing === undefined ? {} : { routing: () => routing.call(module) }),
   };

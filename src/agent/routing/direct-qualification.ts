@@ -7,7 +7,8 @@ export type DirectRefusal = "not_interactive" | "not_defaults" | "no_read_profil
 
 /**
  * The registry's side of a direct route (local semantic match, intent cache, fallback candidate): an interactive
- * `defaults()` module declared with `RoutingProfile.read`, a policy without write steps and only read-only tools.
+ * `defaults()` module declared with `RoutingProfile.read`, declaring no writes, a policy without write steps and
+ * only read-only tools.
  */
 export const directRefusal = (
   module: AnyAgentModule,
@@ -17,11 +18,21 @@ export const directRefusal = (
   if (!module.interactive) return "not_interactive";
   if (routing.selection !== "defaults") return "not_defaults";
   if (routing.profile?.kind !== "read") return "no_read_profile";
-  if (policy.writeSteps !== 0) return "writes";
+  if (module.writes !== "none" || policy.writeSteps !== 0) return "writes";
   if (module.tools.some((tool) => !tool.readOnly)) return "write_tool";
   return undefined;
 };
 
-/** Whether a module is read-only (candidate cards may offer it): interactive, no write steps, read-only tools. */
+/**
+ * Whether a module only reads (candidate cards may offer it, a repeat may share its running answer): interactive,
+ * declaring no writes, no write steps, read-only tools.
+ */
 export const isReadOnlyModule = (module: AnyAgentModule, policy: ExecutionPolicy): boolean =>
-  module.interactive && policy.writeSteps === 0 && module.tools.every((tool) => tool.readOnly);
+  module.interactive &&
+  module.writes === "none" &&
+  policy.writeSteps === 0 &&
+  module.tools.every((tool) => tool.readOnly);
+
+/** Whether a repeat of the module's structured request within the replay window is answered by its stored result. */
+export const isReplayedModule = (module: AnyAgentModule): boolean =>
+  module.interactive && module.writes === "replayable";

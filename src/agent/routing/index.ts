@@ -1,4 +1,9 @@
-export { type DirectRefusal, directRefusal, isReadOnlyModule } from "./direct-qualification.js";
+export {
+  type DirectRefusal,
+  directRefusal,
+  isReadOnlyModule,
+  isReplayedModule,
+} from "./direct-qualification.js";
 export { EmbeddingIndex } from "./embedding-index.js";
 export {
   type EmbeddingProvider,

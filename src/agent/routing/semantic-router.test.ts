@@ -40,6 +40,17 @@ const setup = (settings: Partial<SemanticSettings> = {}) => {
       ),
     }),
   );
+  // A setting: it changes state without a tool or a write budget, and says so; the declaration alone refuses it.
+  engine.registerModule(
+    new FixtureModule<ItemQueryInput>({
+      action: ActionType.of("system:favourite_set", ITEM_QUERY.codec),
+      description: "Set the player's favourite item.",
+      writes: "state",
+      routing: ModuleRouting.defaults<ItemQueryInput>().semantic(
+        RoutingProfile.read(idExtractor, ["设为最爱 minecraft:apple"], ["set favourite minecraft:apple"]),
+      ),
+    }),
+  );
   engine
     .modules()
     .reject(
@@ -123,6 +134,10 @@ describe("SemanticRouter", () => {
     expect(gift.candidates[0]?.moduleId).toBe("system:gift_claim");
     expect(gift.direct).toBeUndefined();
     expect(gift.refusal).toBe("writes");
+    const favourite = await router.match("设为最爱 minecraft:apple", all);
+    expect(favourite.candidates[0]?.moduleId).toBe("system:favourite_set");
+    expect(favourite.direct).toBeUndefined();
+    expect(favourite.refusal).toBe("writes");
     const shop = await router.match("购买物品 minecraft:diamond", all);
     expect(shop.candidates[0]?.moduleId).toBe("system:shop_buy");
     expect(shop.direct).toBeUndefined();

@@ -68,8 +68,12 @@ describe("ChatReplayCache", () => {
     const cache = cacheOver(store);
     expect(await cache.lookup(PLAYER, "system:check_in#a", 0)).toBeUndefined();
     expect(await cache.store(PLAYER, "system:check_in#a", 0, checkedIn(1))).toBe(true);
+    const storedAt = clock.now;
     clock.now += WINDOW - 1;
-    expect(encoded(await cache.lookup(PLAYER, "system:check_in#a", 0))).toEqual(encoded(checkedIn(1)));
+    const hit = await cache.lookup(PLAYER, "system:check_in#a", 0);
+    expect(encoded(hit?.result)).toEqual(encoded(checkedIn(1)));
+    // the time it was stored comes back with it: a replay says how long ago the answer was given
+    expect(hit?.at).toBe(storedAt);
     expect(await cache.lookup(PLAYER, "system:check_in#b", 0)).toBeUndefined();
     clock.now += 1;
     expect(await cache.lookup(PLAYER, "system:check_in#a", 0)).toBeUndefined();
@@ -79,13 +83,13 @@ describe("ChatReplayCache", () => {
     await cacheOver(store).store(PLAYER, "k", 0, checkedIn(1));
     await store.flush();
     const fresh = cacheOver(new FileAgentStore({ world }));
-    expect(encoded(await fresh.lookup(PLAYER, "k", 0))).toEqual(encoded(checkedIn(1)));
+    expect(encoded((await fresh.lookup(PLAYER, "k", 0))?.result)).toEqual(encoded(checkedIn(1)));
   });
 
   it("sees a stored entry at once, before its write settled", async () => {
     const cache = cacheOver(store);
     const writing = cache.store(PLAYER, "k", 0, checkedIn(1));
-    expect(encoded(await cache.lookup(PLAYER, "k", 0))).toEqual(encoded(checkedIn(1)));
+    expect(encoded((await cache.lookup(PLAYER, "k", 0))?.result)).toEqual(encoded(checkedIn(1)));
     expect(await writing).toBe(true);
   });
 
@@ -97,7 +101,7 @@ describe("ChatReplayCache", () => {
     }
     expect(Object.keys((await store.readChat(PLAYER)).replay).sort()).toEqual(["k2", "k3", "k4"]);
     expect(await cache.lookup(PLAYER, "k1", 0)).toBeUndefined();
-    expect(encoded(await cache.lookup(PLAYER, "k4", 0))).toEqual(encoded(checkedIn(4)));
+    expect(encoded((await cache.lookup(PLAYER, "k4", 0))?.result)).toEqual(encoded(checkedIn(4)));
   });
 
   it("keeps the encoded entries within maxBytes and refuses a result larger than that", async () => {
@@ -187,7 +191,7 @@ describe("ChatReplayCache", () => {
     const notFound = AgentResult.error(AgentFailure.NOT_FOUND.with("minecraft:unobtainium"));
     await cache.store(PLAYER, "k", 0, notFound);
     await store.flush();
-    const replayed = await cacheOver(new FileAgentStore({ world })).lookup(PLAYER, "k", 0);
+    const replayed = (await cacheOver(new FileAgentStore({ world })).lookup(PLAYER, "k", 0))?.result;
     expect(replayed?.failure).toEqual(notFound.failure);
     expect(replayed?.message).toEqual(notFound.message);
   });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AgentResult } from "../../agent/agent-result.js";
 import type { MemoryGenerations } from "../../agent/execution/memory-generations.js";
-import type { ReplayCache } from "../../agent/execution/replay-cache.js";
+import type { ReplayCache, ReplayHit } from "../../agent/execution/replay-cache.js";
 import type { AgentStore, ChatRecord } from "../../agent/storage/agent-store.js";
 import { codec, type Json } from "../../util/codec.js";
 import { type Logger, silentLogger } from "../../util/logger.js";
@@ -75,12 +75,12 @@ export class ChatReplayCache implements ReplayCache {
     this.#maxBytes = options.maxBytes ?? DEFAULT_MAX_REPLAY_BYTES;
   }
 
-  async lookup(playerId: string, key: string, generation: number): Promise<AgentResult | undefined> {
+  async lookup(playerId: string, key: string, generation: number): Promise<ReplayHit | undefined> {
     const window = this.#options.windowMillis();
     if (window <= 0 || !this.#options.generations.isCurrent(playerId, generation)) return undefined;
     const pending = this.#pending.get(playerId)?.get(key);
     if (pending !== undefined && pending.generation === generation && this.#fresh(pending, window))
-      return pending.result;
+      return { result: pending.result, at: pending.at };
     try {
       const [chat, fileGeneration] = await Promise.all([
         this.#options.store.readChat(playerId),
@@ -90,7 +90,7 @@ export class ChatReplayCache implements ReplayCache {
       const entry = Object.hasOwn(chat.replay, key) ? decodeEntry(chat.replay[key]) : undefined;
       // a forget while the file was read wins
       if (entry === undefined || !this.#options.generations.isCurrent(playerId, generation)) return undefined;
-      return this.#fresh(entry, window) ? entry.result : undefined;
+      return this.#fresh(entry, window) ? { result: entry.result, at: entry.at } : undefined;
     } catch (error) {
       this.#logger.warn(`replay cache of ${playerId} unreadable, the request runs: ${describe(error)}`);
       return undefined;

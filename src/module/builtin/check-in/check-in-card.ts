@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { AgentFailure } from "../../../agent/agent-failure.js";
+import { AgentResult } from "../../../agent/agent-result.js";
 import { CardBuilder } from "../../../agent/card/card-builder.js";
-import { joinTexts, LIST_KEY } from "../../../agent/card/card-text.js";
+import { joinTexts, LIST_KEY, present } from "../../../agent/card/card-text.js";
 import { CardType } from "../../../agent/card/card-type.js";
 import { literal, type Text, translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
@@ -43,3 +45,18 @@ export const CHECK_IN_CARD = CardType.of<CheckInCardData>("system:check_in", cod
     itemList(data),
   );
 });
+
+/**
+ * A check-in answer given again by the replay cache: whatever the stored card said (checked in, reward on its
+ * way), a repeat reads as the refusal a new check-in would meet today (ALREADY_DONE, "You have already checked in
+ * today"), so no reward is announced twice. An answer that is not a check-in card stays as it was.
+ */
+export const replayedCheckIn = (stored: AgentResult): AgentResult => {
+  const presentation = stored.presentation;
+  if (presentation?.type !== CHECK_IN_CARD.id.toString()) return stored;
+  const data = CHECK_IN_CARD.codec.decode(presentation.data);
+  if (!data.success) return stored;
+  return AgentResult.error(AgentFailure.ALREADY_DONE).withPresentation(
+    present(CHECK_IN_CARD.card({ ...data.value, status: "already", deliveryQueued: true })),
+  );
+};

@@ -80,6 +80,7 @@ export class CheckInDeliveryModule extends AbstractAgentModule<DeliveryInput> {
   constructor(private readonly options: CheckInDeliveryOptions) {
     super({
       action: CHECK_IN_DELIVERY_ACTION,
+      writes: "state",
       description: "Deliver a daily check-in reward to the player.",
       tools: [options.giveItems] as unknown as readonly AnyTool[],
       owner: options.owner,

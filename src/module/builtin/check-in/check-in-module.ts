@@ -26,7 +26,7 @@ import type { Identifier } from "../../../util/identifier.js";
 import type { Logger } from "../../../util/logger.js";
 import type { CheckInLedger } from "../storage/check-in-ledger.js";
 import type { CheckInData, CheckInStorage } from "../storage/check-in-storage.js";
-import { CHECK_IN_CARD, type CheckInCardData } from "./check-in-card.js";
+import { CHECK_IN_CARD, type CheckInCardData, replayedCheckIn } from "./check-in-card.js";
 import { claimInFiles, claimShared } from "./check-in-claim.js";
 import type { CheckInConfig } from "./check-in-config.js";
 import {
@@ -79,6 +79,7 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
   constructor(private readonly options: CheckInModuleOptions) {
     super({
       action: CHECK_IN_ACTION,
+      writes: "replayable",
       description: "Daily check-in: once per day, keeps a streak and gives reward items.",
       owner: options.owner,
       // It writes the player file (not through a tool): one write step declares it a writing workflow.
@@ -139,6 +140,11 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
       present(CHECK_IN_CARD.card(card("checked_in", outcome.items, queued))),
     );
     return queued ? result : result.partial(AgentFailure.STORAGE_FULL);
+  }
+
+  /** A repeat within the replay window reads "You have already checked in today", never the reward again. */
+  replayed(stored: AgentResult): AgentResult {
+    return replayedCheckIn(stored);
   }
 
   /**

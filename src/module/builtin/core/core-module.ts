@@ -10,6 +10,7 @@ import type { Failure } from "../../../agent/failure.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
+import type { ModuleWrites } from "../../../agent/module/module-writes.js";
 import { type Text, translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
 import { ADMIN_LEVEL, type CoreServices, isAdmin, type KnownPlayer } from "./core-services.js";
@@ -29,8 +30,10 @@ abstract class CoreCommandModule<I> extends AbstractAgentModule<I> {
     command: AgentCommand<I>,
     protected readonly services: CoreServices,
     private readonly admin: boolean,
+    // a core command changes a grant, a file, a mode or a setting unless it says it only reads; a repeat runs again
+    writes: ModuleWrites = "state",
   ) {
-    super({ action, description, routing: ModuleRouting.structuredOnly<I>().command(command) });
+    super({ action, description, writes, routing: ModuleRouting.structuredOnly<I>().command(command) });
   }
 
   /** Admin modules check the level again at run time: a button or invoke request has no command node. */
@@ -179,7 +182,7 @@ class UsageModule extends CoreCommandModule<{ player?: string | undefined }> {
           }),
         ),
     );
-    super(USAGE, "Show model calls and tokens per day (admin).", command, services, true);
+    super(USAGE, "Show model calls and tokens per day (admin).", command, services, true, "none");
   }
 
   protected async apply(input: { player?: string | undefined }): Promise<Text> {

@@ -101,6 +101,7 @@ export class ModeModule extends AbstractAgentModule<ModeInput> {
   constructor(private readonly services: CoreServices) {
     super({
       action: MODE_ACTION,
+      writes: "state",
       description:
         "Show or choose your execution mode; admins set defaults, allowed modes and players' modes.",
       routing: ModuleRouting.structuredOnly<ModeInput>().command(command),

@@ -83,6 +83,7 @@ export class ModeShowModule extends AbstractAgentModule<ModeShowInput> {
   constructor(private readonly services: CoreServices) {
     super({
       action: MODE_SHOW_ACTION,
+      writes: "none",
       description: "Show the player's execution mode, who set it, and the modes they may choose.",
       routing: ModuleRouting.defaults<ModeShowInput>().semantic(ownReadProfile(MODE_WORDS, MODE_SAMPLES)),
     });

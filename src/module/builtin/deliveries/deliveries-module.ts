@@ -94,6 +94,7 @@ export class DeliveriesModule extends AbstractAgentModule<DeliveriesInput> {
   constructor(private readonly options: DeliveriesModuleOptions) {
     super({
       action: DELIVERIES_ACTION,
+      writes: "state",
       description: "List and resolve deliveries whose effect could not be confirmed (admin).",
       routing: ModuleRouting.structuredOnly<DeliveriesInput>().command(command),
     });

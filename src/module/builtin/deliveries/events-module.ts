@@ -59,6 +59,7 @@ export class EventsModule extends AbstractAgentModule<EventsInput> {
   ) {
     super({
       action: EVENTS_ACTION,
+      writes: "state",
       description: "List recent event tasks with their rule and state (admin).",
       routing: ModuleRouting.structuredOnly<EventsInput>().command(command),
     });

@@ -80,6 +80,7 @@ export class FreeChatModule extends AbstractAgentModule<FreeChatInput> {
   constructor(private readonly options: FreeChatOptions) {
     super({
       action: FREE_CHAT_ACTION,
+      writes: "state",
       description:
         "Free chat: a model works through the server's workflows for you (look up, check in, quote) and answers.",
       owner: options.owner,

@@ -43,6 +43,7 @@ export class HelpModule extends AbstractAgentModule<HelpInput> {
   constructor(private readonly options: HelpModuleOptions) {
     super({
       action: HELP_ACTION,
+      writes: "none",
       description: "List the commands and workflows the player can use now.",
       owner: options.owner,
       routing: ModuleRouting.defaults<HelpInput>()

@@ -101,6 +101,7 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
     const index = new ItemTextIndex(options.catalog);
     super({
       action: ITEM_QUERY_ACTION,
+      writes: "none",
       description:
         "Look up a Minecraft item: id, English and Chinese names, stack size, crafting recipes and drops.",
       tools: [options.tools.lookup, options.tools.sources] as unknown as readonly AnyTool[],

@@ -69,6 +69,7 @@ export class KnowledgeAdminModule extends AbstractAgentModule<KnowledgeAdminInpu
   constructor(private readonly admin: KnowledgeAdmin) {
     super({
       action: KNOWLEDGE_ADMIN_ACTION,
+      writes: "state",
       description: "Add or remove knowledge entries (admin).",
       routing: ModuleRouting.structuredOnly<KnowledgeAdminInput>().command(command),
     });

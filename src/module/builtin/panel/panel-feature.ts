@@ -37,6 +37,7 @@ class BindModule extends AbstractAgentModule<Empty> {
   constructor(private readonly bindings: PanelBindings) {
     super({
       action: ActionType.of("system:panel_bind", EMPTY),
+      writes: "state",
       description: "Show a one-time code that binds a web panel to you.",
       routing: ModuleRouting.structuredOnly<Empty>().command(AgentCommand.literal<Empty>({}, "bind", "绑定")),
     });
@@ -50,6 +51,7 @@ class UnbindModule extends AbstractAgentModule<Empty> {
   constructor(private readonly bindings: PanelBindings) {
     super({
       action: ActionType.of("system:panel_unbind", EMPTY),
+      writes: "state",
       description: "Unbind every web panel bound to you.",
       routing: ModuleRouting.structuredOnly<Empty>().command(
         AgentCommand.literal<Empty>({}, "unbind", "解绑"),

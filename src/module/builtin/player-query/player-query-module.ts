@@ -102,6 +102,7 @@ export class PlayerQueryModule extends AbstractAgentModule<PlayerQueryInput> {
   constructor(private readonly options: PlayerQueryModuleOptions) {
     super({
       action: PLAYER_QUERY_ACTION,
+      writes: "none",
       description:
         "Show the player's health, food, experience, position, dimension, game mode and inventory.",
       tools: [options.tool] as unknown as readonly AnyTool[],

@@ -87,6 +87,7 @@ export class PointsBonusModule extends AbstractAgentModule<BonusInput> {
   ) {
     super({
       action: BONUS_ACTION,
+      writes: "state",
       description: "Give a player bonus points (advancement rules).",
       owner,
       interactive: false,

@@ -99,6 +99,7 @@ export class PointsBalanceModule extends AbstractAgentModule<BalanceInput> {
   constructor(private readonly options: { readonly points: PointsAccounts; readonly clock: GameClock }) {
     super({
       action: POINTS_BALANCE_ACTION,
+      writes: "none",
       description: "The player's points balance and its latest changes.",
       routing: ModuleRouting.defaults<BalanceInput>()
         .command(AgentCommand.literal<BalanceInput>({}, "balance", "余额", "积分"))
@@ -168,6 +169,7 @@ export class PointsAdminModule extends AbstractAgentModule<PointsAdminInput> {
   constructor(private readonly options: PointsAdminModuleOptions) {
     super({
       action: POINTS_ADMIN_ACTION,
+      writes: "replayable",
       description: "Give or take a player's points (admin).",
       // it writes the player file (not through a tool): one write step declares it a writing workflow
       policy: { ...SIMPLE_POLICY, writeSteps: 1 },

@@ -56,6 +56,7 @@ export class ChatModule extends AbstractAgentModule<ChatInput> {
   ) {
     super({
       action: CHAT_ACTION,
+      writes: "none",
       description: "A plain chat reply when no workflow fits (one model call, no tools).",
       owner,
       routing: ModuleRouting.structuredOnly<ChatInput>(),

@@ -120,6 +120,7 @@ export class QuestionModule extends AbstractAgentModule<QuestionInput> {
   constructor(private readonly options: QuestionModuleOptions) {
     super({
       action: QUESTION_ACTION,
+      writes: "none",
       description: "Answer a question from the server's knowledge base (web search only when allowed).",
       tools: [options.databaseQuery as unknown as Tool<never, unknown>],
       optionalTools: [WEB_SEARCH, WEB_FETCH, FTB_FIND, FTB_DETAIL] as never,

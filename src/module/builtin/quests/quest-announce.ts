@@ -60,6 +60,7 @@ export class QuestAnnounceModule extends AbstractAgentModule<AnnounceInput> {
   ) {
     super({
       action: ANNOUNCE_ACTION,
+      writes: "state",
       description: "Announce a completed quest or chapter with narration (advancement rules).",
       owner,
       interactive: false,

@@ -102,6 +102,7 @@ export class QuestClaimModule extends AbstractAgentModule<ClaimInput> {
   constructor(private readonly options: QuestClaimOptions) {
     super({
       action: QUEST_CLAIM_ACTION,
+      writes: "replayable",
       description: "Claim the rewards of a completed FTB quest (card button).",
       routing: ModuleRouting.structuredOnly<ClaimInput>(),
       // idempotent by itself (a second click finds the claim and queues nothing new), so it is not replayed: a
@@ -256,6 +257,7 @@ export class QuestDeliveryModule extends AbstractAgentModule<DeliveryInput> {
   ) {
     super({
       action: QUEST_DELIVERY_ACTION,
+      writes: "state",
       description: "Deliver the rewards of a claimed FTB quest.",
       tools: [giveItems],
       interactive: false,

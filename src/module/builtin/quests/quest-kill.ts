@@ -73,6 +73,7 @@ export class QuestKillModule extends AbstractAgentModule<KillInput> {
   constructor(private readonly service: QuestService) {
     super({
       action: QUEST_KILL_ACTION,
+      writes: "state",
       description: "Count a kill for FTB quest kill tasks.",
       interactive: false,
       event: true,

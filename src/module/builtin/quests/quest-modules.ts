@@ -42,6 +42,7 @@ export class QuestListModule extends AbstractAgentModule<ListInput> {
   ) {
     super({
       action: QUEST_LIST_ACTION,
+      writes: "none",
       description:
         "List the FTB quests the player can claim rewards of (first) or work on now, numbered, with buttons to open them.",
       tools: [tools.query],
@@ -87,6 +88,7 @@ export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
   ) {
     super({
       action: QUEST_DETAIL_ACTION,
+      writes: "none",
       description:
         "Show one FTB quest (by name, 16-hex id or list number): description, tasks with progress, rewards.",
       tools: [tools.find, tools.detail, tools.gift],
@@ -159,6 +161,7 @@ export class QuestCheckModule extends AbstractAgentModule<CheckInput> {
   constructor(private readonly service: QuestService) {
     super({
       action: QUEST_CHECK_ACTION,
+      writes: "replayable",
       description: "Tick a checkmark task of an FTB quest (card button).",
       routing: ModuleRouting.structuredOnly<CheckInput>(),
     });
@@ -202,6 +205,7 @@ export class QuestCompleteModule extends AbstractAgentModule<CompleteInput> {
   ) {
     super({
       action: QUEST_COMPLETE_ACTION,
+      writes: "state",
       description: "Complete an FTB quest or one of its tasks for a player (admin).",
       routing: ModuleRouting.structuredOnly<CompleteInput>().command(
         AgentCommand.custom<CompleteInput>(["complete"], (name) =>

@@ -79,6 +79,7 @@ export class QuestSubmitModule extends AbstractAgentModule<SubmitInput> {
   constructor(private readonly options: QuestSubmitOptions) {
     super({
       action: QUEST_SUBMIT_ACTION,
+      writes: "replayable",
       description: "Hand in the items of an FTB quest task that consumes them (card button).",
       routing: ModuleRouting.structuredOnly<SubmitInput>(),
     });
@@ -127,6 +128,7 @@ export class QuestHandInModule extends AbstractAgentModule<HandInInput> {
   ) {
     super({
       action: QUEST_HAND_IN_ACTION,
+      writes: "state",
       description: "Hand in the items of an FTB quest task.",
       tools: [takeItems],
       interactive: false,

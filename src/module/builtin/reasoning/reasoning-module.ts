@@ -7,6 +7,7 @@ import { defaultPolicyFor } from "../../../agent/execution/policy-defaults.js";
 import { PromptNames, type PromptSource } from "../../../agent/model/prompt-source.js";
 import type { AgentModule } from "../../../agent/module/agent-module.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
+import type { ModuleWrites } from "../../../agent/module/module-writes.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import { ReActContext } from "../../../agent/react/react-context.js";
 import { ReActLoop } from "../../../agent/react/react-loop.js";
@@ -44,6 +45,8 @@ export class ReasoningModule implements AgentModule<ReasoningInput> {
   readonly action = REASONING_ACTION;
   readonly tools: readonly AnyTool[] = [];
   readonly policy: ExecutionPolicy = defaultPolicyFor("system:reasoning");
+  /** Its catalog is read-only tools only. */
+  readonly writes: ModuleWrites = "none";
   readonly interactive = true;
   readonly event = false;
   readonly eventTypes: readonly string[] = [];

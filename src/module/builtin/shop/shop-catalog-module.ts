@@ -116,6 +116,7 @@ export class ShopCatalogModule extends AbstractAgentModule<CatalogInput> {
   constructor(private readonly options: ShopModuleOptions) {
     super({
       action: SHOP_CATALOG_ACTION,
+      writes: "none",
       description: "What the shop sells: every entry with its price in points, and the player's balance.",
       routing: ModuleRouting.defaults<CatalogInput>().semantic(
         ownReadProfile(CATALOG_WORDS, CATALOG_SAMPLES),

@@ -102,6 +102,7 @@ export class ShopQuoteModule extends AbstractAgentModule<QuoteInput> {
   constructor(private readonly options: ShopModuleOptions) {
     super({
       action: SHOP_QUOTE_ACTION,
+      writes: "state",
       description: "Quote buying from the shop (item, count); the player pays with a button.",
       routing: ModuleRouting.defaults<QuoteInput>()
         .command(AgentCommand.argument<QuoteInput>("<product>", parseBuy, "buy", "购买", "买"))
@@ -160,6 +161,7 @@ export class ShopConfirmModule extends AbstractAgentModule<QuoteRef> {
   constructor(private readonly options: ShopModuleOptions) {
     super({
       action: SHOP_CONFIRM_ACTION,
+      writes: "replayable",
       description: "Pay for a shop quote (Confirm button only).",
       routing: ModuleRouting.structuredOnly<QuoteRef>(),
     });
@@ -232,6 +234,7 @@ export class ShopCancelModule extends AbstractAgentModule<QuoteRef> {
   constructor(private readonly options: ShopModuleOptions) {
     super({
       action: SHOP_CANCEL_ACTION,
+      writes: "replayable",
       description: "Drop a shop quote (Cancel button).",
       routing: ModuleRouting.structuredOnly<QuoteRef>(),
     });
@@ -280,6 +283,7 @@ export class ShopModule extends AbstractAgentModule<ShopInput> {
   constructor(private readonly options: ShopModuleOptions) {
     super({
       action: SHOP_ACTION,
+      writes: "state",
       description:
         "The server shop command: its items and prices in points; admins add, remove and price entries.",
       // plain language reaches the list through system:shop_catalog: this module also writes the catalog

@@ -90,6 +90,7 @@ export class ShopOrdersModule extends AbstractAgentModule<OrdersInput> {
   constructor(private readonly options: ShopModuleOptions) {
     super({
       action: SHOP_ORDERS_ACTION,
+      writes: "none",
       description: "The player's shop orders and their states.",
       routing: ModuleRouting.defaults<OrdersInput>()
         .command(AgentCommand.literal<OrdersInput>({}, "orders", "订单"))

@@ -111,6 +111,7 @@ export class ShopPurchaseModule extends AbstractAgentModule<PurchaseInput> {
   ) {
     super({
       action: SHOP_PURCHASE_ACTION,
+      writes: "state",
       description: "Charge and deliver a confirmed shop purchase.",
       tools: [giveItems],
       interactive: false,

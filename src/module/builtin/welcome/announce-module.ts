@@ -55,6 +55,7 @@ export class AnnounceModule extends AbstractAgentModule<AnnounceInput> {
   constructor(owner: Identifier) {
     super({
       action: ANNOUNCE_ACTION,
+      writes: "state",
       description: "Show a player the rule's message (advancement rules).",
       owner,
       interactive: false,

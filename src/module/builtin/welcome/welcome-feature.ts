@@ -78,6 +78,7 @@ class WelcomeModule extends AbstractAgentModule<WelcomeInput> {
   ) {
     super({
       action: WELCOME_ACTION,
+      writes: "state",
       description: "Welcome a player and give a starter kit (advancement rules).",
       tools: [giveItems],
       interactive: false,
