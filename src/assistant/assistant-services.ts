@@ -21,6 +21,7 @@ import { PostgresRunClaims } from "../data/network/postgres-run-claims.js";
 import { BUILTIN_PACK_ROOT, PromptStore } from "../data/prompts/prompt-store.js";
 import { FileAgentJournal } from "../data/store/file-agent-journal.js";
 import { FileAgentStore } from "../data/store/file-agent-store.js";
+import { TICK_WRITE_DELAY_MILLIS } from "../data/store/file-agent-store-options.js";
 import { FileConversationStore } from "../data/store/file-conversation-store.js";
 import { ItemCatalog } from "../game/data/item-catalog.js";
 import { ItemMentions } from "../game/data/item-mentions.js";
@@ -144,6 +145,8 @@ export const openInfrastructure = async (options: {
           onDamaged: (report) => damaged.report(report),
           // history is a cache: the turns of one second share a write (flushed on leave and shutdown)
           chatWriteDelayMillis: 1_000,
+          // playtime ticks stay in memory; their file write is coalesced (a business write takes them at once)
+          tickWriteDelayMillis: TICK_WRITE_DELAY_MILLIS,
           schedule: (task) => {
             tasks.maintenance
               .submit(() => task())

@@ -63,7 +63,7 @@ describe("PlayerGameEvents playtime", () => {
     expect(millis).toBe(90_000);
   });
 
-  it("counts an interval whose write failed at the next tick", async () => {
+  it("counts an interval whose tick transaction could not run (a business write in flight) at the next tick", async () => {
     let now = 9_000_000;
     const events: GameEvent[] = [];
     const world = mkdtempSync(join(tmpdir(), "playtime-failed-"));
@@ -72,10 +72,10 @@ describe("PlayerGameEvents playtime", () => {
     let failNext = true;
     const store = new Proxy(real, {
       get(target, property) {
-        if (property === "transaction" && failNext)
-          return async () => {
+        if (property === "tickTransaction" && failNext)
+          return () => {
             failNext = false;
-            throw new Error("disk full");
+            return { ran: false };
           };
         const value = Reflect.get(target, property);
         return typeof value === "function" ? value.bind(target) : value;
@@ -95,5 +95,32 @@ describe("PlayerGameEvents playtime", () => {
     expect(events.filter((event) => event.type === "system:playtime").map((event) => event.data)).toEqual([
       { minutes: 2, total: 2 },
     ]);
+  });
+
+  it("keeps playtime ticks in memory and writes them coalesced after the store's delay", async () => {
+    let now = 20_000_000;
+    const world = mkdtempSync(join(tmpdir(), "playtime-coalesced-"));
+    const tasks: (() => Promise<void>)[] = [];
+    const store = new FileAgentStore({ world, schedule: (task) => void tasks.push(task) });
+    await store.load(P);
+    const players = new PlayerGameEvents(
+      { emit: async () => {} },
+      { now: () => now, timeZone: "UTC" },
+      store,
+      silentLogger,
+    );
+    await players.joined(P, false, async () => {});
+    const onDisk = async () =>
+      ModuleData.get(await new FileAgentStore({ world }).read(P, (data) => data), playtimeStorage).toData()
+        .millis;
+    for (let minute = 0; minute < 3; minute++) {
+      now += 60_000;
+      await players.tickPlaytime();
+    }
+    // three minutes counted in memory, none written: one coalesced write is waiting for the pool
+    expect(await onDisk()).toBe(0);
+    expect(tasks).toHaveLength(1);
+    await tasks[0]?.();
+    expect(await onDisk()).toBe(180_000);
   });
 });

@@ -73,8 +73,9 @@ export class PlayerGameEvents {
 
   /**
    * One playtime event per whole minute reached in each online session (a clock that jumps reports it once),
-   * with `minutes` this session and `total` over every session. The time is added to the total first: a crash
-   * before the event loses that one event, and the next minute's carries the total on.
+   * with `minutes` this session and `total` over every session. The time is added to the total first, in memory
+   * (a tick transaction; the file or row write is coalesced): a crash loses at most the store's coalescing
+   * interval of playtime and that one event, and the next minute's carries the total on. A leave writes it.
    */
   async tickPlaytime(): Promise<void> {
     // one tick at a time: a slow one (many players, a slow disk) is not overtaken by the next
@@ -97,18 +98,21 @@ export class PlayerGameEvents {
       const reported = session.minutes;
       session.counted = now;
       session.minutes = minutes;
-      let total: number;
-      try {
-        total = await this.#count(uuid, now - from);
-      } catch (error) {
-        this.logger.warn(`playtime of ${uuid} not counted: ${String(error)}`);
-        // counted again by the next tick or the leave, unless one of them already took the interval on
+      // memory only (the seed's tick transaction): the store writes it coalesced on the maintenance pool
+      const counted = this.store.tickTransaction(uuid, (data) => {
+        const total = ModuleData.get(data, playtimeStorage);
+        total.add(now - from);
+        return total.minutes;
+      });
+      if (!counted.ran) {
+        // the player's record is busy or not loaded yet: the next tick or the leave counts this interval
         if (this.#sessions.get(uuid) === session && session.counted === now) {
           session.counted = from;
           session.minutes = reported;
         }
         continue;
       }
+      const total = counted.value;
       await this.#emit(GameEventTypes.PLAYTIME, uuid, `playtime/${uuid}/${session.since}/${minutes}`, {
         minutes,
         total,
@@ -116,7 +120,7 @@ export class PlayerGameEvents {
     }
   }
 
-  /** Adds time online to the player's total (one player-file transaction); the total's whole minutes. */
+  /** Adds a leaving player's last time online to their total (one durable transaction); its whole minutes. */
   #count(uuid: string, millis: number): Promise<number> {
     return this.store.transaction(uuid, (data) => {
       const total = ModuleData.get(data, playtimeStorage);

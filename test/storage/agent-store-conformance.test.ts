@@ -246,10 +246,44 @@ describe("PostgresAgentStore", () => {
   });
   afterAll(() => pool?.end());
 
-  it("runs no tick transaction: it keeps nothing in memory", async () => {
-    const store = new PostgresAgentStore({ pool });
+  it("runs tick transactions in memory for a loaded player and writes them in one coalesced row transaction", async () => {
+    const tasks: (() => Promise<void>)[] = [];
+    const store = new PostgresAgentStore({ pool, schedule: (task) => void tasks.push(task) });
+    const other = new PostgresAgentStore({ pool });
     const player = freshPlayer();
+    expect(store.tickTransaction(player, () => 1)).toEqual({ ran: false });
     await store.load(player);
+    const version = async () =>
+      (await pool.query("SELECT version FROM system_player_record WHERE player_id = $1", [player])).rows[0]
+        ?.version;
+    for (let tick = 1; tick <= 3; tick++)
+      expect(
+        store.tickTransaction(player, (data) => {
+          ModuleData.get(data, TALLY).add(1);
+          return ModuleData.get(data, TALLY).count;
+        }),
+      ).toEqual({ ran: true, value: tick });
+    // nothing reached the row yet; the store's own reads see the ticks
+    expect(await count(other, player)).toBe(0);
+    expect(await count(store, player)).toBe(3);
+    expect(tasks).toHaveLength(1);
+    // another server changes the row meanwhile: the coalesced write replays the ticks on it
+    await other.transaction(player, (data) => ModuleData.get(data, TALLY).name("b", 1));
+    await tasks[0]?.();
+    expect(await count(other, player)).toBe(3);
+    expect((await other.record(player)).moduleData).toMatchObject({
+      "test:tally": { tally: { data: { named: { b: 1 } } } },
+    });
+    const written = await version();
+    // a business transaction carries the ticks kept since, in its own row transaction
+    store.tickTransaction(player, (data) => ModuleData.get(data, TALLY).add(10));
+    await store.transaction(player, (data) => ModuleData.get(data, TALLY).name("c", 2));
+    expect(await count(other, player)).toBe(13);
+    expect(Number(await version())).toBe(Number(written) + 1);
+    // the leave writes what is left
+    store.tickTransaction(player, (data) => ModuleData.get(data, TALLY).add(100));
+    await store.unload(player);
+    expect(await count(other, player)).toBe(113);
     expect(store.tickTransaction(player, () => 1)).toEqual({ ran: false });
   });
 

@@ -7,6 +7,7 @@ import { KNOWLEDGE_MIGRATIONS } from "../knowledge/postgres/knowledge-migrations
 import type { CheckInClaims } from "../player-state/check-in-claims.js";
 import type { PointsAccounts } from "../player-state/points-accounts.js";
 import { lockDataDir } from "../store/data-dir-lock.js";
+import { TICK_WRITE_DELAY_MILLIS } from "../store/file-agent-store-options.js";
 import { FileUsageStore } from "../store/file-usage-store.js";
 import { COORDINATION_MIGRATIONS } from "./coordination-migrations.js";
 import { NETWORK_STATE_MIGRATIONS } from "./network-migrations.js";
@@ -138,6 +139,7 @@ export const openStorage = async (options: OpenStorageOptions): Promise<OpenedSt
       players: new PostgresAgentStore({
         pool: database.pool,
         logger: options.logger,
+        tickWriteDelayMillis: TICK_WRITE_DELAY_MILLIS,
         ...(now === undefined ? {} : { now }),
       }),
       database,

@@ -19,6 +19,21 @@ export interface PostgresAgentStoreOptions {
   readonly recordMaxBytes?: number;
   /** The largest chat cache kept (its JSON text); older history goes first. As the chat file's limit by default. */
   readonly chatMaxBytes?: number;
+  /**
+   * How long tick changes (playtime) of an online player stay in memory before one coalesced row transaction
+   * writes them (default 0: the next scheduled task). A crash loses at most this much tick work.
+   */
+  readonly tickWriteDelayMillis?: number;
+  /** Runs the coalesced tick writes (the maintenance pool); defaults to the next macrotask. */
+  readonly schedule?: (task: () => Promise<void>) => void;
+}
+
+/** An online player's tick state: the record as last seen here, and the tick work not yet in the row. */
+interface Pinned {
+  record: PlayerRecord;
+  /** Tick transactions run in memory, in order, replayed on the locked row by the next row transaction. */
+  pending: ((data: PlayerData) => unknown)[];
+  scheduled: boolean;
 }
 
 const PLAYER_ID = /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/;
@@ -43,8 +58,11 @@ export class PostgresAgentStore implements AgentStore {
   readonly #now: () => number;
   readonly #chatMaxBytes: number;
   readonly #recordMaxBytes: number;
+  readonly #pinned = new Map<string, Pinned>();
+  readonly #options: PostgresAgentStoreOptions;
 
   constructor(options: PostgresAgentStoreOptions) {
+    this.#options = options;
     this.#pool = options.pool;
     this.#logger = options.logger ?? silentLogger;
     this.#now = options.now ?? Date.now;
@@ -58,7 +76,9 @@ export class PostgresAgentStore implements AgentStore {
       "SELECT format, record, version FROM system_player_record WHERE player_id = $1",
       [playerId],
     );
-    return reader(new PlayerData(this.#recordOf(playerId, rows[0]), { tolerateDamage: true }));
+    const data = new PlayerData(this.#recordOf(playerId, rows[0]), { tolerateDamage: true });
+    for (const work of this.#pinned.get(playerId)?.pending ?? []) work(data);
+    return reader(data);
   }
 
   async record(playerId: string): Promise<PlayerRecord> {
@@ -71,9 +91,14 @@ export class PostgresAgentStore implements AgentStore {
       inTransaction(this.#pool, async (client) => {
         const row = await this.#lockRow(client, playerId);
         const data = new PlayerData(this.#recordOf(playerId, row), { tolerateDamage: true });
+        // tick work kept in memory is written with this transaction (replayed on the row as it is now)
+        const pinned = this.#pinned.get(playerId);
+        const ticks = pinned === undefined ? [] : [...pinned.pending];
+        for (const tick of ticks) tick(data);
         const value = await work(data);
-        if (!data.changed) return value;
-        const text = JSON.stringify(data.toRecord());
+        if (!data.changed) return { value, record: undefined, ticks: 0 };
+        const record = data.toRecord();
+        const text = JSON.stringify(record);
         const bytes = Buffer.byteLength(text);
         if (bytes > this.#recordMaxBytes)
           throw new AgentException(
@@ -85,28 +110,81 @@ export class PostgresAgentStore implements AgentStore {
            WHERE player_id = $1`,
           [playerId, PLAYER_ROW_FORMAT, text, this.#now()],
         );
+        return { value, record, ticks: ticks.length };
+      }).then(({ value, record, ticks }) => {
+        this.#committed(playerId, record, ticks);
         return value;
       }),
     );
   }
 
   /**
-   * Game-tick writes need the record in memory, which a shared store does not keep (another server may change
-   * it at any time): never runs. Nothing in System calls it; a feature that must count per tick uses a
-   * transaction instead.
+   * For the game tick, on a player loaded here (online on this server): `work` runs at once on the record as last
+   * seen here and is kept in memory; one row transaction writes the kept tick work after the coalescing delay
+   * (or the player's next row transaction does), replaying it on the row as it is then, so a change another
+   * server made meanwhile is kept. A crash loses at most the kept tick work. `work` must be a change that may be
+   * replayed on a newer record (add time online), never one that reads a decision from it.
    */
-  tickTransaction<T>(_playerId: string, _work: (data: PlayerData) => T): TickOutcome<T> {
-    return { ran: false };
+  tickTransaction<T>(playerId: string, work: (data: PlayerData) => T): TickOutcome<T> {
+    const pinned = this.#pinned.get(playerId);
+    if (pinned === undefined) return { ran: false };
+    const data = new PlayerData(structuredClone(pinned.record));
+    const value = work(data);
+    if (data.changed) {
+      pinned.record = data.toRecord();
+      pinned.pending.push(work);
+      this.#scheduleTicks(playerId, pinned);
+    }
+    return { ran: true, value };
   }
 
-  /** Nothing to load: every read goes to the database. */
+  /** Keeps the player's record here for tick transactions (they are online on this server). */
   async load(playerId: string): Promise<void> {
     this.#checkId(playerId);
+    if (this.#pinned.has(playerId)) return;
+    const record = await this.record(playerId);
+    if (!this.#pinned.has(playerId)) this.#pinned.set(playerId, { record, pending: [], scheduled: false });
   }
 
-  /** Nothing to write: every transaction committed before it resolved. */
+  /** Writes the player's kept tick work and forgets the record. */
   async unload(playerId: string): Promise<void> {
     this.#checkId(playerId);
+    await this.#writeTicks(playerId);
+    this.#pinned.delete(playerId);
+  }
+
+  /** After a commit: the record as written, with the tick work that came in meanwhile still kept. */
+  #committed(playerId: string, record: PlayerRecord | undefined, written: number): void {
+    const pinned = this.#pinned.get(playerId);
+    if (pinned === undefined || record === undefined) return;
+    pinned.pending.splice(0, written);
+    const data = new PlayerData(structuredClone(record));
+    for (const tick of pinned.pending) tick(data);
+    pinned.record = data.toRecord();
+  }
+
+  #scheduleTicks(playerId: string, pinned: Pinned): void {
+    if (pinned.scheduled) return;
+    pinned.scheduled = true;
+    const schedule = this.#options.schedule ?? ((task) => void setTimeout(() => void task(), 0));
+    const write = (): void =>
+      schedule(async () => {
+        pinned.scheduled = false;
+        await this.#writeTicks(playerId);
+      });
+    const delay = this.#options.tickWriteDelayMillis ?? 0;
+    if (delay <= 0) write();
+    else setTimeout(write, delay).unref();
+  }
+
+  /** One row transaction with the kept tick work; a failure keeps it for the next one (logged). */
+  async #writeTicks(playerId: string): Promise<void> {
+    if ((this.#pinned.get(playerId)?.pending.length ?? 0) === 0) return;
+    try {
+      await this.transaction(playerId, () => undefined);
+    } catch (error) {
+      this.#logger.error(`tick changes of ${playerId} were not written; will retry`, error);
+    }
   }
 
   async readChat(playerId: string): Promise<ChatRecord> {
@@ -163,6 +241,11 @@ export class PostgresAgentStore implements AgentStore {
   /** revoke/reset: deletes the player's record, chat cache and kept copies (on every server at once). */
   async reset(playerId: string): Promise<void> {
     this.#checkId(playerId);
+    const pinned = this.#pinned.get(playerId);
+    if (pinned !== undefined) {
+      pinned.pending = [];
+      pinned.record = emptyPlayerRecord(playerId);
+    }
     await this.#players.run(playerId, () =>
       this.#chats.run(playerId, () =>
         inTransaction(this.#pool, async (client) => {
@@ -173,11 +256,15 @@ export class PostgresAgentStore implements AgentStore {
     );
   }
 
-  /** Every change is committed before it resolves. */
-  async flush(): Promise<void> {}
+  /** Writes the tick work kept in memory; every other change was committed before it resolved. */
+  async flush(): Promise<void> {
+    await Promise.all([...this.#pinned.keys()].map((playerId) => this.#writeTicks(playerId)));
+  }
 
-  /** The pool belongs to the storage that opened it. */
-  async close(): Promise<void> {}
+  /** Writes the kept tick work; the pool belongs to the storage that opened it. */
+  async close(): Promise<void> {
+    await this.flush();
+  }
 
   /** The player's row, locked until the transaction ends; created empty the first time. */
   async #lockRow(client: PoolClient, playerId: string): Promise<unknown> {

@@ -13,39 +13,14 @@ import {
 import { type Logger, silentLogger } from "../../util/logger.js";
 import type { Validation } from "../../util/validation.js";
 import { CHAT_FILE_VERSION, decodeChat, encodeChat } from "./chat-file.js";
+import type { FileAgentStoreOptions } from "./file-agent-store-options.js";
 import { KeyedLock } from "./keyed-lock.js";
+
+export type { DamagedPlayerFile, FileAgentStoreOptions } from "./file-agent-store-options.js";
+
 import { type NbtFileKind, quarantine, readNbtFile, writeNbtFile } from "./nbt-file.js";
 import { decodePlayer, encodePlayer, PLAYER_FILE_VERSION } from "./player-file.js";
 import { keepDamagedCopy, putCopyBack, readPlayerCopy } from "./player-file-repair.js";
-
-/** Options of {@link FileAgentStore}. */
-export interface FileAgentStoreOptions {
-  /** The world save folder; files go to `<world>/system/players/` and `<world>/system/chat/`. */
-  readonly world: string;
-  readonly playerMaxBytes?: number;
-  readonly chatMaxBytes?: number;
-  /**
-   * How long a chat cache update waits before its file write (default 0: the next scheduled task), so that the
-   * turns of a burst share one write. `flush`, `unload` and `close` write at once.
-   */
-  readonly chatWriteDelayMillis?: number;
-  /** Runs coalesced tick writes on the maintenance pool; defaults to the next macrotask. */
-  readonly schedule?: (task: () => Promise<void>) => void;
-  readonly logger?: Logger;
-  readonly now?: () => number;
-  /** Told of every damaged player file once a copy of it is kept (an admin must hear of it). */
-  readonly onDamaged?: (report: DamagedPlayerFile) => void;
-}
-
-/** A player file found damaged: the copy kept of it (before anything was written in its place) and why. */
-export interface DamagedPlayerFile {
-  readonly playerId: string;
-  /** The kept copy, beside the player file: `<uuid>.dat.corrupt-<time>`. */
-  readonly kept: string;
-  readonly reason: string;
-  /** The whole file was unreadable (the player starts empty), or only these entries (read as empty). */
-  readonly entries?: readonly string[];
-}
 
 /** A chat cache held in memory; `dirty` until the file has it. */
 interface ChatEntry {
@@ -299,10 +274,14 @@ export class FileAgentStore implements AgentStore {
     if (entry.scheduled) return;
     entry.scheduled = true;
     const schedule = this.options.schedule ?? ((task) => void setTimeout(() => void task(), 0));
-    schedule(async () => {
-      entry.scheduled = false;
-      await this.#writeIfDirty(playerId);
-    });
+    const write = (): void =>
+      schedule(async () => {
+        entry.scheduled = false;
+        await this.#writeIfDirty(playerId);
+      });
+    const delay = this.options.tickWriteDelayMillis ?? 0;
+    if (delay <= 0) write();
+    else setTimeout(write, delay).unref();
   }
 
   /** Writes coalesced tick changes; a failure is logged and retried on the next change or flush. */
