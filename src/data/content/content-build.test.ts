@@ -86,7 +86,13 @@ describe("the content catalog of a server folder", () => {
     ]);
     // loot: ore drops itself with Silk Touch, raw ore otherwise
     expect(catalog.dropsOf("mekanism:raw_osmium")).toEqual([
-      { item: "mekanism:raw_osmium", kind: "block", source: "mekanism:osmium_ore", silkTouch: false },
+      {
+        item: "mekanism:raw_osmium",
+        kind: "block",
+        source: "mekanism:osmium_ore",
+        silkTouch: false,
+        chance: 1,
+      },
     ]);
     expect(catalog.dropsOf("mekanism:osmium_ore")[0]?.silkTouch).toBe(true);
 
@@ -141,6 +147,7 @@ describe("the content catalog of a server folder", () => {
           kind: "block",
           source: "farmersdelight:wild_tomatoes",
           silkTouch: false,
+          chance: 0.2,
         },
       ]);
       expect(catalog.item("farmersdelight:tomato")?.names.zh_cn).toBe("番茄");

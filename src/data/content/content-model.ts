@@ -44,6 +44,8 @@ export interface LootDrop {
   /** The block or entity id (`mekanism:osmium_ore`), or the table id for chests. */
   readonly source: string;
   readonly silkTouch: boolean;
+  /** The chance of the roll as far as `random_chance` conditions say (1 when none). */
+  readonly chance: number;
 }
 
 /** A tag file: its values (`ns:id`, `#ns:tag`, optional ones marked) and whether it replaces lower layers. */

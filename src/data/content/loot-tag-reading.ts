@@ -20,6 +20,20 @@ const sourceOf = (tableId: string): Pick<LootDrop, "kind" | "source"> => {
 /** Whether an entry (or the pool around it) asks for Silk Touch, in any spelling (1.20 match_tool, 1.21 predicates). */
 const asksSilkTouch = (value: unknown): boolean => JSON.stringify(value ?? null).includes("silk_touch");
 
+/** The product of the `random_chance` conditions of a list (pool or entry); 1 without any. */
+const chanceOf = (conditions: unknown): number => {
+  if (!Array.isArray(conditions)) return 1;
+  let chance = 1;
+  for (const condition of conditions)
+    if (
+      isObject(condition) &&
+      String(condition.condition).endsWith("random_chance") &&
+      typeof condition.chance === "number"
+    )
+      chance *= condition.chance;
+  return chance;
+};
+
 /**
  * The items a loot table can drop: every `minecraft:item` entry, recursing into `children` of alternatives,
  * groups and sequences; Silk Touch noted when the entry or its pool's conditions ask for it.
@@ -29,22 +43,24 @@ export const readLootTable = (tableId: string, json: unknown): LootDrop[] => {
   const where = sourceOf(tableId);
   const drops: LootDrop[] = [];
   const seen = new Set<string>();
-  const visit = (entry: unknown, silk: boolean): void => {
+  const visit = (entry: unknown, silk: boolean, poolChance: number): void => {
     if (!isObject(entry)) return;
     const inner = silk || asksSilkTouch(entry.conditions) || asksSilkTouch(entry.condition);
-    if (Array.isArray(entry.children)) for (const child of entry.children) visit(child, inner);
+    const chance = poolChance * chanceOf(entry.conditions);
+    if (Array.isArray(entry.children)) for (const child of entry.children) visit(child, inner, chance);
     const type = typeof entry.type === "string" ? namespaced(entry.type) : "";
     if (type === "minecraft:item" && typeof entry.name === "string") {
       const item = namespaced(entry.name);
       const key = `${item}|${inner}`;
       if (seen.has(key)) return;
       seen.add(key);
-      drops.push({ item, ...where, silkTouch: inner });
+      drops.push({ item, ...where, silkTouch: inner, chance });
     }
   };
   for (const pool of json.pools)
     if (isObject(pool) && Array.isArray(pool.entries))
-      for (const entry of pool.entries) visit(entry, asksSilkTouch(pool.conditions));
+      for (const entry of pool.entries)
+        visit(entry, asksSilkTouch(pool.conditions), chanceOf(pool.conditions));
   return drops;
 };
 
