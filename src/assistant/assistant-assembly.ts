@@ -36,6 +36,7 @@ import { tellAdmins } from "./damaged-player-files.js";
 import { featureServices, modeTargets } from "./pipeline-services.js";
 import { PlayerStandings } from "./player-standing.js";
 import { type RequestPayload, RequestPipeline } from "./request-pipeline.js";
+import { loadServerContent } from "./server-content.js";
 import { ProgressChannel } from "./thinking-indicator.js";
 
 export interface AssistantServerOptions {
@@ -221,6 +222,12 @@ export const assembleAssistant = async (
     if (packs.applied.length > 0) logger.info(`data packs: ${packs.applied.join(", ")} changed on/off`);
     if (!(await advancements.load())) kept.push("advancements.json");
     rules = advancements.table();
+    await loadServerContent({
+      serverDir: infrastructure.paths.serverDir,
+      world: infrastructure.paths.world,
+      catalog: infrastructure.catalog,
+      logger,
+    });
     if (packs.restart.length > 0)
       logger.warn(
         `data packs: ${packs.restart.join(", ")} changed in a way that takes effect after a restart`,
@@ -237,7 +244,15 @@ export const assembleAssistant = async (
     await events.resumeWaiting();
     logModel(infrastructure);
     return reloadSummary(
-      ["config", "prompts", "access", "features", "data packs", "advancements"],
+      [
+        "config",
+        "prompts",
+        "access",
+        "features",
+        "data packs",
+        "advancements",
+        ...(infrastructure.paths.serverDir === undefined ? [] : ["server content"]),
+      ],
       kept,
       packs.restart,
     );

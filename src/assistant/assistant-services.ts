@@ -31,6 +31,7 @@ import { Languages } from "../util/language.js";
 import type { Logger } from "../util/logger.js";
 import { DamagedPlayerFiles } from "./damaged-player-files.js";
 import { PlayerDirectory } from "./player-directory.js";
+import { loadServerContent } from "./server-content.js";
 
 /** The game data version System reads (items, blocks, entities, loot). */
 export const GAME_DATA_VERSION = "1.21.4";
@@ -73,7 +74,10 @@ export interface AssistantInfrastructure {
   readonly generations: MemoryGenerations;
   readonly conversation: ConversationService;
   readonly engine: AgentEngine;
-  /** The game's items (ids, names in both languages); routing marks their names as slots. */
+  /**
+   * The game's items (ids, names in both languages) with the server's own content (`paths.serverDir`: mods,
+   * datapacks, KubeJS) on top; routing marks their names as slots.
+   */
   readonly catalog: ItemCatalog;
   readonly tasks: TaskExecutor;
   readonly lifecycles: AgentLifecycles;
@@ -163,6 +167,7 @@ export const openInfrastructure = async (options: {
   });
   // One item catalog for routing slots and the item features.
   const catalog = ItemCatalog.forVersion(GAME_DATA_VERSION);
+  await loadServerContent({ serverDir: paths.serverDir, world: paths.world, catalog, logger });
   const engine = new AgentEngine({
     config: agentConfig,
     slots: new ItemMentions(catalog),

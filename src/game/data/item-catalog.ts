@@ -1,15 +1,46 @@
 import { createRequire } from "node:module";
 import type { IndexedData } from "minecraft-data";
 import { type GameNameKind, GameNameTable } from "./game-names.js";
+import type { ServerContent } from "./server-content.js";
 import { loadItemNames } from "./zh-item-names.js";
 
-/** One vanilla item: namespaced id, its names and how many fit in a stack. */
+/** One item: namespaced id, its names and how many fit in a stack; a modded one names its mod. */
 export interface ItemInfo {
   readonly id: string;
+  /** minecraft-data's number of a vanilla item; -1 for a modded one (its number is the loader's, per server). */
   readonly numericId: number;
   readonly names: { readonly en_us: string; readonly zh_cn?: string };
   readonly stackSize: number;
+  /** The mod a modded item comes from (`create`, `Create`); absent for vanilla items. */
+  readonly mod?: { readonly id: string; readonly name: string };
 }
+
+/** `andesite_alloy` → `Andesite Alloy`: the name of an item its pack names in no locale. */
+const fromPath = (id: string): string =>
+  id
+    .slice(id.indexOf(":") + 1)
+    .split(/[/_]/)
+    .filter((word) => word !== "")
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join(" ");
+
+/** The modded item of a content entry: en_us falls back to the id's words, zh_cn is left out when absent. */
+const moddedInfo = (item: {
+  id: string;
+  mod: string;
+  modName: string;
+  names: Readonly<Record<string, string>>;
+}): ItemInfo => {
+  const en = item.names.en_us ?? fromPath(item.id);
+  const zh = item.names.zh_cn;
+  return {
+    id: item.id,
+    numericId: -1,
+    names: zh === undefined ? { en_us: en } : { en_us: en, zh_cn: zh },
+    stackSize: 64,
+    mod: { id: item.mod, name: item.modName },
+  };
+};
 
 /** The minecraft-data tables of one game version (loaded once per version). */
 export const gameData = (version: string): IndexedData =>
@@ -47,13 +78,20 @@ const compareMatches = (left: NameMatch, right: NameMatch): number =>
 const normalize = (text: string): string => text.trim().toLowerCase().replace(/\s+/g, " ");
 
 /**
- * Item lookup by id (`minecraft:diamond`, `diamond`) or by exact English or Chinese name (`Diamond`, `钻石`),
- * with a prefix/substring search for suggestions. English names come from minecraft-data, Chinese from our table.
+ * Item lookup by id (`minecraft:diamond`, `diamond`, `create:andesite_alloy`) or by exact English or Chinese
+ * name (`Diamond`, `钻石`, `安山合金`), with a prefix/substring search for suggestions. Vanilla names come from
+ * minecraft-data and our zh_cn table; the server's own content (`useContent`) adds its modded items on top.
  */
 export class ItemCatalog {
-  readonly #byId = new Map<string, ItemInfo>();
+  readonly #vanilla = new Map<string, ItemInfo>();
+  #byId = new Map<string, ItemInfo>();
   readonly #byNumericId = new Map<number, ItemInfo>();
-  readonly #byName = new Map<string, ItemInfo>();
+  #byName = new Map<string, ItemInfo>();
+  /** Modded ids by path (`andesite_alloy`) when only one mod has that path. */
+  #byPath = new Map<string, ItemInfo | null>();
+  #content: ServerContent | undefined;
+  /** Bumped each time the content changes: indexes built from `all()` rebuild when it moves. */
+  #generation = 0;
   /** How many different recipe results use each item: base materials (Iron Ingot, 铁锭) rank first in searches. */
   readonly #uses = new Map<string, number>();
   #names: GameNameTable | undefined;
@@ -71,14 +109,55 @@ export class ItemCatalog {
         names: zh === undefined ? { en_us: item.displayName } : { en_us: item.displayName, zh_cn: zh },
         stackSize: item.stackSize,
       };
-      this.#byId.set(id, info);
+      this.#vanilla.set(id, info);
       this.#byNumericId.set(item.id, info);
     }
     this.#countUses();
-    // ids win over names, English over Chinese, first item over later ones with the same name
-    for (const info of this.#byId.values()) this.#addName(info.names.en_us, info);
-    for (const info of this.#byId.values())
-      if (info.names.zh_cn !== undefined) this.#addName(info.names.zh_cn, info);
+    this.#index(undefined);
+  }
+
+  /**
+   * Puts the server's content (modded items) beside the vanilla items, replacing the previous content: at start
+   * and on reload, between requests. Vanilla ids and names keep precedence over modded ones.
+   */
+  useContent(content: ServerContent | undefined): void {
+    this.#index(content);
+    this.#generation++;
+  }
+
+  /** The server's content in use, if any. */
+  get content(): ServerContent | undefined {
+    return this.#content;
+  }
+
+  /** Moves whenever `useContent` replaces the content. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  #index(content: ServerContent | undefined): void {
+    const byId = new Map(this.#vanilla);
+    const byPath = new Map<string, ItemInfo | null>();
+    if (content !== undefined)
+      for (const item of content.items()) {
+        if (byId.has(item.id)) continue;
+        const info = moddedInfo(item);
+        byId.set(item.id, info);
+        const path = item.id.slice(item.id.indexOf(":") + 1);
+        byPath.set(path, byPath.has(path) ? null : info);
+      }
+    const byName = new Map<string, ItemInfo>();
+    const add = (name: string, info: ItemInfo): void => {
+      const key = normalize(name);
+      if (!byName.has(key)) byName.set(key, info);
+    };
+    // ids win over names, English over Chinese, vanilla over modded, first item over later ones with the name
+    for (const info of byId.values()) add(info.names.en_us, info);
+    for (const info of byId.values()) if (info.names.zh_cn !== undefined) add(info.names.zh_cn, info);
+    this.#byId = byId;
+    this.#byName = byName;
+    this.#byPath = byPath;
+    this.#content = content;
   }
 
   /** The catalog of a version with our bundled zh_cn names. */
@@ -91,7 +170,11 @@ export class ItemCatalog {
     const text = normalize(query);
     if (text === "") return undefined;
     const id = text.includes(":") ? text : `minecraft:${text.replace(/ /g, "_")}`;
-    return this.#byId.get(id) ?? this.#byName.get(text);
+    return (
+      this.#byId.get(id) ??
+      this.#byName.get(text) ??
+      (text.includes(":") ? undefined : (this.#byPath.get(text.replace(/ /g, "_")) ?? undefined))
+    );
   }
 
   byNumericId(id: number): ItemInfo | undefined {
@@ -105,12 +188,12 @@ export class ItemCatalog {
    */
   search(query: string, limit = 10): ItemInfo[] {
     const needle = normalize(query)
-      .replace(/^minecraft:/, "")
+      .replace(/^[a-z0-9_.-]+:/, "")
       .replace(/_/g, " ");
     if (needle === "") return [];
     const ranked: { info: ItemInfo; match: NameMatch }[] = [];
     for (const info of this.#byId.values()) {
-      const keys = [info.id.slice("minecraft:".length).replace(/_/g, " "), normalize(info.names.en_us)];
+      const keys = [info.id.slice(info.id.indexOf(":") + 1).replace(/_/g, " "), normalize(info.names.en_us)];
       if (info.names.zh_cn !== undefined) keys.push(info.names.zh_cn);
       let best: NameMatch | undefined;
       for (const key of keys) {
@@ -132,6 +215,14 @@ export class ItemCatalog {
 
   /** The name of an item, block or entity in a locale, for card lines such as mob drops (falls back to en_us). */
   nameOf(kind: GameNameKind, id: string, locale: string): string {
+    if (!id.startsWith("minecraft:") && id.includes(":") && this.#content !== undefined) {
+      const chinese = locale.toLowerCase().startsWith("zh");
+      const named =
+        kind === "entity"
+          ? undefined
+          : ((chinese ? this.#content.name(id, "zh_cn") : undefined) ?? this.#content.name(id, "en_us"));
+      return named ?? fromPath(id);
+    }
     this.#names ??= new GameNameTable(this.data);
     return this.#names.name(kind, id, locale);
   }
@@ -163,10 +254,5 @@ export class ItemCatalog {
       const info = this.#byNumericId.get(id);
       if (info !== undefined) this.#uses.set(info.id, set.size);
     }
-  }
-
-  #addName(name: string, info: ItemInfo): void {
-    const key = normalize(name);
-    if (!this.#byName.has(key)) this.#byName.set(key, info);
   }
 }

@@ -55,13 +55,28 @@ export class ItemMentions implements SlotRecognizer {
   readonly #firstChars = new Set<string>();
   #longestChinese = 1;
 
+  /** The catalog generation the tables were built for: content reloads rebuild them before the next scan. */
+  #generation = -1;
+
   constructor(
     private readonly catalog: ItemCatalog,
-    aliases: ReadonlyMap<string, string> = loadItemAliases(),
+    private readonly aliases: ReadonlyMap<string, string> = loadItemAliases(),
   ) {
+    this.#build();
+  }
+
+  #build(): void {
+    if (this.#generation === this.catalog.generation) return;
+    this.#generation = this.catalog.generation;
+    for (const table of [this.#english, this.#chinese, this.#firstWords, this.#firstChars]) table.clear();
+    this.#longestChinese = 1;
+    const catalog = this.catalog;
+    const aliases = this.aliases;
     const add = (names: Map<string, NameTarget>, name: string, item: ItemInfo): void => {
       const known = names.get(name);
-      names.set(name, known === undefined || known?.id === item.id ? item : AMBIGUOUS);
+      // a vanilla name stays vanilla's when a mod reuses it; two mods sharing a name name neither
+      const keep = known !== undefined && known !== AMBIGUOUS && known.mod === undefined && item.mod !== undefined;
+      names.set(name, known === undefined || known?.id === item.id ? item : keep ? known : AMBIGUOUS);
     };
     for (const item of catalog.all()) {
       const path = englishKey(item.id.slice(item.id.indexOf(":") + 1).replace(/_/g, " "));
@@ -97,6 +112,7 @@ export class ItemMentions implements SlotRecognizer {
 
   /** The text with every mention replaced by ` <item> ` (input: NFKC, lower case). */
   mark(text: string): string {
+    this.#build();
     let out = "";
     let last = 0;
     for (const mention of this.#scan(text)) {
@@ -111,6 +127,7 @@ export class ItemMentions implements SlotRecognizer {
    * none, two different ids, two different items tying for the longest, or a name several items share.
    */
   find(text: string): ItemInfo | undefined {
+    this.#build();
     const mentions = this.#scan(text.normalize("NFKC").toLowerCase());
     // Two different ids written out (`compare minecraft:stick and minecraft:diamond`) name no single item.
     const ids = new Set(mentions.filter((mention) => mention.id).map((mention) => mention.item?.id));

@@ -4,9 +4,18 @@ import { type Codec, codec } from "../../util/codec.js";
 import type { ItemCatalog } from "./item-catalog.js";
 import { blockDropConditionSchema, needsSilkTouch } from "./loot-drop.js";
 import { readBlockLoot, readEntityLoot } from "./loot-reading.js";
+import type { ServerContent, ServerRecipe } from "./server-content.js";
 
-const ingredientSchema = z.object({ item: z.string(), count: z.number().int().positive() });
+const ingredientSchema = z.object({
+  /** An item id, or `#ns:tag` for a tag. */
+  item: z.string(),
+  count: z.number().int().positive(),
+  /** The items a tag (or a choice of items) stands for, at most eight; absent for one plain item. */
+  options: z.array(z.string()).max(8).optional(),
+});
 const recipeSchema = z.object({
+  /** The recipe type of the server's content (`minecraft:smelting`, `create:mixing`); absent for vanilla grids. */
+  type: z.string().optional(),
   shaped: z.boolean(),
   resultCount: z.number().int().positive(),
   ingredients: z.array(ingredientSchema),
@@ -91,16 +100,40 @@ export class ItemSources {
     }
   }
 
-  /** All sources of an item id (`minecraft:diamond`); empty lists for an unknown item. */
+  /**
+   * All sources of an item id (`minecraft:diamond`, `create:andesite_alloy`): vanilla's from minecraft-data,
+   * then the server content's recipes and loot (mods, datapacks, KubeJS); empty lists for an unknown item.
+   */
   of(itemId: string): ItemSourcesInfo {
     const info = this.catalog.lookup(itemId);
     if (info === undefined) return { item: itemId, recipes: [], blocks: [], entities: [] };
+    const vanilla = info.id.startsWith("minecraft:");
     const name = info.id.slice("minecraft:".length);
+    const content = this.catalog.content;
+    const drops = content?.dropsOf(info.id) ?? [];
     return {
       item: info.id,
-      recipes: this.recipes(info.numericId),
-      blocks: [...(this.#blocksByItem.get(name) ?? [])].sort((left, right) => right.chance - left.chance),
-      entities: [...(this.#entitiesByItem.get(name) ?? [])].sort((left, right) => right.chance - left.chance),
+      recipes: [
+        ...(vanilla && info.numericId >= 0 ? this.recipes(info.numericId) : []),
+        ...(content?.recipesFor(info.id) ?? []).map((recipe) => contentRecipe(recipe, info.id, content!)),
+      ],
+      blocks: [
+        ...(vanilla ? (this.#blocksByItem.get(name) ?? []) : []),
+        ...drops.filter((drop) => drop.kind === "block").map(contentBlockDrop),
+      ].sort((left, right) => right.chance - left.chance),
+      entities: [
+        ...(vanilla ? (this.#entitiesByItem.get(name) ?? []) : []),
+        ...drops
+          .filter((drop) => drop.kind === "entity")
+          .map((drop) => ({
+            entity: drop.source,
+            chance: drop.chance,
+            min: 1,
+            max: null,
+            playerKill: false,
+            looting: false,
+          })),
+      ].sort((left, right) => right.chance - left.chance),
     };
   }
 
@@ -136,3 +169,34 @@ export class ItemSources {
       : { shaped: false, ...base };
   }
 }
+
+/** Items of one ingredient slot: a tag's items (at most eight), or the items it offers. */
+const slotOptions = (options: readonly string[], content: ServerContent): string[] =>
+  [
+    ...new Set(options.flatMap((option) => (option.startsWith("#") ? content.tagItems(option) : [option]))),
+  ].slice(0, 8);
+
+/** A content recipe as the card and the tools carry it: its type, ingredients (tags with their items). */
+const contentRecipe = (recipe: ServerRecipe, item: string, content: ServerContent): CraftingRecipe => ({
+  type: recipe.type,
+  shaped: recipe.type === "minecraft:crafting_shaped",
+  resultCount: recipe.outputs.find((output) => output.item === item)?.count ?? 1,
+  ingredients: recipe.inputs.map((input) => {
+    const first = input.options[0] ?? "?";
+    const plain = input.options.length === 1 && !first.startsWith("#");
+    return plain
+      ? { item: first, count: input.count }
+      : { item: first, count: input.count, options: slotOptions(input.options, content) };
+  }),
+});
+
+/** A loot table's block drop: always one roll as far as a static read can say; Silk Touch as the table asks. */
+const contentBlockDrop = (drop: { source: string; silkTouch: boolean; chance: number }): BlockDrop => ({
+  block: drop.source,
+  chance: drop.chance,
+  min: 1,
+  max: null,
+  silkTouch: drop.silkTouch,
+  condition: drop.silkTouch ? "silk_touch" : "none",
+  fortune: false,
+});

@@ -11,10 +11,19 @@ export class ItemTextIndex {
 
   /** Every start of a name a bare partial may be (`铁`, `铁锭`…, `iron`, `iron ingot`…): others skip the search. */
   readonly #starts = new Set<string>();
+  #generation = -1;
 
   constructor(private readonly catalog: ItemCatalog) {
     this.#mentions = new ItemMentions(catalog);
-    for (const item of catalog.all()) {
+    this.#build();
+  }
+
+  /** (Re)builds the name starts for the catalog's current content. */
+  #build(): void {
+    if (this.#generation === this.catalog.generation) return;
+    this.#generation = this.catalog.generation;
+    this.#starts.clear();
+    for (const item of this.catalog.all()) {
       const words = item.names.en_us.toLowerCase().split(" ");
       for (let size = 1; size < words.length; size++) this.#starts.add(words.slice(0, size).join(" "));
       const chinese = item.names.zh_cn ?? "";
@@ -24,6 +33,7 @@ export class ItemTextIndex {
 
   /** The one item the text names; undefined when it names none, or several equally well. */
   find(text: string): ItemInfo | undefined {
+    this.#build();
     return this.#mentions.find(text) ?? this.#partial(text.normalize("NFKC").toLowerCase().trim());
   }
 

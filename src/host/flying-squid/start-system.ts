@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { AssistantServer } from "../../assistant/assistant-server.js";
 import { loadExtensions } from "../../assistant/extension-loader.js";
 import { openStorage } from "../../data/network/open-storage.js";
@@ -94,7 +94,12 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     logger: options.logger,
   });
   const assistant = await createAssistant({
-    paths: { dataDir, world, packRoots: [...extensions.packRoots, join(dataDir, "datapacks")] },
+    paths: {
+      dataDir,
+      world,
+      packRoots: [...extensions.packRoots, join(dataDir, "datapacks")],
+      ...(cli.value.serverDir === undefined ? {} : { serverDir: resolve(cli.value.serverDir) }),
+    },
     storage,
     bridge: players,
     logger: options.logger,

@@ -14,10 +14,12 @@ export interface GatewayCliOptions {
   readonly rcon?: string;
   /** `--rcon-password-file FILE`: the file holding its password (relative to the working folder). */
   readonly rconPasswordFile?: string;
+  /** `--server-dir DIR`: the backend's own folder (mods, quests), over `serverDir` in gateway.json. */
+  readonly serverDir?: string;
 }
 
 export const GATEWAY_USAGE =
-  "usage: system gateway --backend HOST:PORT [--port N] [--panel-port N] [--data-dir DIR] [--rcon HOST:PORT --rcon-password-file FILE]";
+  "usage: system gateway --backend HOST:PORT [--port N] [--panel-port N] [--data-dir DIR] [--rcon HOST:PORT --rcon-password-file FILE] [--server-dir DIR]";
 
 const FLAGS = new Set([
   "--backend",
@@ -26,10 +28,12 @@ const FLAGS = new Set([
   "--data-dir",
   "--rcon",
   "--rcon-password-file",
+  "--server-dir",
 ]);
 
 /**
- * Parses `--backend HOST:PORT --port N --panel-port N --data-dir DIR --rcon HOST:PORT --rcon-password-file FILE`
+ * Parses `--backend HOST:PORT --port N --panel-port N --data-dir DIR --rcon HOST:PORT --rcon-password-file FILE
+ * --server-dir DIR`
  * (also `--flag=value`); unknown flags are errors.
  */
 export const parseGatewayCliOptions = (argv: readonly string[]): Validation<GatewayCliOptions> => {
@@ -43,6 +47,7 @@ export const parseGatewayCliOptions = (argv: readonly string[]): Validation<Gate
     if (flag === "--data-dir") options = { ...options, dataDir: value };
     else if (flag === "--rcon") options = { ...options, rcon: value };
     else if (flag === "--rcon-password-file") options = { ...options, rconPasswordFile: value };
+    else if (flag === "--server-dir") options = { ...options, serverDir: value };
     else if (flag === "--backend") {
       const address = parseAddress(value);
       if (!address.success) return invalid(`--backend ${address.error}`);

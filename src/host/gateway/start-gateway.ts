@@ -1,4 +1,4 @@
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AssistantServer } from "../../assistant/assistant-server.js";
 import { StorageOpenError } from "../../data/network/open-storage.js";
@@ -109,7 +109,8 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
           environment: options.environment ?? process.env,
           panelPort: cli.value.panelPort,
           announce,
-          serverDir: serverDirOf(config, dataDir),
+          serverDir:
+            cli.value.serverDir === undefined ? serverDirOf(config, dataDir) : resolve(cli.value.serverDir),
           effects: rcon?.effects,
           listenHost: host,
           onlineMode: config.onlineMode,

@@ -6,6 +6,8 @@ export interface CliOptions {
   readonly port?: number;
   /** `--panel-port N`: the web panel's port instead of `panel.json`'s (0: any free port). */
   readonly panelPort?: number;
+  /** `--server-dir DIR`: a modpack server's folder whose mods, datapacks and KubeJS System reads for items. */
+  readonly serverDir?: string;
   /** `--help` / `-h`: print `SERVE_USAGE` and start nothing. */
   readonly help?: true;
 }
@@ -14,28 +16,35 @@ export interface CliOptions {
 export const DEFAULT_DATA_DIR = "run";
 
 /** The usage line of `npm start -- …` / `system serve …`, printed with a refused flag and by `--help`. */
-export const SERVE_USAGE = "usage: system serve [--port N] [--panel-port N] [--data-dir DIR]";
+export const SERVE_USAGE =
+  "usage: system serve [--port N] [--panel-port N] [--data-dir DIR] [--server-dir DIR]";
 
 const PORT_FLAGS = ["--port", "--panel-port"] as const;
 type PortFlag = (typeof PORT_FLAGS)[number];
 const isPortFlag = (flag: string): flag is PortFlag => (PORT_FLAGS as readonly string[]).includes(flag);
 
 /**
- * Parses `--port N --panel-port N --data-dir DIR` (also `--flag=value`) and `--help`/`-h`; unknown flags are an
+ * Parses `--port N --panel-port N --data-dir DIR --server-dir DIR` (also `--flag=value`) and `--help`/`-h`; unknown flags are an
  * error so typos are not ignored.
  */
 export const parseCliOptions = (argv: readonly string[]): Validation<CliOptions> => {
   let dataDir = DEFAULT_DATA_DIR;
+  let serverDir: string | undefined;
   const ports: Partial<Record<PortFlag, number>> = {};
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index]!;
     if (argument === "--help" || argument === "-h") return valid({ dataDir, help: true });
     const [flag, inline] = argument.includes("=") ? argument.split("=", 2) : [argument, undefined];
-    if (flag !== "--data-dir" && !isPortFlag(flag!)) return invalid(`unknown option ${argument}`);
+    if (flag !== "--data-dir" && flag !== "--server-dir" && !isPortFlag(flag!))
+      return invalid(`unknown option ${argument}`);
     const value = inline ?? argv[++index];
     if (value === undefined || value === "") return invalid(`${flag} needs a value`);
     if (flag === "--data-dir") {
       dataDir = value;
+      continue;
+    }
+    if (flag === "--server-dir") {
+      serverDir = value;
       continue;
     }
     const parsed = Number(value);
@@ -45,6 +54,7 @@ export const parseCliOptions = (argv: readonly string[]): Validation<CliOptions>
   }
   return valid({
     dataDir,
+    ...(serverDir === undefined ? {} : { serverDir }),
     ...(ports["--port"] === undefined ? {} : { port: ports["--port"] }),
     ...(ports["--panel-port"] === undefined ? {} : { panelPort: ports["--panel-port"] }),
   });

@@ -16,10 +16,17 @@ const itemCardSchema = z.object({
   en_us: z.string(),
   zh_cn: z.string().optional(),
   stackSize: z.number().int(),
+  /** The display name of the mod a modded item comes from. */
+  mod: z.string().optional(),
   recipes: z.array(
     z.object({
       resultCount: z.number().int(),
-      ingredients: z.array(named.extend({ count: z.number().int() })),
+      /** Names of the items a tag ingredient stands for, when it stands for more than one. */
+      ingredients: z.array(
+        named.extend({ count: z.number().int(), options: z.array(z.string()).optional() }),
+      ),
+      /** Where it is made: a vanilla station's translation key, or the mod's own name of its recipe type. */
+      station: z.object({ key: z.string().optional(), name: z.string().optional() }).optional(),
     }),
   ),
   blocks: z.array(
@@ -58,19 +65,36 @@ const sourceLines = (data: ItemCardData): Text[] => {
   const lines: Text[] = [];
   if (data.recipes.length > 0) {
     lines.push(translatable("system.item.sources.recipes"));
-    for (const recipe of data.recipes)
-      lines.push(
-        translatable(
-          "system.item.recipe",
-          joinTexts(
-            recipe.ingredients.map((ingredient) =>
-              translatable("system.item.ingredient", ingredient.count, literal(ingredient.name)),
-            ),
-            LIST_KEY,
+    for (const recipe of data.recipes) {
+      const inputs = joinTexts(
+        recipe.ingredients.map((ingredient) =>
+          translatable(
+            "system.item.ingredient",
+            ingredient.count,
+            ingredient.options !== undefined && ingredient.options.length > 1
+              ? translatable(
+                  "system.item.ingredient.any",
+                  literal(ingredient.name),
+                  joinTexts(ingredient.options.map(literal), LIST_KEY),
+                )
+              : literal(ingredient.name),
           ),
-          recipe.resultCount,
         ),
+        LIST_KEY,
       );
+      const station = recipe.station;
+      const where =
+        station?.key !== undefined
+          ? translatable(station.key)
+          : station?.name !== undefined
+            ? literal(station.name)
+            : undefined;
+      lines.push(
+        where === undefined
+          ? translatable("system.item.recipe", inputs, recipe.resultCount)
+          : translatable("system.item.recipe.station", inputs, recipe.resultCount, where),
+      );
+    }
     lines.push(...more(data.more.recipes));
   }
   if (data.blocks.length > 0) {
@@ -113,14 +137,16 @@ const sourceLines = (data: ItemCardData): Text[] => {
 
 /** `system:item`: id, en_us and zh_cn names, stack size, sources, and "sources of <ingredient>" buttons. */
 export const ITEM_CARD = CardType.of<ItemCardData>("system:item", codec(itemCardSchema), (data) => {
-  const builder = CardBuilder.of(
-    "system.item.card",
+  const names = [
     literal(data.en_us),
     data.zh_cn === undefined ? translatable("system.item.no_zh_name") : literal(data.zh_cn),
     literal(data.id),
-    literal(String(data.stackSize)),
-    joinLines(sourceLines(data)),
-  );
+  ];
+  const rest = [literal(String(data.stackSize)), joinLines(sourceLines(data))];
+  const builder =
+    data.mod === undefined
+      ? CardBuilder.of("system.item.card", ...names, ...rest)
+      : CardBuilder.of("system.item.card.modded", ...names, literal(data.mod), ...rest);
   for (const ingredient of data.ingredients)
     builder.labelledButton({
       labelKey: "system.item.button.sources_of",

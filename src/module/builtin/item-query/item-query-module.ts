@@ -23,6 +23,7 @@ import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import { ordersToAct } from "../core/own-read.js";
 import { ITEM_CARD, ITEM_NOT_FOUND_CARD, ITEM_QUERY_ACTION_ID, type ItemCardData } from "./item-cards.js";
+import { recipeStation } from "./recipe-station.js";
 
 /** What to look up: an item id or an item name (en_us or zh_cn), or a sentence naming one. */
 export interface ItemQueryInput {
@@ -172,18 +173,36 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
     const catalog = this.options.catalog;
     const itemName = (id: string): string => {
       const info = catalog.lookup(id);
-      if (info === undefined) return id.startsWith("#") ? id : id.replace(/^minecraft:/, "");
+      if (info === undefined)
+        return id.startsWith("#")
+          ? id
+          : id.includes(":")
+            ? catalog.nameOf("block", id, chinese ? "zh_cn" : "en_us")
+            : id;
       return chinese ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
     };
     const entityName = (id: string): string => catalog.nameOf("entity", id, chinese ? "zh_cn" : "en_us");
-    const recipes = sources.recipes.slice(0, LIMITS.recipes).map((recipe) => ({
-      resultCount: recipe.resultCount,
-      ingredients: recipe.ingredients.map((ingredient) => ({
-        id: ingredient.item,
-        name: itemName(ingredient.item),
-        count: ingredient.count,
-      })),
-    }));
+    const modName = catalog.lookup(item.id)?.mod?.name;
+    const locale = chinese ? "zh_cn" : "en_us";
+    const recipes = sources.recipes.slice(0, LIMITS.recipes).map((recipe) => {
+      const station = recipeStation(recipe.type, catalog.content, locale);
+      return {
+        resultCount: recipe.resultCount,
+        ingredients: recipe.ingredients.map((ingredient) => {
+          const options = ingredient.options ?? [];
+          // a tag stands for its items: one item is named as itself, several as "any of"
+          const id = options.length === 1 ? options[0]! : ingredient.item;
+          const name = options.length >= 1 ? itemName(options[0]!) : itemName(ingredient.item);
+          return {
+            id,
+            name,
+            count: ingredient.count,
+            ...(options.length > 1 ? { options: options.slice(0, 4).map(itemName) } : {}),
+          };
+        }),
+        ...(station === undefined ? {} : { station }),
+      };
+    });
     const ingredients = new Map<string, string>();
     for (const recipe of recipes)
       for (const ingredient of recipe.ingredients)
@@ -198,6 +217,7 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
       en_us: item.names.en_us,
       ...(item.names.zh_cn === undefined ? {} : { zh_cn: item.names.zh_cn }),
       stackSize: item.stackSize,
+      ...(modName === undefined ? {} : { mod: modName }),
       recipes,
       blocks: sources.blocks.slice(0, LIMITS.blocks).map((drop) => ({
         id: drop.block,

@@ -1,0 +1,229 @@
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join, relative } from "node:path";
+import type { Logger } from "../../util/logger.js";
+import { levelName } from "../quests/ftb-server-folder.js";
+import {
+  type ArchiveLimits,
+  type ArchiveReader,
+  DEFAULT_ARCHIVE_LIMITS,
+  openFolder,
+  openZip,
+} from "./archive.js";
+import { ContentCatalog } from "./content-catalog.js";
+import { type ContentLayer, emptyLayer, type LayerKind } from "./content-model.js";
+import { readServerScript, readStartupScript } from "./kubejs-reading.js";
+import { readArchive } from "./layer-reading.js";
+
+/** The cache format; a file of another version is ignored (rebuilt), never misread. */
+const CACHE_VERSION = 1;
+/** Archives read at once (the machine's cores inflate while others wait on the disk). */
+const PARALLEL_SOURCES = 4;
+/** Packs with more sources than this print a progress line while they are read. */
+const PROGRESS_FROM = 40;
+
+/** One file or folder of the server that feeds a layer. */
+interface Source {
+  readonly kind: LayerKind;
+  readonly path: string;
+  readonly folder: boolean;
+}
+
+interface CacheEntry {
+  readonly fingerprint: string;
+  readonly layer: ContentLayer;
+}
+
+/** What a build did, for the start-up line and `content inspect`. */
+export interface BuildStats {
+  readonly sources: number;
+  readonly fromCache: number;
+  readonly millis: number;
+}
+
+const listed = (folder: string, accept: (name: string, isFolder: boolean) => boolean): string[] => {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => accept(entry.name, entry.isDirectory()))
+    .map((entry) => join(folder, entry.name))
+    .sort();
+};
+
+/**
+ * The sources of a server folder in layer order: `mods/*.jar` (file-name order, the loaders' own), then
+ * `resourcepacks/` (zips and folders: names such as a translation pack), `<world>/datapacks/`, and `kubejs/`.
+ */
+export const contentSources = (serverDir: string): Source[] => {
+  const packs = (folder: string, kind: LayerKind): Source[] =>
+    listed(folder, (name, isFolder) => isFolder || name.endsWith(".zip")).map((path) => ({
+      kind,
+      path,
+      folder: statSync(path).isDirectory(),
+    }));
+  const world = join(serverDir, levelName(serverDir));
+  return [
+    ...listed(join(serverDir, "mods"), (name, isFolder) => !isFolder && name.endsWith(".jar")).map(
+      (path) => ({
+        kind: "mod" as const,
+        path,
+        folder: false,
+      }),
+    ),
+    ...packs(join(serverDir, "resourcepacks"), "resourcepack"),
+    ...packs(join(world, "datapacks"), "datapack"),
+    ...(existsSync(join(serverDir, "kubejs"))
+      ? [{ kind: "kubejs" as const, path: join(serverDir, "kubejs"), folder: true }]
+      : []),
+  ];
+};
+
+/** Size and time of a file, or of every file of a folder: what the cache is keyed by. */
+const fingerprint = (source: Source): string => {
+  if (!source.folder) {
+    const stat = statSync(source.path);
+    return `${stat.size}:${stat.mtimeMs}`;
+  }
+  let files = 0;
+  let size = 0;
+  let newest = 0;
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else {
+        const stat = statSync(path);
+        files++;
+        size += stat.size;
+        newest = Math.max(newest, stat.mtimeMs);
+      }
+    }
+  };
+  walk(source.path);
+  return `${files}:${size}:${newest}`;
+};
+
+/** Reads one source into a layer; a source that cannot be read at all is an issue and an empty layer. */
+const readSource = async (
+  source: Source,
+  serverDir: string,
+  limits: ArchiveLimits,
+): Promise<ContentLayer> => {
+  const name = relative(serverDir, source.path);
+  const layer = emptyLayer(source.kind, name);
+  let archive: ArchiveReader | undefined;
+  try {
+    archive = source.folder ? openFolder(source.path, limits) : await openZip(source.path, limits);
+    await readArchive(archive, name, layer, { limits, allLangKeys: source.kind === "kubejs" });
+    if (source.kind === "kubejs") await readScripts(archive, layer);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const refused = (error as { problem?: string }).problem === "zip_bomb";
+    return {
+      ...emptyLayer(source.kind, name),
+      issues: [{ file: name, message: `${refused ? "refused (zip bomb): " : "skipped: "}${message}` }],
+    };
+  } finally {
+    archive?.close();
+  }
+  return layer;
+};
+
+const readScripts = async (archive: ArchiveReader, layer: ContentLayer): Promise<void> => {
+  for (const entry of archive.names) {
+    if (!entry.endsWith(".js")) continue;
+    const source = (await archive.read(entry)).toString("utf8");
+    if (entry.startsWith("startup_scripts/")) readStartupScript(source, layer);
+    else if (entry.startsWith("server_scripts/")) readServerScript(source, entry, layer);
+  }
+};
+
+const readCache = (path: string | undefined): Map<string, CacheEntry> => {
+  if (path === undefined || !existsSync(path)) return new Map();
+  try {
+    const file = JSON.parse(readFileSync(path, "utf8")) as {
+      version?: number;
+      entries?: Record<string, CacheEntry>;
+    };
+    return file.version === CACHE_VERSION && file.entries !== undefined
+      ? new Map(Object.entries(file.entries))
+      : new Map();
+  } catch {
+    return new Map();
+  }
+};
+
+const writeCache = (path: string, entries: Map<string, CacheEntry>): void => {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.tmp`;
+  writeFileSync(temporary, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(entries) }));
+  renameSync(temporary, path);
+};
+
+/**
+ * Builds the content catalog of a server folder: every source read in place (or taken from the cache when its
+ * size and time are unchanged), issues logged one line each with file and entry, a progress line for a big
+ * pack. Never throws for bad content: an unreadable jar is skipped and named.
+ */
+export const buildContentCatalog = async (options: {
+  readonly serverDir: string;
+  readonly logger: Logger;
+  /** Where read layers are kept between starts; no cache when absent. */
+  readonly cacheFile?: string;
+  readonly limits?: ArchiveLimits;
+}): Promise<{ catalog: ContentCatalog; stats: BuildStats }> => {
+  const started = Date.now();
+  const limits = options.limits ?? DEFAULT_ARCHIVE_LIMITS;
+  const sources = contentSources(options.serverDir);
+  const cache = readCache(options.cacheFile);
+  const next = new Map<string, CacheEntry>();
+  const layers: ContentLayer[] = new Array(sources.length);
+  let fromCache = 0;
+  let done = 0;
+  let reported = 0;
+  const progress = (): void => {
+    done++;
+    if (sources.length < PROGRESS_FROM) return;
+    const tenth = Math.floor((done * 10) / sources.length);
+    if (tenth > reported) {
+      reported = tenth;
+      options.logger.info(`content: read ${done}/${sources.length} files of ${options.serverDir}`);
+    }
+  };
+  let index = 0;
+  const worker = async (): Promise<void> => {
+    while (index < sources.length) {
+      const position = index++;
+      const source = sources[position]!;
+      const key = relative(options.serverDir, source.path);
+      const print = fingerprint(source);
+      const cached = cache.get(key);
+      const layer =
+        cached?.fingerprint === print ? cached.layer : await readSource(source, options.serverDir, limits);
+      if (cached?.fingerprint === print) fromCache++;
+      layers[position] = layer;
+      next.set(key, { fingerprint: print, layer });
+      progress();
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL_SOURCES }, worker));
+  const catalog = new ContentCatalog(layers);
+  for (const issue of catalog.issues)
+    options.logger.warn(
+      `content: ${issue.file}${issue.entry === undefined ? "" : ` ${issue.entry}`}: ${issue.message}`,
+    );
+  if (options.cacheFile !== undefined && fromCache < sources.length) {
+    try {
+      writeCache(options.cacheFile, next);
+    } catch (error) {
+      options.logger.warn(`content: cache not written (${(error as Error).message})`);
+    }
+  }
+  return { catalog, stats: { sources: sources.length, fromCache, millis: Date.now() - started } };
+};

@@ -1,0 +1,16 @@
+export {
+  ArchiveError,
+  type ArchiveLimits,
+  DEFAULT_ARCHIVE_LIMITS,
+} from "./archive.js";
+export { type BuildStats, buildContentCatalog, contentSources } from "./content-build.js";
+export { ContentCatalog, type ContentItem } from "./content-catalog.js";
+export type {
+  ContentIssue,
+  ContentLayer,
+  ContentRecipe,
+  Ingredient,
+  LootDrop,
+  ModInfo,
+  RecipeOutput,
+} from "./content-model.js";
