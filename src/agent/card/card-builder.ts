@@ -26,6 +26,12 @@ export interface CardButton {
   readonly labelArgs?: readonly string[];
   readonly action: string;
   readonly args: readonly string[];
+  /**
+   * What the button does, shown when the pointer rests on it ("Buy 1 Bread for 2 points"): a translation key and
+   * its arguments. Without it a client shows the label, never the command behind the button.
+   */
+  readonly hoverKey?: string;
+  readonly hoverArgs?: readonly string[];
 }
 
 /** What a client shows: template key, its arguments, buttons and optional speech. Plain data, safe to send. */
@@ -78,12 +84,13 @@ export class CardBuilder {
 
   /** Adds a button whose label translation takes arguments. */
   labelledButton(button: CardButton): this {
-    const { labelArgs, ...rest } = button;
-    this.#buttons.push(
-      labelArgs === undefined || labelArgs.length === 0
-        ? { ...rest, args: [...rest.args] }
-        : { ...rest, labelArgs: [...labelArgs], args: [...rest.args] },
-    );
+    const { labelArgs, hoverArgs, ...rest } = button;
+    this.#buttons.push({
+      ...rest,
+      ...(labelArgs === undefined || labelArgs.length === 0 ? {} : { labelArgs: [...labelArgs] }),
+      ...(hoverArgs === undefined || hoverArgs.length === 0 ? {} : { hoverArgs: [...hoverArgs] }),
+      args: [...rest.args],
+    });
     return this;
   }
 

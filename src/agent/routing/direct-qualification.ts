@@ -22,6 +22,13 @@ export const directRefusal = (
   return undefined;
 };
 
+/**
+ * Whether a workflow declares that it writes (a write step in its policy, or a tool that is not read-only): such a
+ * workflow never runs without an explicit entry, and a fallback card offers it only as a button the player clicks.
+ */
+export const declaresWrites = (module: AnyAgentModule, policy: ExecutionPolicy): boolean =>
+  policy.writeSteps !== 0 || module.tools.some((tool) => !tool.readOnly);
+
 /** Whether a module is read-only (candidate cards may offer it): interactive, no write steps, read-only tools. */
 export const isReadOnlyModule = (module: AnyAgentModule, policy: ExecutionPolicy): boolean =>
   module.interactive && policy.writeSteps === 0 && module.tools.every((tool) => tool.readOnly);

@@ -25,7 +25,8 @@ const button = (view: CardButtonView): ChatComponent => ({
   color: "aqua",
   underlined: false,
   clickEvent: { action: "run_command", value: cardButtonCommand(view.ref, view.action) },
-  hoverText: { text: view.hover ?? cardButtonCommand(view.ref, view.action), color: "gray" },
+  // what the button does, never the `/system card …` command behind it
+  hoverText: { text: view.hover ?? view.label, color: "gray" },
 });
 
 /** An http(s) address in card text, up to a space or a closing bracket or quote. */
