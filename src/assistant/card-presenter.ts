@@ -18,6 +18,8 @@ export interface PresentedCard {
     /** What the button does, in the player's language (its hover text). */
     readonly hover: string;
   }[];
+  /** Each button on a line of its own (a menu such as help). */
+  readonly buttonLines: boolean;
   readonly failed: boolean;
   /** The page issued to the player (a click must name it). */
   readonly page: CardRef;
@@ -59,6 +61,7 @@ export const presentResult = (options: {
           : options.languages.format(options.locale, button.hoverKey, [...(button.hoverArgs ?? [])]);
       return { label, ref, action: String(index), hover };
     }),
+    buttonLines: view.buttonLayout === "lines",
     failed: options.result.isFailure(),
     page: update.ref,
     view,

@@ -11,11 +11,11 @@ import {
   startShipped,
 } from "./system-support.js";
 
-/** The buttons of a card (its last line) with their click commands and hover texts, by label. */
+/** The buttons of a card (its last bracketed labels, one per click) with their commands and hover texts, by label. */
 const buttons = (message: ChatMessage): Map<string, { click: string; hover: string | undefined }> => {
-  const labels = [...(message.text.split("\n").at(-1) ?? "").matchAll(/\[([^\]]+)\]/gu)].map(
-    (match) => match[1],
-  );
+  const labels = [...message.text.matchAll(/\[([^\]\n]+)\]/gu)]
+    .map((match) => match[1])
+    .slice(-message.clicks.length);
   const hovers = message.hovers.slice(-labels.length);
   return new Map(
     labels.map((label, index) => [label ?? "", { click: message.clicks[index] ?? "", hover: hovers[index] }]),
@@ -96,6 +96,42 @@ describe("a newcomer on the shipped server without a model", () => {
     expect([...buttons(zh).values()][0]?.hover).toMatch(/^报价：1 个面包，\d+ 积分/);
     for (const message of [...alex.chat, ...wei.chat])
       for (const hover of message.hovers) expect(hover).not.toContain("/system card");
+  });
+
+  it("fits help in chat: the player's language, one line per feature, each a button; admin commands apart", async () => {
+    const help = await alex.say("/system help", (m) => m.text.startsWith("What you can do now"));
+    const lines = help.text.split("\n");
+    expect(lines.length).toBeLessThanOrEqual(11);
+    expect(help.text).not.toMatch(/[\u3400-\u9fff]/u);
+    expect(help.text).toContain("mode simple|routing|ask|full");
+    expect(help.text).not.toMatch(/grant|revoke|reload|Admin/);
+    // every feature line is a button that tries it, and says so on hover
+    expect(help.clicks.length).toBe(lines.length - 1);
+    const balance = [...buttons(help).entries()].find(([label]) => label.startsWith("/system balance"));
+    expect(balance?.[1].hover).toBe("Runs /system balance");
+    const points = await alex.say(balance?.[1].click ?? "", (m) => m.text.startsWith("Your points"));
+    expect(points.text).toMatch(/^Your points: \d+/);
+
+    const zh = await wei.say("/system 帮助", (m) => m.text.startsWith("你现在可以使用"));
+    expect(zh.text.split("\n").length).toBeLessThanOrEqual(11);
+    expect(zh.text).toContain("[/system 签到 —— 每日签到");
+    expect(zh.text).not.toContain("/system checkin");
+
+    const admin = await joinPlayer(server.port, "Admin");
+    try {
+      const own = await admin.say("/system help", (m) => m.text.startsWith("What you can do now"));
+      expect(own.text).not.toContain("/system grant");
+      const more = await admin.say(click(own, "Admin commands…"), (m) => m.text.startsWith("Admin commands"));
+      expect(more.text).toContain("/system grant <player> [feature]");
+      expect(more.text).toContain("mode default simple|routing|ask|full");
+      expect(more.text).toContain("deliveries done|redeliver <ref>");
+      const typed = await admin.say("/system help admin", (m) => m.text.startsWith("Admin commands"));
+      expect(typed.text).toBe(more.text);
+    } finally {
+      admin.quit();
+    }
+    const refused = await alex.say("/system help admin", (m) => /Usage/.test(m.text));
+    expect(refused.text).not.toContain("/system grant");
   });
 
   it("refuses full mode without a model, says why, and keeps the mode", async () => {

@@ -40,6 +40,8 @@ export interface CardView {
   readonly arguments: readonly Text[];
   readonly buttons: readonly CardButton[];
   readonly speech?: SpeechContent;
+  /** `lines`: each button on a line of its own (a menu such as help); a row by default. */
+  readonly buttonLayout?: "lines";
 }
 
 /**
@@ -50,6 +52,7 @@ export class CardBuilder {
   readonly #arguments: Text[] = [];
   readonly #buttons: CardButton[] = [];
   #speech: SpeechContent | undefined;
+  #lines = false;
 
   private constructor(readonly template: string) {}
 
@@ -94,6 +97,12 @@ export class CardBuilder {
     return this;
   }
 
+  /** Shows each button on a line of its own (a menu), instead of a row. */
+  buttonsOnLines(): this {
+    this.#lines = true;
+    return this;
+  }
+
   /** Sets what a client with speech reads aloud. */
   withSpeech(text: Text, options: SpeechOptions = {}): this {
     this.#speech = {
@@ -109,7 +118,12 @@ export class CardBuilder {
 
   /** An immutable snapshot for sending or rendering. */
   build(): CardView {
-    const view: CardView = { template: this.template, arguments: this.arguments, buttons: this.buttons };
+    const view: CardView = {
+      template: this.template,
+      arguments: this.arguments,
+      buttons: this.buttons,
+      ...(this.#lines ? { buttonLayout: "lines" as const } : {}),
+    };
     return this.#speech === undefined ? view : { ...view, speech: this.#speech };
   }
 }
