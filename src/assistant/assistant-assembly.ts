@@ -270,6 +270,7 @@ export const assembleAssistant = async (
     },
     endFeatures: (features) => pipeline.endFeatures(features),
     events,
+    standings,
   });
   infrastructure.cards.register(MESSAGE_CARD);
   infrastructure.cards.register(SELECTION_CARD);

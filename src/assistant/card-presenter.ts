@@ -11,7 +11,15 @@ import type { Languages } from "../util/language.js";
 export interface PresentedCard {
   readonly title: string;
   readonly lines: readonly string[];
-  readonly buttons: readonly { readonly label: string; readonly ref: string; readonly action: string }[];
+  readonly buttons: readonly {
+    readonly label: string;
+    readonly ref: string;
+    readonly action: string;
+    /** What the button does, in the player's language (its hover text). */
+    readonly hover: string;
+  }[];
+  /** Each button on a line of its own (a menu such as help). */
+  readonly buttonLines: boolean;
   readonly failed: boolean;
   /** The page issued to the player (a click must name it). */
   readonly page: CardRef;
@@ -45,11 +53,15 @@ export const presentResult = (options: {
   return {
     title,
     lines,
-    buttons: view.buttons.map((button, index) => ({
-      label: options.languages.format(options.locale, button.labelKey, [...(button.labelArgs ?? [])]),
-      ref,
-      action: String(index),
-    })),
+    buttons: view.buttons.map((button, index) => {
+      const label = options.languages.format(options.locale, button.labelKey, [...(button.labelArgs ?? [])]);
+      const hover =
+        button.hoverKey === undefined
+          ? label
+          : options.languages.format(options.locale, button.hoverKey, [...(button.hoverArgs ?? [])]);
+      return { label, ref, action: String(index), hover };
+    }),
+    buttonLines: view.buttonLayout === "lines",
     failed: options.result.isFailure(),
     page: update.ref,
     view,

@@ -1,5 +1,6 @@
 import type { EventExecutor } from "../agent/execution/event-executor.js";
 import type { InteractiveExecutor } from "../agent/execution/interactive-executor.js";
+import type { Failure } from "../agent/failure.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
 import { type Text, translatable } from "../agent/text.js";
 import type {
@@ -17,6 +18,7 @@ import type { ExecutionMode } from "../module/permissions/execution-mode.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
 import type { AssistantInfrastructure } from "./assistant-services.js";
 import { restorePlayerFile } from "./damaged-player-files.js";
+import type { PlayerStandings } from "./player-standing.js";
 
 /** The core commands' services over the assembled server; every part is built before the core feature installs. */
 export class AssistantCoreServices implements CoreServices {
@@ -28,6 +30,7 @@ export class AssistantCoreServices implements CoreServices {
   readonly #reloadAll: () => Promise<Text>;
   readonly #endFeatures: (features: ReadonlySet<string>) => number;
   readonly #events: Pick<EventExecutor, "resumeWaiting">;
+  readonly #standings: Pick<PlayerStandings, "modelRefusal">;
 
   constructor(parts: {
     readonly infrastructure: AssistantInfrastructure;
@@ -40,7 +43,10 @@ export class AssistantCoreServices implements CoreServices {
     readonly endFeatures: (features: ReadonlySet<string>) => number;
     /** Durable event tasks waiting for a feature that is back. */
     readonly events: Pick<EventExecutor, "resumeWaiting">;
+    /** Whether a player may call a model (what `full` needs). */
+    readonly standings: Pick<PlayerStandings, "modelRefusal">;
   }) {
+    this.#standings = parts.standings;
     this.#events = parts.events;
     this.#endFeatures = parts.endFeatures;
     this.infrastructure = parts.infrastructure;
@@ -191,6 +197,10 @@ export class AssistantCoreServices implements CoreServices {
 
   async allowModes(modes: readonly ExecutionMode[]): Promise<void> {
     await this.#permissions.setAllowedModes(modes);
+  }
+
+  fullModeRefusal(playerId: string): Failure | undefined {
+    return this.#standings.modelRefusal({ ...this.#permissions.snapshot(playerId), mode: "full" });
   }
 
   canUseWorkflow(playerId: string, id: string): boolean {

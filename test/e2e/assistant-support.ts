@@ -46,9 +46,11 @@ export const startGame = async (
 export interface ChatMessage {
   readonly text: string;
   readonly clicks: string[];
+  /** The hover texts of the message's parts (buttons, links, title), in order. */
+  readonly hovers: string[];
 }
 
-const walk = (node: unknown, message: { text: string; clicks: string[] }): void => {
+const walk = (node: unknown, message: { text: string; clicks: string[]; hovers: string[] }): void => {
   if (typeof node !== "object" || node === null) return;
   if (Array.isArray(node)) {
     for (const child of node) walk(child, message);
@@ -60,6 +62,14 @@ const walk = (node: unknown, message: { text: string; clicks: string[] }): void 
     const click = record[key] as Record<string, unknown> | undefined;
     const value = click?.value ?? click?.command;
     if (typeof value === "string") message.clicks.push(value);
+  }
+  for (const key of ["hoverEvent", "hover_event"]) {
+    const hover = record[key] as Record<string, unknown> | undefined;
+    const shown = hover?.contents ?? hover?.value ?? hover?.text;
+    if (shown === undefined) continue;
+    const inner = { text: "", clicks: [] as string[], hovers: [] as string[] };
+    walk(typeof shown === "string" ? { text: shown } : shown, inner);
+    message.hovers.push(inner.text);
   }
   if (record.extra !== undefined) walk(record.extra, message);
 };
@@ -78,7 +88,7 @@ export const recordChat = (bot: Bot): ChatMessage[] => {
     } else if (typeof content === "object" && content !== null && "type" in content) {
       content = nbt.simplify(content as nbt.Tags[nbt.TagType]);
     }
-    const message = { text: "", clicks: [] as string[] };
+    const message = { text: "", clicks: [] as string[], hovers: [] as string[] };
     walk(content, message);
     messages.push(message);
   });

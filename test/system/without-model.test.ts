@@ -125,10 +125,14 @@ describe("the shipped server without a model", () => {
     } finally {
       wei.quit();
     }
-    await alex.say("/system mode full", (m) => /Your mode is now full/.test(m.text));
+    // full mode is a model loop: without a model it is refused and the mode kept, never "now full" doing nothing
+    const full = await alex.say("/system mode full", (m) => /full mode|Your mode is now/.test(m.text));
+    expect(full.text).toContain("full mode needs an AI model, and this server has none configured");
+    expect(full.text).toContain("your mode stays routing");
+    const shown = await alex.say("/system mode", (m) => /Your mode:/.test(m.text));
+    expect(shown.text).toMatch(/Your mode: routing/);
     const local = await alex.say("/system what is a torch", (m) => /torch|model/i.test(m.text));
     expect(local.text).toMatch(/Torch/);
-    await alex.say("/system mode routing", (m) => /Your mode is now routing/.test(m.text));
   });
 
   it("says which files a reload kept at their previous settings because they are invalid", async () => {

@@ -26,6 +26,12 @@ export interface CardButton {
   readonly labelArgs?: readonly string[];
   readonly action: string;
   readonly args: readonly string[];
+  /**
+   * What the button does, shown when the pointer rests on it ("Buy 1 Bread for 2 points"): a translation key and
+   * its arguments. Without it a client shows the label, never the command behind the button.
+   */
+  readonly hoverKey?: string;
+  readonly hoverArgs?: readonly string[];
 }
 
 /** What a client shows: template key, its arguments, buttons and optional speech. Plain data, safe to send. */
@@ -34,6 +40,8 @@ export interface CardView {
   readonly arguments: readonly Text[];
   readonly buttons: readonly CardButton[];
   readonly speech?: SpeechContent;
+  /** `lines`: each button on a line of its own (a menu such as help); a row by default. */
+  readonly buttonLayout?: "lines";
 }
 
 /**
@@ -44,6 +52,7 @@ export class CardBuilder {
   readonly #arguments: Text[] = [];
   readonly #buttons: CardButton[] = [];
   #speech: SpeechContent | undefined;
+  #lines = false;
 
   private constructor(readonly template: string) {}
 
@@ -78,12 +87,19 @@ export class CardBuilder {
 
   /** Adds a button whose label translation takes arguments. */
   labelledButton(button: CardButton): this {
-    const { labelArgs, ...rest } = button;
-    this.#buttons.push(
-      labelArgs === undefined || labelArgs.length === 0
-        ? { ...rest, args: [...rest.args] }
-        : { ...rest, labelArgs: [...labelArgs], args: [...rest.args] },
-    );
+    const { labelArgs, hoverArgs, ...rest } = button;
+    this.#buttons.push({
+      ...rest,
+      ...(labelArgs === undefined || labelArgs.length === 0 ? {} : { labelArgs: [...labelArgs] }),
+      ...(hoverArgs === undefined || hoverArgs.length === 0 ? {} : { hoverArgs: [...hoverArgs] }),
+      args: [...rest.args],
+    });
+    return this;
+  }
+
+  /** Shows each button on a line of its own (a menu), instead of a row. */
+  buttonsOnLines(): this {
+    this.#lines = true;
     return this;
   }
 
@@ -102,7 +118,12 @@ export class CardBuilder {
 
   /** An immutable snapshot for sending or rendering. */
   build(): CardView {
-    const view: CardView = { template: this.template, arguments: this.arguments, buttons: this.buttons };
+    const view: CardView = {
+      template: this.template,
+      arguments: this.arguments,
+      buttons: this.buttons,
+      ...(this.#lines ? { buttonLayout: "lines" as const } : {}),
+    };
     return this.#speech === undefined ? view : { ...view, speech: this.#speech };
   }
 }

@@ -15,7 +15,12 @@ export const ownedModule = (module: AnyAgentModule, owner: Identifier): AnyAgent
   }
   const tools: readonly AnyTool[] = module.tools.map((tool) => ownedTool(tool, owner));
   const routing = module.routing;
+  // a module that labels its choice buttons by input (ChoiceLabeller) keeps doing so through the view
+  const choiceLabel = (module as { choiceLabel?: (input: unknown) => unknown }).choiceLabel;
   return {
+    ...(typeof choiceLabel === "function"
+      ? { choiceLabel: (input: unknown) => choiceLabel.call(module, input) }
+      : {}),
     id: module.id,
     description: module.description,
     action: module.action,

@@ -33,6 +33,16 @@ export class RoutingProfile<I> {
   }
 
   /**
+   * Hints whose arguments this extractor reads from the player's text: when the module is the confident local
+   * match but may not run without a model (it writes), the fallback card offers it as a button with these
+   * arguments filled. The click is the player's consent; nothing runs before it.
+   */
+  offering(extractor: ProfileExtractor<I>): RoutingProfile<I> {
+    if (this.kind !== "hints") throw new Error("only hints offer their module as a button");
+    return new RoutingProfile(this.kind, this.zh, this.en, extractor, this.topic);
+  }
+
+  /**
    * The same profile with a topic: a text without these words (积分/points for a balance), or that the predicate
    * refuses (no quest named), is not this module's, so local routing drops it from the candidates before anything
    * else: generic words it shares with a text ("what", "assistant") neither make it win nor keep another module from

@@ -24,6 +24,15 @@ export const directRefusal = (
 };
 
 /**
+/**
+ * Whether a workflow declares that it writes (its declaration, a write step in its policy, or a tool that is not
+ * read-only): such a workflow never runs without an explicit entry, and a fallback card offers it only as a button
+ * the player clicks.
+ */
+export const declaresWrites = (module: AnyAgentModule, policy: ExecutionPolicy): boolean =>
+  module.writes !== "none" || policy.writeSteps !== 0 || module.tools.some((tool) => !tool.readOnly);
+
+/**
  * Whether a module only reads (candidate cards may offer it, a repeat may share its running answer): interactive,
  * declaring no writes, no write steps, read-only tools.
  */

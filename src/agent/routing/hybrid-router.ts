@@ -16,7 +16,7 @@ import type { Availability, RoutingPlayer } from "./routing-player.js";
 import type { RoutingTable } from "./routing-table.js";
 import type { SemanticSettings } from "./semantic-config.js";
 import { type SemanticMatch, SemanticRouter, type SimilaritySearch } from "./semantic-router.js";
-import { buildSuggestions } from "./suggestions.js";
+import { buildSuggestions, offeredCandidate } from "./suggestions.js";
 
 /**
  * The longest plain text the router routes, in UTF-8 bytes (2,000 Chinese characters, the longest question a
@@ -180,11 +180,18 @@ export class HybridRouter {
       // The fallback card says why the model did not decide: quota, model down, timeout, unreadable reply.
       const why = routed.kind === "invalid" ? "MODEL_INVALID_OUTPUT" : routed.failure.code;
       return decide("LOCAL_FALLBACK", {
-        selection: this.#selection(FALLBACK_PROMPTS[why] ?? FALLBACK_PROMPT, text, available, scores),
+        selection: this.#fallback(
+          FALLBACK_PROMPTS[why] ?? FALLBACK_PROMPT,
+          text,
+          available,
+          scores,
+          match,
+          path,
+        ),
       });
     }
     return decide("LOCAL_FALLBACK", {
-      selection: this.#selection(FALLBACK_PROMPT, text, available, scores),
+      selection: this.#fallback(FALLBACK_PROMPT, text, available, scores, match, path),
     });
   }
 
@@ -264,6 +271,27 @@ export class HybridRouter {
       limit: this.options.settings().fallbackCandidates,
     });
     return { promptKey, candidates };
+  }
+
+  /**
+   * The local fallback card: a confidently matched workflow that may not run without the player's click comes first
+   * as a button with its arguments filled (the click is the consent), then the usual read-only candidates.
+   */
+  #fallback(
+    promptKey: string,
+    text: string,
+    available: readonly AnyAgentModule[],
+    scores: ReadonlyMap<string, number>,
+    match: SemanticMatch,
+    path: string[],
+  ): SelectionCardData {
+    const selection = this.#selection(promptKey, text, available, scores);
+    const offer = match.offer;
+    if (offer === undefined) return selection;
+    path.push(`fallback:offer:${offer.module.id.toString()}`);
+    const first = offeredCandidate(offer.module, this.options.modules.routing(offer.module.id), offer.input);
+    const rest = selection.candidates.filter((candidate) => candidate.action !== first.action);
+    return { promptKey, candidates: [first, ...rest].slice(0, this.options.settings().fallbackCandidates) };
   }
 
   #policy(module: AnyAgentModule): ExecutionPolicy {

@@ -2,6 +2,7 @@ import type { ExecutionPolicy } from "../execution/execution-policy.js";
 import type { AgentAction } from "../module/action-type.js";
 import type { AnyAgentModule } from "../module/agent-module.js";
 import type { ModuleRegistry } from "../module/module-registry.js";
+import type { AnyModuleRouting } from "../module/module-routing.js";
 import { directRefusal } from "./direct-qualification.js";
 import type { RouteCandidate } from "./route-decision.js";
 import type { RoutingTable } from "./routing-table.js";
@@ -23,7 +24,15 @@ export interface SemanticMatch {
   readonly margin: number;
   readonly coverage: number;
   readonly guards: readonly GuardHit[];
+  /**
+   * The confident closest module when it may not run without an explicit entry (it writes or only hints), with
+   * the input its extractor read from this text: a fallback card offers it as a button, never runs it.
+   */
+  readonly offer?: { readonly module: AnyAgentModule; readonly input: unknown } | undefined;
 }
+
+/** Refusals that leave a module confidently matched but not to be run without the player's click. */
+const OFFERED_REFUSALS: ReadonlySet<string> = new Set(["no_read_profile", "writes", "write_tool"]);
 
 export interface SemanticRouterOptions {
   readonly modules: ModuleRegistry<RoutingTable>;
@@ -86,13 +95,18 @@ export class SemanticRouter {
     const top = ranked[0];
     const margin = top === undefined ? 0 : round(top.similarity - (ranked[1]?.similarity ?? 0));
     const coverage = top === undefined ? 0 : round(top.coverage);
-    const result = (refusal: string | undefined, direct?: SemanticMatch["direct"]): SemanticMatch => ({
+    const result = (
+      refusal: string | undefined,
+      direct?: SemanticMatch["direct"],
+      offer?: SemanticMatch["offer"],
+    ): SemanticMatch => ({
       direct,
       refusal,
       candidates,
       margin,
       coverage,
       guards,
+      ...(offer === undefined ? {} : { offer }),
     });
     // The closest module could not take this text: say so, and route nothing else in its place.
     if (scored[0] !== undefined && scored[0] !== top) return result("no_arguments");
@@ -107,7 +121,7 @@ export class SemanticRouter {
     if (coverage < settings.minCoverage) return result("coverage");
     const routing = this.options.modules.routing(module.id);
     const refusal = directRefusal(module, routing, this.options.policyOf?.(module) ?? module.policy);
-    if (refusal !== undefined) return result(refusal);
+    if (refusal !== undefined) return result(refusal, undefined, offerOf(module, routing, fullText, refusal));
     const input = inputs.has(module.id.toString())
       ? inputs.get(module.id.toString())
       : routing.profile?.extractor === undefined
@@ -140,6 +154,21 @@ export class SemanticRouter {
 }
 
 const MAX_TEXT = 1024;
+
+/** The input a confidently matched module that may not run directly would get from this text, if any. */
+const offerOf = (
+  module: AnyAgentModule,
+  routing: AnyModuleRouting,
+  text: string,
+  refusal: string,
+): SemanticMatch["offer"] => {
+  const extractor = routing.profile?.extractor;
+  if (!OFFERED_REFUSALS.has(refusal) || extractor === undefined) return undefined;
+  const input = extract(extractor, text);
+  if (input === undefined) return undefined;
+  const decoded = module.action.codec.decode(input);
+  return decoded.success ? { module, input: decoded.value } : undefined;
+};
 
 /** An extractor's input for a text; undefined when it finds none or throws. */
 const extract = (extractor: (text: string) => unknown, text: string): unknown => {

@@ -32,6 +32,27 @@ const choiceLabelOf = (module: AnyAgentModule, input: unknown): ChoiceLabel | un
   }
 };
 
+/**
+ * The button of a confidently matched module that may not run without the player's click (SemanticMatch.offer),
+ * labelled with what it will do ("Check in", "Quote: Bread × 10").
+ */
+export const offeredCandidate = (
+  module: AnyAgentModule,
+  routing: AnyModuleRouting,
+  input: unknown,
+): SelectionCandidate => {
+  const label = choiceLabelOf(module, input) ?? {
+    labelKey: routing.choiceKey ?? routing.shortcuts[0]?.labelKey ?? DEFAULT_CHOICE_KEY,
+    labelArgs: [module.id.toString()],
+  };
+  return {
+    labelKey: label.labelKey,
+    labelArgs: [...label.labelArgs],
+    action: module.id.toString(),
+    input: module.action.codec.encode(input),
+  };
+};
+
 export interface SuggestionOptions {
   readonly text: string;
   readonly modules: readonly AnyAgentModule[];

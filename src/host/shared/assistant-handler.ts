@@ -172,4 +172,9 @@ const info = (player: HostPlayer): PlayerInfo => ({
 });
 
 const render = (card: PresentedCard) =>
-  cardComponent({ title: card.title, lines: card.lines, buttons: card.buttons });
+  cardComponent({
+    title: card.title,
+    lines: card.lines,
+    buttons: card.buttons,
+    buttonLines: card.buttonLines,
+  });

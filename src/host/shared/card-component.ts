@@ -15,6 +15,8 @@ export interface CardView {
   readonly buttons: readonly CardButtonView[];
   /** Hover text of the title (for example the request id or the workflow name). */
   readonly titleHover?: string;
+  /** Each button on a line of its own (a menu such as help) instead of a row. */
+  readonly buttonLines?: boolean;
 }
 
 /** The command a card button runs; card refs and actions are single words, so no quoting is needed. */
@@ -25,7 +27,8 @@ const button = (view: CardButtonView): ChatComponent => ({
   color: "aqua",
   underlined: false,
   clickEvent: { action: "run_command", value: cardButtonCommand(view.ref, view.action) },
-  hoverText: { text: view.hover ?? cardButtonCommand(view.ref, view.action), color: "gray" },
+  // what the button does, never the `/system card …` command behind it
+  hoverText: { text: view.hover ?? view.label, color: "gray" },
 });
 
 /** An http(s) address in card text, up to a space or a closing bracket or quote. */
@@ -67,7 +70,7 @@ export const cardComponent = (card: CardView): ChatComponent => {
   if (card.buttons.length > 0) {
     extra.push({ text: "\n" });
     card.buttons.forEach((view, index) => {
-      if (index > 0) extra.push({ text: " " });
+      if (index > 0) extra.push({ text: card.buttonLines === true ? "\n" : " " });
       extra.push(button(view));
     });
   }

@@ -86,7 +86,14 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
       policy: { ...SIMPLE_POLICY, writeSteps: 1 },
       routing: ModuleRouting.defaults<CheckInInput>()
         .command(AgentCommand.literal<CheckInInput>({}, "checkin", "签到"))
-        .semantic(RoutingProfile.hints(["我要签到", "每日签到"], ["daily check in", "check in for today"])),
+        .semantic(
+          // without a model, a confident "daily check in" is offered as a [Check in] button: the click consents
+          RoutingProfile.hints<CheckInInput>(
+            ["我要签到", "每日签到"],
+            ["daily check in", "check in for today"],
+          ).offering(() => ({})),
+        )
+        .choice("system.check_in.choice"),
     });
   }
 

@@ -1,3 +1,4 @@
+import type { Failure } from "../../../agent/failure.js";
 import { ContextType } from "../../../agent/module/context-type.js";
 import type { Text } from "../../../agent/text.js";
 import type { FeatureStatus } from "../../module-manager.js";
@@ -91,6 +92,11 @@ export interface CoreServices {
    * they can choose `full`).
    */
   canUseWorkflow(playerId: string, id: string): boolean;
+  /**
+   * Why this player could not call a model in `full` mode (their AI off, or no model configured on the server);
+   * undefined when they could. `full` sends plain text to a model loop, so without one it is not chosen.
+   */
+  fullModeRefusal(playerId: string): Failure | undefined;
   setPreference(playerId: string, key: "history" | "external" | "speech", value: boolean): Promise<void>;
   clearHistory(playerId: string): Promise<void>;
   /** Whether the player has a request running (or still stopping). */

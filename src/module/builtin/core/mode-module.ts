@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import { AgentResult } from "../../../agent/agent-result.js";
+import { joinLines } from "../../../agent/card/card-text.js";
 import { AgentCommand } from "../../../agent/command/agent-command.js";
 import type { CommandSource } from "../../../agent/command/command-source.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
@@ -133,11 +134,15 @@ export class ModeModule extends AbstractAgentModule<ModeInput> {
         const player = services.resolvePlayer(input.player);
         if (player === undefined) throw new AgentException(unknownPlayer(input.player));
         await services.setMode(input.mode, player);
-        return translatable("system.admin.mode_player", input.mode, player.name);
+        return this.#noted(
+          translatable("system.admin.mode_player", input.mode, player.name),
+          input.mode,
+          player.uuid,
+        );
       }
       case "default":
         await services.setMode(input.mode, undefined);
-        return translatable("system.admin.mode_server", input.mode);
+        return this.#noted(translatable("system.admin.mode_server", input.mode), input.mode, playerId);
       case "allow": {
         const words = input.modes.split(/[\s,]+/u).filter((word) => word.length > 0);
         const unknown = words.find((word) => !isExecutionMode(word));
@@ -150,9 +155,32 @@ export class ModeModule extends AbstractAgentModule<ModeInput> {
     }
   }
 
-  /** `full` sends plain text to free chat: without it the choice would silently mean `routing`. */
+  /** An admin's `full` while the server has no model: set as asked, with a word that it acts as `routing` for now. */
+  #noted(done: Text, mode: ExecutionMode, playerId: string): Text {
+    if (
+      mode !== "full" ||
+      this.services.fullModeRefusal(playerId)?.code !== AgentFailure.MODEL_UNAVAILABLE.code
+    )
+      return done;
+    return joinLines([done, translatable("system.mode.full_note")]);
+  }
+
+  /**
+   * `full` sends plain text to free chat, a model loop: without free chat, or without a model the player may call
+   * (none configured, or their AI off), the choice would silently mean `routing`, so it is refused and the mode kept.
+   */
   #checkAvailable(mode: ExecutionMode, playerId: string): void {
-    if (mode === "full" && !this.services.canUseWorkflow(playerId, FREE_CHAT_WORKFLOW))
+    if (mode !== "full") return;
+    if (!this.services.canUseWorkflow(playerId, FREE_CHAT_WORKFLOW))
       throw refused("system.mode.full_unavailable");
+    const refusal = this.services.fullModeRefusal(playerId);
+    if (refusal === undefined) return;
+    const kept = this.services.modeOf(playerId).mode;
+    throw refused(
+      refusal.code === AgentFailure.AI_DISABLED.code
+        ? "system.mode.full_ai_off"
+        : "system.mode.full_needs_model",
+      kept,
+    );
   }
 }

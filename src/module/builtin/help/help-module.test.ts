@@ -5,7 +5,7 @@ import { Languages } from "../../../util/language.js";
 import { HELP_ACTION, HelpModule } from "./help-module.js";
 
 const STEVE = "0f8fad5b-d9cb-469f-a165-70867728950e";
-const LISTED = ["system:help", "system:item_query"];
+const LISTED = ["system:item_query"];
 let harness: GameHarness | undefined;
 afterEach(async () => {
   await harness?.close();
@@ -19,7 +19,9 @@ const helpText = async (locale = "en_us"): Promise<string> => {
     locale,
   );
   expect(result.isSuccess()).toBe(true);
-  return (harness as GameHarness).render(result, locale).text;
+  // the lines a player can click are the card's buttons, each on a line of its own
+  const card = (harness as GameHarness).render(result, locale);
+  return [card.text, ...card.buttons.map((button) => `[${button.label}]`)].join("\n");
 };
 
 describe("system:help", () => {
@@ -33,14 +35,17 @@ describe("system:help", () => {
       ],
     });
     const english = await helpText();
-    expect(english).toContain("/system item <query> · /system 查询物品 <query> · /system 物品 <query>");
-    expect(english).toContain("Look up an item: names, stack size, recipes and drops.");
-    expect(english).toContain("/system checkin · /system 签到 — Daily check-in");
+    // one line per feature, the player's own language only, no example lines (a line's button tries it)
+    expect(english).toContain(
+      "[/system item <query> — Look up an item: names, stack size, recipes and drops.]",
+    );
+    expect(english).toContain("[/system checkin — Daily check-in");
     expect(english).toContain("/system me");
-    expect(english).toContain("e.g. “Look up item minecraft:diamond”");
+    expect(english).not.toContain("查询物品");
+    expect(english).not.toContain("e.g.");
     const chinese = await helpText("zh_cn");
-    expect(chinese).toContain("查询物品：名称、堆叠数量、合成配方与掉落来源。");
-    expect(chinese).toContain("例如：“查询物品 minecraft:diamond”");
+    expect(chinese).toContain("[/system 查询物品 <query> —— 查询物品：名称、堆叠数量、合成配方与掉落来源。]");
+    expect(chinese).not.toContain("/system item");
     // The delivery workflow runs only as an event: never offered to players.
     expect(english).not.toContain("Deliver a daily check-in reward");
   });
@@ -77,9 +82,14 @@ describe("system:help", () => {
       languages: new Languages(),
       permissionLevel: () => 0,
     });
-    const entries = bare.entries({ playerId: STEVE, features: harness.features(STEVE), locale: "en_us" });
+    const entries = await bare.entries({
+      playerId: STEVE,
+      features: harness.features(STEVE),
+      locale: "en_us",
+    });
     // the core's player commands (always on) are listed too
     expect(entries.map((entry) => entry.moduleId)).toEqual(expect.arrayContaining(LISTED));
+    // help does not list itself
     const lookup = entries.find((entry) => entry.moduleId === "system:item_query");
     expect(lookup?.descriptionKey).toBeUndefined();
     expect(lookup?.description).toMatch(/^Look up a Minecraft item/);
@@ -104,9 +114,13 @@ describe("system:help", () => {
       permissionLevel: () => 0,
       availability: (_playerId, moduleId) => moduleId !== "system:item_query",
     });
-    const entries = filtered.entries({ playerId: STEVE, features: harness.features(STEVE), locale: "en_us" });
+    const entries = await filtered.entries({
+      playerId: STEVE,
+      features: harness.features(STEVE),
+      locale: "en_us",
+    });
     const ids = entries.map((entry) => entry.moduleId);
-    expect(ids).toContain("system:help");
+    expect(ids).toContain("system:mode");
     expect(ids).not.toContain("system:item_query");
   });
 });

@@ -1,8 +1,9 @@
+import { literal } from "@jsprismarine/brigadier";
 import { z } from "zod";
 import { AgentResult } from "../../../agent/agent-result.js";
 import { present } from "../../../agent/card/card-text.js";
 import { AgentCommand } from "../../../agent/command/agent-command.js";
-import { commandHelp } from "../../../agent/command/command-help.js";
+import type { CommandSource } from "../../../agent/command/command-source.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
@@ -13,18 +14,36 @@ import type { Availability } from "../../../agent/routing/routing-player.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import type { Languages } from "../../../util/language.js";
+import { isAdmin } from "../core/core-services.js";
 import { HELP_CARD, type HelpCardEntry } from "./help-card.js";
+import { helpLines } from "./help-lines.js";
 
-/** Help takes no arguments. */
-export type HelpInput = Record<string, never>;
+/** Help: the player's features; `admin` lists the admin commands instead (`/system help admin`). */
+export interface HelpInput {
+  readonly admin?: boolean;
+}
 export const HELP_ACTION = ActionType.of<HelpInput>(
   "system:help",
-  codec(z.object({}).strict() as z.ZodType<HelpInput>),
+  codec(z.object({ admin: z.boolean().optional() }).strict() as z.ZodType<HelpInput>),
 );
 
-/** The translation key of a module's help description: `system.help.module.<namespace>.<path>`. */
-export const helpDescriptionKey = (moduleId: Identifier): string =>
-  `system.help.module.${moduleId.namespace}.${moduleId.path.replace(/\//g, ".")}`;
+const helpCommand = AgentCommand.custom<HelpInput>(["help", "帮助"], (name) =>
+  literal<CommandSource>(name)
+    .executes(async (context) => {
+      context.getSource().action({});
+      return 1;
+    })
+    .then(
+      literal<CommandSource>("admin")
+        .requires(isAdmin)
+        .executes(async (context) => {
+          context.getSource().action({ admin: true });
+          return 1;
+        }),
+    ),
+);
+
+export { helpDescriptionKey } from "./help-lines.js";
 
 export interface HelpModuleOptions {
   readonly owner: Identifier;
@@ -47,7 +66,7 @@ export class HelpModule extends AbstractAgentModule<HelpInput> {
       description: "List the commands and workflows the player can use now.",
       owner: options.owner,
       routing: ModuleRouting.defaults<HelpInput>()
-        .command(AgentCommand.literal<HelpInput>({}, "help", "帮助"))
+        .command(helpCommand)
         .semantic(
           RoutingProfile.read<HelpInput>(
             () => ({}),
@@ -105,42 +124,25 @@ export class HelpModule extends AbstractAgentModule<HelpInput> {
     });
   }
 
-  override async run(_input: HelpInput, context: ExecutionContext): Promise<AgentResult> {
-    return AgentResult.success(undefined, present(HELP_CARD.card({ entries: this.entries(context) })));
+  override async run(input: HelpInput, context: ExecutionContext): Promise<AgentResult> {
+    const lines = await helpLines({ ...this.options, context, admin: input.admin === true });
+    return AgentResult.success(
+      undefined,
+      present(
+        HELP_CARD.card({
+          entries: lines.entries,
+          ...(input.admin === true ? { admin: true } : {}),
+          ...(lines.hasAdmin ? { hasAdmin: true } : {}),
+        }),
+      ),
+    );
   }
 
-  /** The lines of one player's help, in registration order. */
-  entries(context: Pick<ExecutionContext, "playerId" | "features" | "locale">): HelpCardEntry[] {
-    const registry = this.options.modules();
-    const identity = {
-      playerId: context.playerId,
-      permissionLevel: this.options.permissionLevel(context.playerId),
-      features: context.features,
-    };
-    const usages = new Map(
-      commandHelp(registry.commands(), identity).map((entry) => [entry.moduleId, entry.usages]),
-    );
-    const chinese = context.locale.toLowerCase().startsWith("zh");
-    const entries: HelpCardEntry[] = [];
-    for (const module of registry.values()) {
-      if (!module.interactive) continue;
-      if (!registry.usable(module.id, context.features)) continue;
-      const id = module.id.toString();
-      if (this.options.availability?.(context.playerId, id) === false) continue;
-      const routing = registry.routing(module.id);
-      const lines = usages.get(id) ?? [];
-      if (lines.length === 0 && routing.selection === "structured_only") continue;
-      const key = helpDescriptionKey(module.id);
-      const samples = chinese ? routing.profile?.zh : routing.profile?.en;
-      const example = samples?.[0] ?? (chinese ? routing.profile?.en[0] : routing.profile?.zh[0]);
-      entries.push({
-        moduleId: id,
-        usages: lines.slice(0, 16),
-        ...(this.options.languages?.has("en_us", key) === true ? { descriptionKey: key } : {}),
-        description: module.description,
-        ...(example === undefined ? {} : { example }),
-      });
-    }
-    return entries.slice(0, 64);
+  /** The lines of one player's help (their features, or with `admin` their admin commands). */
+  async entries(
+    context: Pick<ExecutionContext, "playerId" | "features" | "locale">,
+    admin = false,
+  ): Promise<HelpCardEntry[]> {
+    return (await helpLines({ ...this.options, context, admin })).entries;
   }
 }

@@ -39,6 +39,7 @@ const routing = (): ModuleRouting<QuestionInput> =>
   ModuleRouting.defaults<QuestionInput>()
     .command(AgentCommand.argument("<question>", (text) => ({ text, allowWeb: false }), "question", "提问"))
     .command(AgentCommand.argument("<query>", (text) => ({ text, allowWeb: true }), "search", "搜索"))
+    .choice("system.question.choice")
     // Semantic samples route questions but never grant the web: the extractor always says allowWeb=false. An
     // order to act on the world or a player ("kick the griefer", "把他踢了") is no question for the knowledge base.
     .semantic(

@@ -57,6 +57,8 @@ export const SHOP_LIST_CARD = CardType.of<z.infer<typeof listSchema>>(
       builder.labelledButton({
         labelKey: "system.shop.button.buy",
         labelArgs: [entry.name],
+        hoverKey: "system.shop.button.buy.hover",
+        hoverArgs: [entry.name, String(entry.count), String(entry.price)],
         action: SHOP_QUOTE_ACTION_ID,
         args: [JSON.stringify({ item: entry.id, count: 1 })],
       });
@@ -94,11 +96,14 @@ export const SHOP_QUOTE_CARD = CardType.of<ShopQuoteData>("system:shop_quote", c
     builder.labelledButton({
       labelKey: "system.shop.button.confirm",
       labelArgs: [String(data.total)],
+      hoverKey: "system.shop.button.confirm.hover",
+      hoverArgs: [data.name, String(data.items), String(data.total)],
       action: SHOP_CONFIRM_ACTION_ID,
       args: [JSON.stringify({ quote: data.quote })],
     });
     builder.labelledButton({
       labelKey: "system.shop.button.cancel",
+      hoverKey: "system.shop.button.cancel.hover",
       action: SHOP_CANCEL_ACTION_ID,
       args: [JSON.stringify({ quote: data.quote })],
     });

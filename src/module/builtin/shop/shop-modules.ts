@@ -12,6 +12,7 @@ import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
+import type { ChoiceLabel } from "../../../agent/routing/suggestions.js";
 import { ModuleData } from "../../../agent/storage/player-data.js";
 import type { EventSink } from "../../../game/context-types.js";
 import { GameFailures } from "../../../game/tools/game-failures.js";
@@ -90,6 +91,18 @@ export const parseBuy = (text: string): QuoteInput | undefined => {
   return item !== "" && count >= 1 && count <= MAX_COUNT ? { item, count } : undefined;
 };
 
+/**
+ * The product and count of a purchase said in plain words ("I want to buy 10 bread", "我想买10个面包"): the words
+ * after the verb, as `/system buy` reads them. Undefined when the text names no purchase.
+ */
+export const purchaseIn = (text: string): QuoteInput | undefined => {
+  const trimmed = text.trim().replace(/[.!?。！？]+$/u, "");
+  const english = /\b(?:buy|purchase|order)\s+(?:(?:an?|one|some)\s+)?(.+)$/iu.exec(trimmed);
+  const chinese = /(?:购买|买)(?:一个|一些|点)?\s*(.+)$/u.exec(trimmed);
+  const rest = (english ?? chinese)?.[1]?.trim();
+  return rest === undefined || rest === "" ? undefined : parseBuy(rest);
+};
+
 /** A purchase to quote is one to make now: what one already bought ("what did i buy", "我买过什么") is the orders'. */
 const BUYING_NOW =
   /^(?!.*(?:\b(?:did|have) i (?:buy|order|purchase)|\bbought\b|\bpurchased\b|买过|买了|我买的))(?=.*(?:买|购|\bbuy|\bpurchas|\border))/;
@@ -110,9 +123,33 @@ export class ShopQuoteModule extends AbstractAgentModule<QuoteInput> {
           RoutingProfile.hints<QuoteInput>(
             ["我想买10个面包", "买一个铁锭", "我要买火把", "帮我买5个面包"],
             ["I want to buy 10 bread", "buy an iron ingot", "I'd like to buy torches", "buy 5 bread"],
-          ).about(BUYING_NOW),
+          )
+            .about(BUYING_NOW)
+            // without a model, a confident purchase is offered as a [Quote: Bread × 10] button (nothing is paid)
+            .offering((text) => {
+              const wanted = purchaseIn(text);
+              return wanted !== undefined && options.commerce.catalog.find(wanted.item) !== undefined
+                ? wanted
+                : undefined;
+            }),
         ),
     });
+  }
+
+  /** What an offered quote button says: "Quote: Bread × 10" / "报价：面包 × 10". */
+  choiceLabel(input: unknown): ChoiceLabel | undefined {
+    const wanted = input as Partial<QuoteInput> | undefined;
+    const entry =
+      typeof wanted?.item === "string" ? this.options.commerce.catalog.find(wanted.item) : undefined;
+    if (entry === undefined) return undefined;
+    return {
+      labelKey: "system.shop.choice",
+      labelArgs: [
+        this.options.itemName(entry.item, "en_us"),
+        this.options.itemName(entry.item, "zh_cn"),
+        String(wanted?.count ?? 1),
+      ],
+    };
   }
 
   override async run(input: QuoteInput, context: ExecutionContext): Promise<AgentResult> {
