@@ -26,7 +26,7 @@ export const startServer = async (
   }
   if (runsGateway(argv)) {
     const { runGateway } = await import("./host/gateway/start-gateway.js");
-    const code = await runGateway(argv, err);
+    const code = await runGateway(argv, err, out);
     if (code !== 0) process.exitCode = code;
     return;
   }
@@ -58,6 +58,9 @@ export const startServer = async (
 const isMain = process.argv[1] !== undefined && /main\.ts$/.test(process.argv[1]);
 if (isMain)
   startServer(process.argv.slice(2)).catch((error: unknown) => {
-    consoleLogger.error(`System failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    // one line, what happened and what to do (a start error carries no stack trace worth reading)
+    process.stderr.write(
+      `[System] ERROR System failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   });
