@@ -142,6 +142,7 @@ export const assembleAssistant = async (
     generations,
     logger,
     progress,
+    playerName: (playerId) => infrastructure.players.online(playerId)?.name,
   });
   const interactive = new InteractiveExecutor<RequestPayload>({
     pool: infrastructure.tasks.interactive,

@@ -181,6 +181,7 @@ export class HybridRouter {
       const why = routed.kind === "invalid" ? "MODEL_INVALID_OUTPUT" : routed.failure.code;
       return decide("LOCAL_FALLBACK", {
         selection: this.#selection(FALLBACK_PROMPTS[why] ?? FALLBACK_PROMPT, text, available, scores),
+        ...(routed.kind === "failed" ? { modelFailure: routed.failure } : {}),
       });
     }
     return decide("LOCAL_FALLBACK", {
