@@ -212,7 +212,7 @@ const backendOf = (flag: Address | undefined, file: string | undefined, path: st
   if (flag !== undefined) return flag;
   if (file === undefined)
     throw new GatewayStartError(
-      `no backend: pass --backend HOST:PORT or set "backend" in ${path} (${GATEWAY_USAGE})`,
+      `no backend: pass --backend HOST:PORT or set "backend" in ${path}, or move that file away to start the embedded world (${GATEWAY_USAGE})`,
     );
   const address = parseAddress(file);
   if (!address.success) throw new GatewayStartError(`"backend" in ${path}: ${address.error}`);
