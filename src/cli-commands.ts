@@ -31,7 +31,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
       ],
       run: async (args, io) => {
         const { runGateway } = await import("./host/gateway/start-gateway.js");
-        return runGateway(args, io.err);
+        return runGateway(args, io.err, io.out);
       },
     },
   ],

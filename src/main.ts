@@ -1,5 +1,5 @@
 import { systemClock } from "./game/context-types.js";
-import { runsGateway } from "./host/gateway/gateway-choice.js";
+import { gatewayFileOf, runsGateway } from "./host/gateway/gateway-choice.js";
 import { parseCliOptions, SERVE_USAGE } from "./host/shared/cli-options.js";
 import { installShutdown } from "./host/shared/shutdown.js";
 import { consoleLogger } from "./util/logger.js";
@@ -25,8 +25,13 @@ export const startServer = async (
     return;
   }
   if (runsGateway(argv)) {
+    const file = argv.some((argument) => argument.startsWith("--backend")) ? undefined : gatewayFileOf(argv);
+    if (file !== undefined)
+      consoleLogger.info(
+        `${file} found: running the gateway in front of your server (move that file away to start the embedded world)`,
+      );
     const { runGateway } = await import("./host/gateway/start-gateway.js");
-    const code = await runGateway(argv, err);
+    const code = await runGateway(argv, err, out);
     if (code !== 0) process.exitCode = code;
     return;
   }
@@ -58,6 +63,9 @@ export const startServer = async (
 const isMain = process.argv[1] !== undefined && /main\.ts$/.test(process.argv[1]);
 if (isMain)
   startServer(process.argv.slice(2)).catch((error: unknown) => {
-    consoleLogger.error(`System failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    // one line, what happened and what to do (a start error carries no stack trace worth reading)
+    process.stderr.write(
+      `[System] ERROR System failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   });

@@ -144,6 +144,7 @@ export const assembleAssistant = async (
     generations,
     logger,
     progress,
+    playerName: (playerId) => infrastructure.players.online(playerId)?.name,
   });
   const interactive = new InteractiveExecutor<RequestPayload>({
     pool: infrastructure.tasks.interactive,

@@ -18,6 +18,7 @@ import type { RoutingPlayer } from "../agent/routing/routing-player.js";
 import type { PermissionSnapshot } from "../module/permissions/permission-service.js";
 import type { Logger } from "../util/logger.js";
 import type { PlayerStandings } from "./player-standing.js";
+import { failureCause, failureText, requestLogLine } from "./request-log.js";
 import type { ProgressChannel } from "./thinking-indicator.js";
 
 /** How plain text is handled in a mode other than routing: the action to run instead, if that feature exists. */
@@ -34,6 +35,12 @@ export interface ModeTargets {
 export type RequestPayload =
   | { readonly kind: "text"; readonly command: CommandOutcome }
   | { readonly kind: "button"; readonly action: string; readonly args: readonly string[] };
+
+/** How a request was routed and which workflow it ran, filled in while it runs (for the request's log line). */
+interface RouteTrace {
+  route: string;
+  workflow: string | undefined;
+}
 
 /** One request as the pipeline runs it. */
 export interface PipelineRequest {
@@ -69,6 +76,8 @@ export class RequestPipeline {
       readonly generations: MemoryGenerations;
       readonly logger: Logger;
       readonly progress: ProgressChannel;
+      /** The name an admin knows the player by, for the log (the id when unknown). */
+      readonly playerName: (playerId: string) => string | undefined;
     },
   ) {}
 
@@ -85,24 +94,46 @@ export class RequestPipeline {
 
   async run(request: PipelineRequest): Promise<AgentResult> {
     const indicator = this.options.progress.indicator(request.snapshot.playerId, request.locale);
+    const route: RouteTrace = { route: "none", workflow: undefined };
     try {
-      return await this.#run({ ...request, modelActivity: indicator });
+      const result = await this.#run({ ...request, modelActivity: indicator }, route);
+      // one line per request: who, the start of the text, the route, the workflow and the outcome
+      const playerId = request.snapshot.playerId;
+      this.options.logger.info(
+        requestLogLine({
+          requestId: request.requestId,
+          player: this.options.playerName(playerId) ?? playerId,
+          text: request.payload.kind === "button" ? request.payload.action : request.text,
+          ...route,
+          result,
+        }),
+      );
+      return result;
     } finally {
       indicator.close();
     }
   }
 
-  async #run(request: PipelineRequest & { readonly modelActivity: ModelActivity }): Promise<AgentResult> {
+  async #run(
+    request: PipelineRequest & { readonly modelActivity: ModelActivity },
+    trace: RouteTrace,
+  ): Promise<AgentResult> {
     const player = this.routingPlayer(request.snapshot, request.locale, request.generation);
     const payload = request.payload;
     if (payload.kind === "button") {
       const decision = this.options.router.structured({ player, action: payload.action, args: payload.args });
+      trace.route = "button";
+      trace.workflow = decision.module?.id.toString();
       return this.#finish(decision, request, []);
     }
     // History reaches prompts only: a player who may not call a model needs none read.
     const history = player.aiEnabled ? await this.#history(request) : [];
     const modeAction = this.#modeAction(request, player, payload.command);
-    if (modeAction !== undefined) return this.execute(modeAction, request, history);
+    if (modeAction !== undefined) {
+      trace.route = `mode:${request.snapshot.mode}`;
+      trace.workflow = modeAction.type.id.toString();
+      return this.execute(modeAction, request, history);
+    }
     const routeRequest: RouteRequest = {
       requestId: request.requestId,
       text: request.text,
@@ -114,14 +145,14 @@ export class RequestPipeline {
       modelActivity: request.modelActivity,
     };
     const decision = await this.options.router.route(routeRequest);
-    // how plain text was routed (never the text itself), so an admin sees what routes locally and what does not
-    if (decision.source !== "COMMAND")
-      this.options.logger.info(
-        `request ${request.requestId}: ${decision.evidence.path.at(-1) ?? "none"} → ${decision.module?.id.toString() ?? "none"}`,
-      );
+    // how the text was routed, so an admin sees what routes locally and what does not
+    trace.route = decision.source === "COMMAND" ? "command" : (decision.evidence.path.at(-1) ?? "none");
+    trace.workflow = decision.module?.id.toString();
     const modelStep = decision.evidence.path.find((step) => /^model:(failed|invalid)/.test(step));
     if (modelStep !== undefined)
-      this.options.logger.warn(`request ${request.requestId}: ${modelStep}; local fallback card shown`);
+      this.options.logger.warn(
+        `request ${request.requestId}: ${modelStep}${decision.modelFailure === undefined ? "" : ` (${failureCause(decision.modelFailure) ?? "no cause"})`}; local fallback card shown`,
+      );
     const result = await this.#finish(decision, request, history);
     this.options.router.remember(
       routeRequest,
@@ -160,8 +191,10 @@ export class RequestPipeline {
     if (running !== undefined) this.#running.delete(running);
     // Model trouble is logged once per request, with its id and never the player's text.
     const code = result.failure?.code;
-    if (code !== undefined && MODEL_FAILURES.has(code))
-      this.options.logger.warn(`request ${request.requestId}: ${action.type.id} ended with ${code}`);
+    if (code !== undefined && MODEL_FAILURES.has(code) && result.failure !== undefined)
+      this.options.logger.warn(
+        `request ${request.requestId}: ${action.type.id} ended with ${failureText(result.failure)}`,
+      );
     return result;
   }
 

@@ -81,7 +81,12 @@ const gatewayData = (rconPort: number): string => {
   writeFileSync(
     join(config, "gateway.json"),
     JSON.stringify({
-      rcon: { host: "127.0.0.1", port: rconPort, passwordFile: "rcon.secret", saveIntervalSeconds: 0 },
+      rcon: {
+        host: "127.0.0.1",
+        port: rconPort,
+        passwordFile: "config/system/rcon.secret",
+        saveIntervalSeconds: 0,
+      },
     }),
   );
   writeFileSync(join(config, "advancements.json"), JSON.stringify({ rules: [] }));

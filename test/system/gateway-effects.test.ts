@@ -97,7 +97,12 @@ describe("gateway: rewards over RCON, done after a save", () => {
       join(config, "gateway.json"),
       JSON.stringify({
         serverDir,
-        rcon: { host: "127.0.0.1", port: standIn.port, passwordFile: "rcon.secret", saveIntervalSeconds: 0 },
+        rcon: {
+          host: "127.0.0.1",
+          port: standIn.port,
+          passwordFile: "config/system/rcon.secret",
+          saveIntervalSeconds: 0,
+        },
       }),
     );
     // Olga is one of System's own operators (server.json), as an admin of the gateway would list herself

@@ -42,7 +42,12 @@ describe("a gateway of a network: deliveries over RCON from the shared outbox", 
       join(config, "gateway.json"),
       JSON.stringify({
         serverDir: tempFolder("network-gateway-server-"),
-        rcon: { host: "127.0.0.1", port: standIn.port, passwordFile: "rcon.secret", saveIntervalSeconds: 0 },
+        rcon: {
+          host: "127.0.0.1",
+          port: standIn.port,
+          passwordFile: "config/system/rcon.secret",
+          saveIntervalSeconds: 0,
+        },
       }),
     );
     writeFileSync(join(config, "advancements.json"), JSON.stringify({ rules: [] }));

@@ -124,11 +124,13 @@ describe("OpenAiModelClient", () => {
     expect(response.usage).toEqual({ inputTokens: Math.ceil((4 + userBytes) / 4), outputTokens: 2 });
   });
 
-  it("an unreachable server is MODEL_UNAVAILABLE", async () => {
+  it("an unreachable server is MODEL_UNAVAILABLE, with the system error for the admin's log", async () => {
     const url = server.baseUrl;
     await server.close();
     const client = new OpenAiModelClient({ baseUrl: url, apiKey: "", model: "m" });
-    expect((await failureOf(client.complete(request()))).code).toBe("MODEL_UNAVAILABLE");
+    const failure = await failureOf(client.complete(request()));
+    expect(failure.code).toBe("MODEL_UNAVAILABLE");
+    expect(failure.args).toEqual(["connection", expect.stringMatching(/ECONNREFUSED 127\.0\.0\.1:\d+$/)]);
     server = await ScriptedModelServer.start();
   });
 });

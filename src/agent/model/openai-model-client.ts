@@ -76,13 +76,42 @@ const mapError = (error: unknown, signal: AbortSignal): AgentException => {
   if (error instanceof APIUserAbortError || signal.aborted)
     return new AgentException(AgentFailure.CANCELLED, { cause: error });
   if (error instanceof APIError)
-    return new AgentException(AgentFailure.MODEL_UNAVAILABLE.with(String(error.status ?? "connection")), {
-      cause: error,
-    });
+    return new AgentException(
+      AgentFailure.MODEL_UNAVAILABLE.with(String(error.status ?? "connection"), causeText(error)),
+      { cause: error },
+    );
   // A non-JSON or malformed 200 body surfaces as a parse error from the SDK.
   if (error instanceof SyntaxError)
     return new AgentException(AgentFailure.MODEL_INVALID_OUTPUT.with("malformed response"), { cause: error });
-  return new AgentException(AgentFailure.MODEL_UNAVAILABLE.with("connection"), { cause: error });
+  return new AgentException(AgentFailure.MODEL_UNAVAILABLE.with("connection", causeText(error)), {
+    cause: error,
+  });
+};
+
+/** The longest cause an admin reads in the log line of a failed model call. */
+const CAUSE_LIMIT = 160;
+
+/**
+ * Why a model call failed, in one short line for the admin's log (never shown to players): the messages down the
+ * cause chain with the system error code (`Connection error. ← fetch failed ← ECONNREFUSED 127.0.0.1:9`).
+ */
+export const causeText = (error: unknown): string => {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
+    const { message, code, address, port } = current as {
+      message?: unknown;
+      code?: unknown;
+      address?: unknown;
+      port?: unknown;
+    };
+    if (typeof code === "string" && typeof address === "string")
+      parts.push(`${code} ${address}${typeof port === "number" ? `:${port}` : ""}`);
+    else if (typeof message === "string" && message !== "") parts.push(message);
+    current = (current as { cause?: unknown }).cause;
+  }
+  const text = parts.join(" ← ").replace(/\s+/g, " ");
+  return text.length > CAUSE_LIMIT ? `${text.slice(0, CAUSE_LIMIT - 1)}…` : text;
 };
 
 /**

@@ -188,6 +188,7 @@ export class HybridRouter {
           match,
           path,
         ),
+        ...(routed.kind === "failed" ? { modelFailure: routed.failure } : {}),
       });
     }
     return decide("LOCAL_FALLBACK", {

@@ -47,6 +47,8 @@ export interface RouteDecision {
   readonly action?: AgentAction;
   /** A command error (INPUT_INVALID with usage, UNKNOWN_COMMAND) or a refused structured request. */
   readonly failure?: Failure;
+  /** Why the model router did not decide (the model down, its quota used up), for the admin's log. */
+  readonly modelFailure?: Failure;
   /** Candidates to show (LOCAL_FALLBACK, CLARIFY). */
   readonly selection?: SelectionCardData;
   /** The request's counters; a routing model call is already on them; pass them to AgentEngine.execute. */

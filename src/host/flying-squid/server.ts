@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { Languages } from "../../util/language.js";
 import { consoleLogger, type Logger } from "../../util/logger.js";
+import { gamePortLine, StartError } from "../shared/game-port.js";
 import type { HostHandler, HostPlayer } from "../shared/host-handler.js";
 import { loadFlyingSquid, type SquidPlugin, type SquidServer } from "./flying-squid-types.js";
 import { guardProcess } from "./process-guard.js";
@@ -29,6 +30,8 @@ export interface HostOptions {
   readonly languages?: Languages;
   /** Receives the one `listening on HOST:PORT` line; defaults to stdout. */
   readonly announce?: (line: string) => void;
+  /** Runs once the game port is bound, before `listening on` is announced (the panel announces itself here). */
+  readonly onBound?: () => void;
   /**
    * How often every online player's data file is saved (flying-squid itself saves only at login and logout);
    * 0 turns the periodic save off. Gives save at once regardless. Default 60 s.
@@ -100,12 +103,14 @@ export const start = async (options: HostOptions): Promise<RunningHost> => {
     });
     serv.addPlugin("system", plugin, {});
     for (const [name, extra] of Object.entries(options.plugins ?? {})) serv.addPlugin(name, extra, {});
+    await waitReady(serv, options.host, options.port);
+    // errors after the start are logged; one during it (the port taken) is the start's own one-line error
     serv.on("error", (error: unknown) => logger.error("game server error", error));
-    await waitReady(serv);
   } catch (error) {
     release();
     throw error;
   }
+  options.onBound?.();
   const port = listeningPort(serv, options.port);
   (options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)))(
     `listening on ${options.host}:${port}`,
@@ -136,7 +141,7 @@ export const start = async (options: HostOptions): Promise<RunningHost> => {
   };
 };
 
-const waitReady = (serv: SquidServer): Promise<void> =>
+const waitReady = (serv: SquidServer, host: string, port: number): Promise<void> =>
   new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error("flying-squid did not start in time")),
@@ -148,7 +153,14 @@ const waitReady = (serv: SquidServer): Promise<void> =>
     });
     serv.once("error", (error: unknown) => {
       clearTimeout(timer);
-      reject(error instanceof Error ? error : new Error(String(error)));
+      const code = (error as { code?: unknown } | undefined)?.code;
+      reject(
+        typeof code === "string" && code.startsWith("EADDR")
+          ? new StartError(gamePortLine({ host, port }, error, '"port" in config/system/server.json'))
+          : error instanceof Error
+            ? error
+            : new Error(String(error)),
+      );
     });
   });
 

@@ -10,8 +10,9 @@ import { AdminVerification, verificationRequired } from "../shared/admin-verific
 import { AssistantHostHandler } from "../shared/assistant-handler.js";
 import { parseCliOptions, SERVE_USAGE } from "../shared/cli-options.js";
 import { createAssistant } from "../shared/create-assistant.js";
+import { checkGamePort, StartError } from "../shared/game-port.js";
 import { OnlinePlayers } from "../shared/online-players.js";
-import { loadServerConfig, worldFolderOf } from "../shared/server-config.js";
+import { loadServerConfig, serverConfigPath, worldFolderOf } from "../shared/server-config.js";
 import { openNetworkLink } from "../shared/shared-reloads.js";
 import { type RunningHost, start } from "./server.js";
 
@@ -53,11 +54,14 @@ export interface RunningSystem {
  */
 export const startSystem = async (options: SystemOptions): Promise<RunningSystem> => {
   const cli = parseCliOptions(options.argv);
-  if (!cli.success) throw new Error(`${cli.error}\n${SERVE_USAGE}`);
-  if (cli.value.help === true) throw new Error(SERVE_USAGE);
+  if (!cli.success) throw new StartError(`${cli.error} (${SERVE_USAGE})`);
+  if (cli.value.help === true) throw new StartError(SERVE_USAGE);
   const { dataDir } = cli.value;
   const config = await loadServerConfig(dataDir, options.logger);
   const world = worldFolderOf(config, dataDir);
+  const port = cli.value.port ?? config.port;
+  // a taken game port stops the start here, in one line, before the panel or the storage is opened
+  await checkGamePort(config.host, port, `"port" in ${serverConfigPath(dataDir)}`);
   const players = new OnlinePlayers(options.logger);
   const verification = verificationRequired(config)
     ? await AdminVerification.open(join(world, "system", "verified-ops.json"))
@@ -110,13 +114,11 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     network,
     panel,
   });
-  if (panel !== undefined)
-    servePanel(panel, assistant, options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)));
   let host: RunningHost;
   try {
     host = await start({
       host: config.host,
-      port: cli.value.port ?? config.port,
+      port,
       version: config.version,
       worldFolder: world,
       onlineMode: config.onlineMode,
@@ -132,6 +134,15 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
       logger: options.logger,
       shortcuts: SHORTCUTS,
       ...(options.announce === undefined ? {} : { announce: options.announce }),
+      // the panel is announced once the game port is bound, just before `listening on`
+      onBound: () => {
+        if (panel !== undefined)
+          servePanel(
+            panel,
+            assistant,
+            options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)),
+          );
+      },
     });
   } catch (error) {
     await panel?.close();

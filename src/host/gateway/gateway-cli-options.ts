@@ -1,5 +1,5 @@
 import { invalid, type Validation, valid } from "../../util/validation.js";
-import { DEFAULT_DATA_DIR } from "../shared/cli-options.js";
+import { DEFAULT_DATA_DIR, missingValue } from "../shared/cli-options.js";
 import { type Address, parseAddress } from "./gateway-config.js";
 
 /** Flags of `system gateway`; each overrides `config/system/gateway.json`. */
@@ -12,10 +12,12 @@ export interface GatewayCliOptions {
   readonly panelPort?: number;
   /** `--rcon HOST:PORT`: the backend's RCON, over `rcon` in gateway.json (checked when merged with the file). */
   readonly rcon?: string;
-  /** `--rcon-password-file FILE`: the file holding its password (relative to the working folder). */
+  /** `--rcon-password-file FILE`: the file holding its password (a relative path is in the data folder). */
   readonly rconPasswordFile?: string;
   /** `--server-dir DIR`: the backend's own folder (mods, quests), over `serverDir` in gateway.json. */
   readonly serverDir?: string;
+  /** `--help` / `-h`: print `GATEWAY_USAGE` and start nothing. */
+  readonly help?: true;
 }
 
 export const GATEWAY_USAGE =
@@ -33,17 +35,18 @@ const FLAGS = new Set([
 
 /**
  * Parses `--backend HOST:PORT --port N --panel-port N --data-dir DIR --rcon HOST:PORT --rcon-password-file FILE
- * --server-dir DIR`
- * (also `--flag=value`); unknown flags are errors.
+ * --server-dir DIR` (also `--flag=value`) and `--help`/`-h`; unknown flags are errors.
  */
 export const parseGatewayCliOptions = (argv: readonly string[]): Validation<GatewayCliOptions> => {
   let options: GatewayCliOptions = { dataDir: DEFAULT_DATA_DIR };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index]!;
+    if (argument === "--help" || argument === "-h") return valid({ ...options, help: true });
     const [flag, inline] = argument.includes("=") ? argument.split("=", 2) : [argument, undefined];
     if (flag === undefined || !FLAGS.has(flag)) return invalid(`unknown option ${argument}`);
     const value = inline ?? argv[++index];
-    if (value === undefined || value === "") return invalid(`${flag} needs a value`);
+    const missing = missingValue(flag, value);
+    if (missing !== undefined || value === undefined) return invalid(missing ?? `${flag} needs a value`);
     if (flag === "--data-dir") options = { ...options, dataDir: value };
     else if (flag === "--rcon") options = { ...options, rcon: value };
     else if (flag === "--rcon-password-file") options = { ...options, rconPasswordFile: value };

@@ -1,10 +1,11 @@
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AssistantServer } from "../../assistant/assistant-server.js";
 import { StorageOpenError } from "../../data/network/open-storage.js";
 import { type GameClock, systemClock } from "../../game/context-types.js";
 import { Languages } from "../../util/language.js";
 import { consoleLogger, type Logger } from "../../util/logger.js";
+import { checkGamePort, gamePortLine } from "../shared/game-port.js";
 import { installShutdown } from "../shared/shutdown.js";
 import { type GatewayAssistant, startGatewayAssistant } from "./assistant/gateway-assistant.js";
 import { pingBackend } from "./backend-status.js";
@@ -83,6 +84,7 @@ export class GatewayStartError extends Error {
 export const startGateway = async (options: GatewayOptions): Promise<RunningGateway> => {
   const cli = parseGatewayCliOptions(options.argv);
   if (!cli.success) throw new GatewayStartError(`${cli.error} (${GATEWAY_USAGE})`);
+  if (cli.value.help === true) throw new GatewayStartError(GATEWAY_USAGE);
   const { dataDir } = cli.value;
   const path = gatewayConfigPath(dataDir);
   const config = await loadGatewayConfig(dataDir, options.logger).catch((error: unknown) => {
@@ -97,9 +99,15 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
   const listen = parseAddress(config.listen, true);
   if (!listen.success) throw new GatewayStartError(`"listen" in ${path} is not HOST:PORT`);
   const host = listen.value.host;
+  // a taken port stops the start in one line before the assistant and its panel are opened
+  await checkGamePort(host, cli.value.port ?? listen.value.port, `"listen" in ${path}`).catch(
+    (error: unknown) => {
+      throw new GatewayStartError((error as Error).message);
+    },
+  );
   warnUnsafe(host, backendAddress, login.value, options.logger);
   const announce = options.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const rcon = await rconOf(options, config.rcon, cli.value, path, codec.minecraftVersion);
+  const rcon = await rconOf(options, config.rcon, cli.value, dataDir, codec.minecraftVersion);
   const assistant: GatewayAssistant | undefined =
     options.commands === undefined
       ? await startGatewayAssistant({
@@ -142,7 +150,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     await assistant?.close();
     await rcon?.close();
     throw new GatewayStartError(
-      `cannot listen on ${formatAddress({ host, port: cli.value.port ?? listen.value.port })}: ${(error as Error).message}`,
+      gamePortLine({ host, port: cli.value.port ?? listen.value.port }, error, `"listen" in ${path}`),
     );
   });
   options.logger.info(
@@ -184,14 +192,14 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
 
 /**
  * The one RCON of the gateway: the caller's commands (tests), else the one `--rcon`/`--rcon-password-file` and
- * the file's `rcon` block name (a relative password file is found beside gateway.json, or, given as a flag, in
- * the working folder); undefined when none is configured.
+ * the file's `rcon` block name (a relative password file is found in the data folder, as every relative path
+ * of the gateway); undefined when none is configured.
  */
 const rconOf = async (
   options: GatewayOptions,
   fromFile: GatewayConfig["rcon"],
   flags: { readonly rcon?: string; readonly rconPasswordFile?: string },
-  path: string,
+  dataDir: string,
   version: string,
 ): Promise<GatewayRcon | undefined> => {
   if (options.rcon !== undefined)
@@ -206,7 +214,8 @@ const rconOf = async (
   if (merged.value === undefined) return undefined;
   const opened = await openGatewayRcon({
     config: merged.value,
-    baseDir: flags.rconPasswordFile === undefined ? dirname(path) : process.cwd(),
+    // one base for every relative path an admin writes (flag or file): the data folder
+    baseDir: dataDir,
     version,
     logger: options.logger,
   });
@@ -219,7 +228,7 @@ const backendOf = (flag: Address | undefined, file: string | undefined, path: st
   if (flag !== undefined) return flag;
   if (file === undefined)
     throw new GatewayStartError(
-      `no backend: pass --backend HOST:PORT or set "backend" in ${path} (${GATEWAY_USAGE})`,
+      `no backend: pass --backend HOST:PORT or set "backend" in ${path}, or move that file away to start the embedded world (${GATEWAY_USAGE})`,
     );
   const address = parseAddress(file);
   if (!address.success) throw new GatewayStartError(`"backend" in ${path}: ${address.error}`);
@@ -268,6 +277,13 @@ const warnUnsafe = (listenHost: string, backend: Address, login: LoginSettings, 
     );
 };
 
+/** What `--help` prints under the usage line: where the settings and relative paths live. */
+const GATEWAY_HELP = [
+  "settings: <data-dir>/config/system/gateway.json (written with its defaults at the first start; flags override it)",
+  "relative paths (--rcon-password-file, rcon.passwordFile, forwardingSecretFile) are read from the data folder (--data-dir, default run)",
+  "see docs/gateway.md",
+].join("\n");
+
 /**
  * `system gateway`: starts the gateway and stops it on SIGINT/SIGTERM. A start error is one line on stderr
  * and exit code 1; resolves to the exit code (0 once listening).
@@ -275,7 +291,13 @@ const warnUnsafe = (listenHost: string, backend: Address, login: LoginSettings, 
 export const runGateway = async (
   argv: readonly string[],
   err: { write(text: string): unknown },
+  out: { write(text: string): unknown } = process.stdout,
 ): Promise<number> => {
+  const cli = parseGatewayCliOptions(argv);
+  if (cli.success && cli.value.help === true) {
+    out.write(`${GATEWAY_USAGE}\n${GATEWAY_HELP}\n`);
+    return 0;
+  }
   try {
     const gateway = await startGateway({ argv, logger: consoleLogger });
     installShutdown({ close: () => gateway.close(), flush: async () => {} }, consoleLogger);

@@ -91,6 +91,10 @@ export class AssistantHostHandler implements HostHandler {
   async onJoin(player: HostPlayer): Promise<void> {
     this.players.add(player);
     const joined = this.#info(player);
+    // an admin reads who came and went, with what System knows of them (language, operator level)
+    this.assistant.infrastructure.logger.info(
+      `${player.name} joined (${player.uuid}, ${joined.locale}, op level ${joined.opLevel})`,
+    );
     await this.assistant.join(joined);
     if (this.verification !== undefined && player.opLevel() > 0 && !this.verification.isVerified(player.uuid))
       player.sendCard({ text: this.assistant.text(joined.locale, "system.verify.needed"), color: "yellow" });
@@ -130,6 +134,7 @@ export class AssistantHostHandler implements HostHandler {
     // a connection replaced by a newer one of the same player (or that never spawned) ends nothing of theirs
     if (this.players.get(player.uuid) !== player) return;
     this.players.remove(player.uuid);
+    this.assistant.infrastructure.logger.info(`${player.name} left (${player.uuid})`);
     await this.assistant.leave(player.uuid);
   }
 

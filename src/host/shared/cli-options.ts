@@ -24,6 +24,16 @@ type PortFlag = (typeof PORT_FLAGS)[number];
 const isPortFlag = (flag: string): flag is PortFlag => (PORT_FLAGS as readonly string[]).includes(flag);
 
 /**
+ * Why a flag has no value: none follows it, or the next word is another option (`--port --data-dir X`); undefined
+ * when it has one.
+ */
+export const missingValue = (flag: string, value: string | undefined): string | undefined => {
+  if (value === undefined || value === "") return `${flag} needs a value`;
+  if (value.startsWith("--")) return `${flag} needs a value before ${value}`;
+  return undefined;
+};
+
+/**
  * Parses `--port N --panel-port N --data-dir DIR --server-dir DIR` (also `--flag=value`) and `--help`/`-h`; unknown flags are an
  * error so typos are not ignored.
  */
@@ -38,7 +48,8 @@ export const parseCliOptions = (argv: readonly string[]): Validation<CliOptions>
     if (flag !== "--data-dir" && flag !== "--server-dir" && !isPortFlag(flag!))
       return invalid(`unknown option ${argument}`);
     const value = inline ?? argv[++index];
-    if (value === undefined || value === "") return invalid(`${flag} needs a value`);
+    const missing = missingValue(flag!, value);
+    if (missing !== undefined || value === undefined) return invalid(missing ?? `${flag} needs a value`);
     if (flag === "--data-dir") {
       dataDir = value;
       continue;

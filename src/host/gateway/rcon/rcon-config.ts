@@ -17,7 +17,7 @@ export const DEFAULT_SAVE_INTERVAL_SECONDS = 2;
 
 /**
  * The `rcon` block of `gateway.json`: where the backend's RCON listens and the file holding its password (never
- * the password itself). A relative `passwordFile` is read from the folder of `gateway.json`.
+ * the password itself). A relative `passwordFile` is read from the data folder (`--data-dir`, default `run`).
  */
 export const rconConfigSchema = z.object({
   host: z.string().min(1).default("127.0.0.1"),
@@ -91,7 +91,7 @@ export const isLoopbackHost = (host: string): boolean => {
  */
 export const loadRconSettings = async (options: {
   readonly config: Pick<RconConfig, "host" | "port" | "passwordFile">;
-  /** Where a relative `passwordFile` is found (the folder of gateway.json, or the working folder for flags). */
+  /** Where a relative `passwordFile` is found: the data folder, as every relative path of the gateway. */
   readonly baseDir: string;
   readonly logger: Logger;
 }): Promise<Validation<RconSettings>> => {
@@ -102,7 +102,9 @@ export const loadRconSettings = async (options: {
     text = await readFile(passwordFile, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    return invalid(`cannot read the RCON password file ${passwordFile} (${code})`);
+    return invalid(
+      `cannot read the RCON password file ${passwordFile} (${code}; a relative path is read from the data folder ${options.baseDir})`,
+    );
   }
   const password = text.replace(/\r?\n$/, "");
   if (password === "")
