@@ -27,6 +27,12 @@ const send = async (page: Page, text: string): Promise<void> => {
   await page.getByLabel("Message").press("Enter");
 };
 
+/** The values the message input offers now (its datalist). */
+const completions = (page: Page): Promise<string[]> =>
+  page
+    .locator("#completions option")
+    .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+
 /** The fonts Chromium actually drew a node's text with (family and glyph count), as its devtools report them. */
 const renderedFonts = async (
   page: Page,
@@ -114,6 +120,12 @@ describe("the web panel reads well", () => {
       expect(typedAt).toBeGreaterThan(texts.indexOf("/system bind"));
       expect(answeredAt).toBe(typedAt + 1);
       await page.screenshot({ path: join(SHOTS, "zh-history.png"), fullPage: true });
+
+      // the panel completes arguments as the game does, in the player's language
+      await page.getByLabel("Message").fill("/system item 钻");
+      await expect
+        .poll(() => completions(page))
+        .toEqual(expect.arrayContaining(["/system item 钻石", "/system item 钻石剑"]));
     } finally {
       await page.context().close();
       li.quit();
@@ -139,6 +151,14 @@ describe("the web panel reads well", () => {
       expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(600);
       expect(box?.y ?? -1).toBeGreaterThanOrEqual(0);
       await page.screenshot({ path: join(SHOTS, "en-scrolled.png") });
+
+      await page.getByLabel("Message").fill("item diamond sw");
+      await expect.poll(() => completions(page)).toEqual(["item diamond Sword"]);
+      await page.getByLabel("Message").fill("/system item dia");
+      await expect
+        .poll(() => completions(page))
+        .toEqual(expect.arrayContaining(["/system item Diamond Pickaxe"]));
+      await page.getByLabel("Message").fill("");
 
       const inGame = await pia.say("/system card nonsense", (m) => /not valid/.test(m.text));
       await send(page, "/system card nonsense");
