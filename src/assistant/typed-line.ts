@@ -6,6 +6,9 @@ export type TypedLine =
 /** `card <ref> <index>`: a click on a card button, as the chat component sends it after `/system`. */
 const CLICK = /^card\s+(\S+)\s+(\S+)$/iu;
 
+/** `card` with fewer words than a click has (`card`, `card nonsense`). */
+const BROKEN_CLICK = /^card(?:\s+(\S+))?$/iu;
+
 /** The first word of a line, as typed. */
 const headOf = (line: string): string => /^\S*/u.exec(line)?.[0] ?? "";
 
@@ -18,6 +21,10 @@ export const systemLine = (body: string, isCommand: (head: string) => boolean): 
   const trimmed = body.trim();
   const click = CLICK.exec(trimmed);
   if (click !== null) return { kind: "click", ref: click[1] ?? "", index: click[2] ?? "" };
+  // `card nonsense`: a button click gone wrong (typed or pasted), answered as a button that no longer works,
+  // never routed as plain text
+  const broken = BROKEN_CLICK.exec(trimmed);
+  if (broken !== null && !isCommand("card")) return { kind: "click", ref: broken[1] ?? "", index: "" };
   return { kind: "text", text: isCommand(headOf(trimmed).toLowerCase()) ? `/system ${trimmed}` : trimmed };
 };
 

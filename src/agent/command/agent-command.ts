@@ -12,6 +12,26 @@ import { IdentifierArgumentType } from "./identifier-argument.js";
 /** Builds the literal node of one alias; the registry calls it once per alias and adds its `requires`. */
 export type CommandNodeFactory = (alias: string) => LiteralArgumentBuilder<CommandSource>;
 
+/**
+ * Values a text argument may take, for completion: given what the player typed of it, their language and who they
+ * are, whole values (`Diamond Sword`, `钻石剑`) that start with it, best first, never one the player may not see.
+ * Read-only and quick: it runs on every Tab.
+ */
+export type ArgumentSuggestions = (
+  typed: string,
+  locale: string,
+  playerId: string,
+) => readonly string[] | Promise<readonly string[]>;
+
+/** An argument spec (`<query>` or `[query]`) with the values it suggests. */
+export interface SuggestedArgument {
+  readonly spec: string;
+  readonly suggest: ArgumentSuggestions;
+}
+
+/** How many values one completion offers at most (a client lists them all). */
+const SUGGESTION_LIMIT = 20;
+
 /** Reads a module input from argument text; undefined means the text is not a valid argument. */
 export type ArgumentParser<I, T = string> = (value: T) => I | undefined;
 
@@ -52,19 +72,37 @@ export class AgentCommand<I> {
 
   /**
    * A command with one greedy text argument, `<query>` (required) or `[query]` (optional: the parser then
-   * also receives ""). The text reaches the parser exactly as typed, spaces and case included.
+   * also receives ""). The text reaches the parser exactly as typed, spaces and case included. Given with
+   * `suggest`, the argument completes to the values it returns.
    */
-  static argument<I>(spec: string, parser: ArgumentParser<I>, ...aliases: string[]): AgentCommand<I> {
+  static argument<I>(
+    argument: string | SuggestedArgument,
+    parser: ArgumentParser<I>,
+    ...aliases: string[]
+  ): AgentCommand<I> {
+    const spec = typeof argument === "string" ? argument : argument.spec;
     const match = ARGUMENT_SPEC.exec(spec);
     if (match === null) throw new Error(`argument spec must be <name> or [name]: ${spec}`);
     const name = match[2] ?? match[3] ?? "query";
     const optional = match[3] !== undefined;
     return new AgentCommand<I>(aliases, (alias) => {
-      const node = literalNode<CommandSource>(alias).then(
-        argumentNode<CommandSource, string>(name, greedyString()).executes((context) =>
-          emit(context, parser(String(context.getArgument(name)))),
-        ),
+      const text = argumentNode<CommandSource, string>(name, greedyString()).executes((context) =>
+        emit(context, parser(String(context.getArgument(name)))),
       );
+      if (typeof argument !== "string")
+        text.suggests({
+          getSuggestions: async (context, builder) => {
+            const source = context.getSource();
+            const values = await argument.suggest(
+              builder.getRemaining(),
+              source.locale ?? "en_us",
+              source.playerId,
+            );
+            for (const value of values.slice(0, SUGGESTION_LIMIT)) builder.suggest(value);
+            return builder.build();
+          },
+        });
+      const node = literalNode<CommandSource>(alias).then(text);
       return optional ? node.executes((context) => emit(context, parser(""))) : node;
     });
   }

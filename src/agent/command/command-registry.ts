@@ -283,13 +283,23 @@ export class CommandRegistry {
     const suggestionContext = context.findSuggestionContext(cursor);
     const atRoot = suggestionContext.parent === this.root();
     const found = new Set<string>();
+    // hosts replace the last word typed: a value that starts earlier (a name with spaces) is cut to what follows
+    const lastWord = line.normalized.lastIndexOf(" ") + 1;
     for (const child of suggestionContext.parent.getChildren() as Iterable<CommandNode<CommandSource>>) {
       if (!child.canUse(source)) continue;
       if (atRoot && !this.shows(child.getName(), shown)) continue;
       try {
         const builder = new SuggestionsBuilder(line.normalized, Math.min(suggestionContext.startPos, cursor));
         const suggestions = await child.listSuggestions(context.build(line.normalized), builder);
-        for (const suggestion of suggestions.getList()) found.add(suggestion.getText());
+        for (const suggestion of suggestions.getList()) {
+          const text = lastWordOf(
+            line.normalized,
+            lastWord,
+            suggestion.getRange().getStart(),
+            suggestion.getText(),
+          );
+          if (text !== undefined) found.add(text);
+        }
       } catch {
         // A provider that fails offers nothing; completion must never break typing.
       }
@@ -358,3 +368,21 @@ export class CommandRegistry {
     return `/${this.#roots[0] ?? ""} <command>`;
   }
 }
+
+/**
+ * A suggestion as hosts apply it, replacing the last space-separated word of `text` (which starts at `lastWord`):
+ * one whose range starts earlier (`Diamond Sword` for `diamond sw`) keeps only what follows that word's start,
+ * and only when what was typed before it matches; undefined when it does not fit.
+ */
+const lastWordOf = (
+  text: string,
+  lastWord: number,
+  start: number,
+  suggestion: string,
+): string | undefined => {
+  if (start >= lastWord) return suggestion;
+  const before = text.slice(start, lastWord).toLowerCase();
+  if (!suggestion.toLowerCase().startsWith(before)) return undefined;
+  const rest = suggestion.slice(lastWord - start);
+  return rest === "" ? undefined : rest;
+};

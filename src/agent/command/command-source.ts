@@ -5,6 +5,8 @@ export interface CommandIdentity {
   readonly permissionLevel: number;
   /** Features (ServerModule ids) enabled for this player now; a module's nodes need its owner here. */
   readonly features: ReadonlySet<string>;
+  /** The player's language (`zh_cn`), for argument suggestions in it; English when unknown. */
+  readonly locale?: string | undefined;
 }
 
 /**
@@ -20,12 +22,14 @@ export class RecordingCommandSource implements CommandSource {
   readonly playerId: string;
   readonly permissionLevel: number;
   readonly features: ReadonlySet<string>;
+  readonly locale: string | undefined;
   readonly emitted: unknown[] = [];
 
   constructor(identity: CommandIdentity) {
     this.playerId = identity.playerId;
     this.permissionLevel = identity.permissionLevel;
     this.features = identity.features;
+    this.locale = identity.locale;
   }
 
   action(input: unknown): void {

@@ -95,6 +95,22 @@ export class PanelConnections {
     };
   }
 
+  /**
+   * Completions of the last word of a line typed in the panel (`/system item dia`, `item dia`), as the game gives
+   * them: the player's commands, item names and quest titles in the player's language.
+   */
+  async complete(playerId: string, line: string): Promise<readonly string[]> {
+    const directory = this.assistant.infrastructure.players;
+    const online = directory.online(playerId);
+    const player = online ?? {
+      uuid: playerId,
+      name: directory.nameOf(playerId) ?? playerId,
+      locale: "en_us",
+      opLevel: 0,
+    };
+    return this.assistant.commands.completions(player, line.replace(/^\/?(system\s+)?/iu, ""));
+  }
+
   /** An operator now: online with the admin level (the same level admin commands require in chat). */
   isAdmin(playerId: string): boolean {
     return (this.assistant.infrastructure.players.online(playerId)?.opLevel ?? 0) >= ADMIN_LEVEL;

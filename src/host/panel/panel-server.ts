@@ -162,6 +162,12 @@ export class PanelServer implements PanelBindings {
       const player = connections.describe(this.options.sessions.playerOf(token));
       return json(200, player === undefined ? { bound: false } : { bound: true, ...player });
     }
+    if (request.method === "GET" && path === "/api/complete") {
+      const playerId = this.options.sessions.playerOf(token);
+      if (playerId === undefined) return json(403, { error: "forbidden" });
+      const line = (new URL(request.url ?? "/", this.url).searchParams.get("line") ?? "").slice(0, 256);
+      return json(200, { matches: await connections.complete(playerId, line) });
+    }
     if (request.method !== "POST" || (path !== "/api/bind" && path !== "/api/unbind"))
       return json(404, { error: "not found" });
     // state changes: the page's own origin and the double-submit token only

@@ -294,8 +294,12 @@ const showHistory = (current: Live, entries: readonly HistoryEntry[]): void => {
   elements.at(-1)?.scrollIntoView({ block: "nearest" });
 };
 
+/** The commands' own completions, from the last state (the list the input offers before an argument). */
+let commandOptions: HTMLOptionElement[] = [];
+
 const showState = (state: StateResponse): void => {
-  page.completions.replaceChildren(...completionOptions(state));
+  commandOptions = completionOptions(state);
+  page.completions.replaceChildren(...commandOptions);
   page.historySetting.checked = state.preferences.history;
   page.externalSetting.checked = state.preferences.external;
   const enabled = live !== undefined && !live.ended;
@@ -304,6 +308,34 @@ const showState = (state: StateResponse): void => {
 };
 
 // ---- Input and settings ------------------------------------------------------------------------------------------
+
+/** Bumped by every keystroke, so only the answer for the line as it is now fills the list. */
+let completing = 0;
+
+// After a command and a space, the server completes the last word as in game (item names, quest titles).
+page.message.addEventListener("input", async () => {
+  const typed = page.message.value;
+  const asked = ++completing;
+  if (!/\S\s/u.test(typed)) {
+    page.completions.replaceChildren(...commandOptions);
+    return;
+  }
+  try {
+    const response = await fetch(`/api/complete?line=${encodeURIComponent(typed)}`);
+    const body = (await response.json()) as { matches?: unknown };
+    if (asked !== completing || !Array.isArray(body.matches)) return;
+    const kept = typed.slice(0, typed.lastIndexOf(" ") + 1);
+    page.completions.replaceChildren(
+      ...body.matches.map((match) => {
+        const option = document.createElement("option");
+        option.value = `${kept}${String(match)}`;
+        return option;
+      }),
+    );
+  } catch {
+    // completion is a help: typing goes on without it
+  }
+});
 
 page.chatForm.addEventListener("submit", (event) => {
   event.preventDefault();

@@ -23,6 +23,7 @@ import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import { ordersToAct } from "../core/own-read.js";
 import { ITEM_CARD, ITEM_NOT_FOUND_CARD, ITEM_QUERY_ACTION_ID, type ItemCardData } from "./item-cards.js";
+import { itemSuggestions } from "./item-suggestions.js";
 import { recipeStation } from "./recipe-station.js";
 
 /** What to look up: an item id or an item name (en_us or zh_cn), or a sentence naming one. */
@@ -110,7 +111,7 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
       routing: ModuleRouting.defaults<ItemQueryInput>()
         .command(
           AgentCommand.argument<ItemQueryInput>(
-            "<query>",
+            { spec: "<query>", suggest: itemSuggestions(options.catalog) },
             (text) => (text.trim() === "" ? undefined : { query: text.trim() }),
             "item",
             "查询物品",

@@ -21,6 +21,7 @@ import { completedTitles, detailCard } from "./quest-detail-card.js";
 import { IN_QUEST_BOOK, IN_QUEST_BOOK_ADMIN } from "./quest-mod-progress.js";
 import { questProfiles } from "./quest-routing.js";
 import type { QuestService } from "./quest-service.js";
+import { questSuggestions } from "./quest-suggestions.js";
 import { FTB_DETAIL, FTB_FIND, FTB_QUERY, type questTools } from "./quest-tools.js";
 
 type QuestTools = ReturnType<typeof questTools>;
@@ -95,7 +96,7 @@ export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
       routing: ModuleRouting.defaults<DetailInput>()
         .command(
           AgentCommand.argument<DetailInput>(
-            "<quest>",
+            { spec: "<quest>", suggest: questSuggestions(service) },
             (text) => (text.trim() === "" ? undefined : { query: text.trim() }),
             "quest",
             "任务详情",
