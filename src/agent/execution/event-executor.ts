@@ -145,7 +145,8 @@ export class EventExecutor implements UnconfirmedEvents {
   async redeliver(id: string): Promise<string> {
     const journal = this.#options.journal;
     const failed = journal.event(id);
-    if (failed?.state === State.FAILED) {
+    // (an unconfirmed task an admin resolved by redelivery is FAILED too: it is not run again)
+    if (failed?.state === State.FAILED && journal.event(redeliveryId(id)) === undefined) {
       // run again in place: its DONE steps replay (never given twice), steps refused without effect run again
       const queued = await journal.updateEvent(id, { state: State.QUEUED, attempts: 0 });
       this.#logger.info(`event ${id}: failed task run again by an admin`);
