@@ -73,6 +73,13 @@ export interface RconStandIn {
    * called: it is received (listed in `commands`) but not run, as a backend busy with a long tick would.
    */
   hold(prefix: string): () => void;
+  /**
+   * The next command whose text (without `minecraft:`) starts with `prefix` loses its connection: `before` it
+   * runs (nothing happens), or `after` it ran (its effect is applied, its reply lost).
+   */
+  dropNext(prefix: string, when: "before" | "after"): void;
+  /** Answers every command starting with `prefix` as an unknown command until the returned undo is called. */
+  refuse(prefix: string): () => void;
   /** Sets a score the way a scoreboard criterion would count it. */
   setScore(player: string, objective: string, value: number): void;
   close(): Promise<void>;
@@ -99,6 +106,8 @@ export const startRconStandIn = async (options: RconStandInOptions): Promise<Rco
   };
   const world: StandInWorld = { server, say };
   const holds = new Map<string, Promise<void>>();
+  const drops = new Map<string, "before" | "after">();
+  const refused = new Set<string>();
 
   /** Vanilla's parse error: the message, then the last 10 characters before the cursor, the rest and `<--[HERE]`. */
   const parseError = (message: string, input: string, cursor: number): string => {
@@ -115,6 +124,8 @@ export const startRconStandIn = async (options: RconStandInOptions): Promise<Rco
       ? [...server.players]
       : [playerNamed(selector)].filter((player) => player !== undefined);
 
+  const bareOf = (input: string): string =>
+    (input.startsWith("/") ? input.slice(1) : input).replace(/^minecraft:/, "");
   const run = async (input: string): Promise<string> => {
     const line = input.startsWith("/") ? input.slice(1) : input;
     const words = line.split(" ");
@@ -123,6 +134,7 @@ export const startRconStandIn = async (options: RconStandInOptions): Promise<Rco
     const name = first.replace(/^minecraft:/, "");
     const bare = [name, ...words.slice(1)].join(" ");
     for (const [prefix, released] of holds) if (bare.startsWith(prefix)) await released;
+    for (const prefix of refused) if (bare.startsWith(prefix)) return unknownCommand(line, 0);
     const args = words.slice(1);
     const argumentStart = (index: number): number => words.slice(0, index + 1).join(" ").length + 1;
     switch (name) {
@@ -254,9 +266,18 @@ export const startRconStandIn = async (options: RconStandInOptions): Promise<Rco
     strictReads: true,
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.writes === undefined ? {} : { writes: options.writes }),
-    handle: (command) => {
+    handle: async (command, connection) => {
       commands.push(command);
-      return run(command);
+      const bare = bareOf(command);
+      const drop = [...drops].find(([prefix]) => bare.startsWith(prefix));
+      if (drop !== undefined) drops.delete(drop[0]);
+      if (drop?.[1] === "before") {
+        connection.drop();
+        return "";
+      }
+      const reply = await run(command);
+      if (drop?.[1] === "after") connection.drop();
+      return reply;
     },
   });
   return {
@@ -279,6 +300,15 @@ export const startRconStandIn = async (options: RconStandInOptions): Promise<Rco
       return () => {
         holds.delete(prefix);
         release();
+      };
+    },
+    dropNext: (prefix, when) => {
+      drops.set(prefix, when);
+    },
+    refuse: (prefix) => {
+      refused.add(prefix);
+      return () => {
+        refused.delete(prefix);
       };
     },
     setScore: (player, objective, value) => {

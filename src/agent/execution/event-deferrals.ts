@@ -1,7 +1,7 @@
 import type { Logger } from "../../util/logger.js";
 import type { AgentResult } from "../agent-result.js";
 import type { EventTask } from "../storage/agent-journal.js";
-import { DEFER_MILLIS } from "./event-executor-options.js";
+import { DEFER_MILLIS, type EventExecutorOptions } from "./event-executor-options.js";
 
 /**
  * Event tasks whose effect had to wait (EFFECT_DEFERRED: the world could not take it, nothing changed): how long
@@ -12,19 +12,16 @@ export class EventDeferrals {
   readonly #told = new Set<string>();
 
   constructor(
-    private readonly options: {
-      readonly backoff?: { readonly initial: number; readonly max: number } | undefined;
-      readonly logger: Logger;
-      readonly onDeferred?: ((task: EventTask, result: AgentResult) => void) | undefined;
-    },
+    private readonly options: Pick<EventExecutorOptions, "deferMillis" | "onDeferred">,
+    private readonly logger: Logger,
   ) {}
 
   /** Records a deferral of the task's `attempts`-th run; the wait before it is offered again. */
   deferred(task: EventTask, result: AgentResult, attempts: number): number {
-    const backoff = this.options.backoff ?? DEFER_MILLIS;
+    const backoff = this.options.deferMillis ?? DEFER_MILLIS;
     const wait = Math.min(backoff.max, backoff.initial * 2 ** Math.min(Math.max(0, attempts - 1), 20));
     const cause = result.failure?.args.join("; ") || "effects unavailable";
-    this.options.logger.info(
+    this.logger.info(
       `event ${task.id} of ${task.playerId}: nothing done, it waits (${cause}); attempt ${attempts}, next in ${Math.ceil(wait / 1000)} s or at the player's next join`,
     );
     if (!this.#told.has(task.playerId)) {
@@ -32,7 +29,7 @@ export class EventDeferrals {
       try {
         this.options.onDeferred?.(task, result);
       } catch (error) {
-        this.options.logger.error(`event ${task.id}: the deferral listener failed`, error);
+        this.logger.error(`event ${task.id}: the deferral listener failed`, error);
       }
     }
     return wait;

@@ -12,6 +12,7 @@ import { AgentResult } from "../agent-result.js";
 import { AbstractAgentModule } from "../module/abstract-agent-module.js";
 import { ActionType } from "../module/action-type.js";
 import { JournalStepRunner } from "../storage/journal-step-runner.js";
+import { NoEffectException } from "../storage/no-effect.js";
 import { State } from "../storage/state.js";
 import { literal } from "../text.js";
 import { type AnyTool, Tool } from "../tool/tool.js";
@@ -50,6 +51,14 @@ const POLICY: ExecutionPolicy = { ...SIMPLE_POLICY, writeSteps: 3, reactIteratio
 /** Everything the workflow did, so tests can see effects and the policy each run saw. */
 class World {
   grants = 0;
+  /** Gives the next N grants refuse without effect because the world is away (EFFECT_DEFERRED). */
+  deferNext = 0;
+  /** Gives the next N grants refuse without effect for good (an item that does not fit). */
+  refuseNext = 0;
+  /** Runs when a grant is deferred (a player leaving meanwhile). */
+  onDefer: () => void = () => {};
+  /** Tasks whose player was told their effect waits. */
+  told: string[] = [];
   /** Inputs whose unknown effect an admin confirmed (`effectConfirmed`). */
   confirmed: string[] = [];
   runs: string[] = [];
@@ -130,6 +139,15 @@ const harness = async (
   const world = new World();
   const journal = await FileAgentJournal.open({ folder });
   const grant = Tool.of(GRANT, async (input) => {
+    if (world.deferNext > 0) {
+      world.deferNext--;
+      world.onDefer();
+      throw new NoEffectException(AgentFailure.EFFECT_DEFERRED.with("the world is away"));
+    }
+    if (world.refuseNext > 0) {
+      world.refuseNext--;
+      throw new NoEffectException(AgentFailure.NOT_FOUND);
+    }
     world.grants++;
     return { granted: input.amount };
   }).allowInEvents();
@@ -163,6 +181,8 @@ const harness = async (
     rules: () => new EventRules([{ eventType: "test:advancement", module: "test:reward" }]),
     isOnline: (playerId) => players.has(playerId),
     features: () => owned?.features ?? new Set(),
+    deferMillis: { initial: 20, max: 80 },
+    onDeferred: (task) => world.told.push(task.id),
   });
   return { executor, journal, world, online: players, pool, states };
 };
@@ -412,6 +432,57 @@ describe("EventExecutor", () => {
     await seed.beginStep(`${eventRequestId(id)}/grant`, "test:grant");
     await seed.close();
   };
+
+  it("keeps a deferred task WAITING, tells its player once, and runs it again with backoff until it is done", async () => {
+    const { executor, journal, world, states } = await harness(await newFolder());
+    world.deferNext = 3;
+    await executor.submit(event("d1", { amount: 4 }));
+    await expect.poll(() => journal.event("d1")?.state, { timeout: 5_000 }).toBe(State.SUCCEEDED);
+    expect(states.filter((state) => state === "d1:WAITING")).toHaveLength(3);
+    expect(journal.event("d1")?.attempts).toBe(4);
+    expect(world.grants).toBe(1);
+    expect(world.told).toEqual(["d1"]);
+    expect(executor.unconfirmed()).toEqual([]);
+    await journal.close();
+  });
+
+  it("runs a deferred task of a player who left at their next join", async () => {
+    const { executor, journal, world, online } = await harness(await newFolder());
+    world.deferNext = 1;
+    world.onDefer = () => online.delete("steve");
+    await executor.submit(event("d2", { amount: 2 }, "steve"));
+    await expect.poll(() => journal.event("d2")?.state).toBe(State.WAITING);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(journal.event("d2")?.state).toBe(State.WAITING);
+    expect(world.grants).toBe(0);
+    online.add("steve");
+    await executor.playerJoined("steve");
+    await executor.whenIdle();
+    expect(journal.event("d2")?.state).toBe(State.SUCCEEDED);
+    expect(world.grants).toBe(1);
+    await journal.close();
+  });
+
+  it("runs a FAILED task again in place for an admin: a done step replays, a refused one runs anew", async () => {
+    const { executor, journal, world } = await harness(await newFolder());
+    world.refuseNext = 1;
+    await executor.submit(event("f1", { amount: 3 }));
+    await executor.whenIdle();
+    expect(journal.event("f1")?.state).toBe(State.FAILED);
+    expect(await executor.redeliver("f1")).toBe("f1");
+    await executor.whenIdle();
+    expect(journal.event("f1")?.state).toBe(State.SUCCEEDED);
+    expect(world.grants).toBe(1);
+    // a task that failed after its grant was done: run again, the grant replays and is not given twice
+    await executor.submit(event("f2", { amount: 5, mode: "fail" }));
+    await executor.whenIdle();
+    await executor.redeliver("f2");
+    await executor.whenIdle();
+    expect(journal.event("f2")?.state).toBe(State.FAILED);
+    expect(world.grants).toBe(2);
+    await expect(executor.redeliver("e-unknown")).rejects.toThrow("NOT_FOUND");
+    await journal.close();
+  });
 
   it("redelivers an unconfirmed task once, as a new task with new step keys, and resolves the original", async () => {
     const folder = await newFolder();

@@ -64,11 +64,7 @@ export class EventExecutor implements UnconfirmedEvents {
   constructor(options: EventExecutorOptions) {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
-    this.#deferrals = new EventDeferrals({
-      backoff: options.deferMillis,
-      logger: this.#logger,
-      onDeferred: options.onDeferred,
-    });
+    this.#deferrals = new EventDeferrals(options, this.#logger);
   }
 
   /** Resumes every QUEUED, RUNNING and WAITING task of the journal (call once the engine has started). */
@@ -147,8 +143,17 @@ export class EventExecutor implements UnconfirmedEvents {
   }
 
   async redeliver(id: string): Promise<string> {
-    const task = this.#unconfirmedTask(id);
     const journal = this.#options.journal;
+    const failed = journal.event(id);
+    // (an unconfirmed task an admin resolved by redelivery is FAILED too: it is not run again)
+    if (failed?.state === State.FAILED && journal.event(redeliveryId(id)) === undefined) {
+      // run again in place: its DONE steps replay (never given twice), steps refused without effect run again
+      const queued = await journal.updateEvent(id, { state: State.QUEUED, attempts: 0 });
+      this.#logger.info(`event ${id}: failed task run again by an admin`);
+      await this.#schedule(queued);
+      return id;
+    }
+    const task = this.#unconfirmedTask(id);
     const put = await journal.putEvent(redeliveryOf(task));
     // Queued before the original is resolved: a crash in between leaves it listed, and redelivering it again
     // finds this task instead of creating a second one.

@@ -6,6 +6,7 @@ import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
 import type { Failure } from "../failure.js";
 import type { ModelPort, ModelRequest } from "../model/model-client.js";
+import { NoEffectException } from "../storage/no-effect.js";
 import type { StepRunner } from "../storage/step-runner.js";
 import { type AnyTool, Tool, type ToolScope } from "../tool/tool.js";
 import { type AnyToolType, ToolType } from "../tool/tool-type.js";
@@ -235,6 +236,24 @@ describe("ExecutionContext.tool", () => {
     context.cancel();
     expect(await refusal(running)).toBe(AgentFailure.CANCELLED);
     expect(seen?.aborted).toBe(true);
+  });
+
+  it("awaits a write tool that settles on abort: a give cancelled before it began reports no effect", async () => {
+    const settling = Tool.of(GIVE, (_input, scope) => {
+      return new Promise<{ ids: string[] }>((_resolve, reject) => {
+        scope.signal.addEventListener("abort", () =>
+          // after a turn, as a handler that first learns nothing was sent
+          setTimeout(() => reject(new NoEffectException(AgentFailure.EFFECT_DEFERRED.with("stopped"))), 20),
+        );
+      });
+    }).settlingOnAbort() as unknown as AnyTool;
+    const context = makeContext({ required: [settling] });
+    const running = context.tool(GIVE, "a", { query: "x" });
+    await Promise.resolve();
+    context.cancel();
+    // not raced to CANCELLED (which would leave its receipt RUNNING, unknown): the handler's own answer
+    const failure = await refusal(running);
+    expect(failure.code).toBe(AgentFailure.EFFECT_DEFERRED.code);
   });
 
   it("refuses after the deadline (injected clock)", async () => {

@@ -34,7 +34,7 @@ export interface EventTaskSummary {
 /**
  * Event tasks whose effect could not be confirmed, and how an admin resolves them after checking the player.
  * The EventExecutor implements it. Both resolutions throw NOT_FOUND (AgentException) unless the id names an
- * UNCONFIRMED task, so a task is resolved once.
+ * UNCONFIRMED task (or, for `redeliver`, a FAILED one), so a task is resolved once.
  */
 export interface UnconfirmedEvents {
   /** UNCONFIRMED tasks, oldest first. */
@@ -42,8 +42,10 @@ export interface UnconfirmedEvents {
   /** The most recently changed event tasks, newest first, at most `limit`, optionally of one player. */
   recent(limit: number, playerId?: string): EventTaskSummary[];
   /**
-   * Runs the task's workflow again as a new durable task (`<id>/redeliver`, new step keys, so its write steps
-   * run anew) and marks the original FAILED. Resolves with the new task id once both are durable.
+   * Runs an UNCONFIRMED task's workflow again as a new durable task (`<id>/redeliver`, new step keys, so its write
+   * steps run anew) and marks the original FAILED; resolves with the new task id once both are durable. A FAILED
+   * task runs again in place (same id and step keys: what it gave is replayed, never given twice, and a step
+   * refused without effect runs anew); resolves with its id once it is queued.
    */
   redeliver(id: string): Promise<string>;
   /** Marks the task SUCCEEDED without running anything: the admin found its effect applied. */

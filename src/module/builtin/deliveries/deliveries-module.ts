@@ -19,6 +19,9 @@ import { ADMIN_LEVEL, isAdmin } from "../core/core-services.js";
 import type { HeldEffect, HeldEffects } from "./deliveries-service.js";
 import { deliveryItems, deliveryRef, localTime } from "./delivery-lines.js";
 
+/** How many recent event tasks `redeliver <ref>` searches for a FAILED one. */
+const FAILED_SEARCHED = 500;
+
 /** `deliveries [player]` lists; `redeliver <ref>` gives again; `done <ref>` resolves without giving. */
 export type DeliveriesInput =
   | { readonly op: "list"; readonly player?: string | undefined }
@@ -80,13 +83,21 @@ type Held =
       readonly playerId: string;
       readonly task: UnconfirmedEvent;
     }
-  | { readonly kind: "effect"; readonly ref: string; readonly playerId: string; readonly effect: HeldEffect };
+  | { readonly kind: "effect"; readonly ref: string; readonly playerId: string; readonly effect: HeldEffect }
+  /** A FAILED event task (`/system events` shows its ref): only `redeliver` applies, which runs it again. */
+  | {
+      readonly kind: "failed";
+      readonly ref: string;
+      readonly playerId: string;
+      readonly task: { readonly id: string };
+    };
 
 /**
  * `/system deliveries [player]`: the admin's view of deliveries whose give could not be confirmed (a crash while
  * giving), with player, items, time and task id, optionally of one player; `redeliver <ref>` gives them again as
  * a new durable task, `done <ref>` records that the admin found them delivered. `<ref>` is the short reference
- * the list shows or the task id. On a network the list also holds the shared outbox's effects held for an admin
+ * the list shows or the task id. `redeliver` also takes the ref `/system events` shows for a FAILED task (a
+ * welcome kit that did not fit): it runs again in place, so what it gave before is never given twice. On a network the list also holds the shared outbox's effects held for an admin
  * (with the server that held each and why), settled the same way: given again by the server that hosts the
  * player, or marked done. Admin only: the command node `requires` the operator level and the run checks it again.
  */
@@ -125,6 +136,11 @@ export class DeliveriesModule extends AbstractAgentModule<DeliveriesInput> {
           : translatable("system.deliveries.network_redelivered", entry.ref, player),
       );
     }
+    if (entry.kind === "failed") {
+      if (input.op === "done") throw new AgentException(AgentFailure.NOT_FOUND.with(input.ref));
+      await deliveries.redeliver(entry.task.id);
+      return AgentResult.success(translatable("system.deliveries.retried", entry.ref, player));
+    }
     if (input.op === "done") {
       await deliveries.markDone(entry.task.id);
       return AgentResult.success(translatable("system.deliveries.done", entry.ref, player));
@@ -150,36 +166,45 @@ export class DeliveriesModule extends AbstractAgentModule<DeliveriesInput> {
     if (entries.length === 0) return translatable("system.deliveries.empty");
     const { catalog, clock, playerName } = this.options;
     const lines = entries.map((entry) =>
-      entry.kind === "task"
-        ? translatable(
-            "system.deliveries.line",
-            entry.ref,
-            literalText(playerName(entry.playerId)),
-            deliveryItems(entry.task.input, catalog, locale),
-            localTime(entry.task.updatedAt, clock.timeZone),
-            literalText(entry.task.id),
-          )
-        : translatable(
-            "system.deliveries.network_line",
-            entry.ref,
-            literalText(playerName(entry.playerId)),
-            deliveryItems(entry.effect.payload, catalog, locale),
-            localTime(entry.effect.heldAt, clock.timeZone),
-            literalText(entry.effect.server ?? "-"),
-            entry.effect.reason === undefined
-              ? literalText(entry.effect.note ?? "-")
-              : translatable(`system.deliveries.reason.${entry.effect.reason}`),
-          ),
+      entry.kind === "failed"
+        ? literalText(entry.ref)
+        : entry.kind === "task"
+          ? translatable(
+              "system.deliveries.line",
+              entry.ref,
+              literalText(playerName(entry.playerId)),
+              deliveryItems(entry.task.input, catalog, locale),
+              localTime(entry.task.updatedAt, clock.timeZone),
+              literalText(entry.task.id),
+            )
+          : translatable(
+              "system.deliveries.network_line",
+              entry.ref,
+              literalText(playerName(entry.playerId)),
+              deliveryItems(entry.effect.payload, catalog, locale),
+              localTime(entry.effect.heldAt, clock.timeZone),
+              literalText(entry.effect.server ?? "-"),
+              entry.effect.reason === undefined
+                ? literalText(entry.effect.note ?? "-")
+                : translatable(`system.deliveries.reason.${entry.effect.reason}`),
+            ),
     );
     return translatable("system.deliveries.list", entries.length, joinLines(lines));
   }
 
-  /** The held delivery a reference names (its short reference, task id or outbox key); NOT_FOUND otherwise. */
+  /**
+   * The held delivery a reference names (its short reference, task id or outbox key), else a recent FAILED event
+   * task it names; NOT_FOUND otherwise.
+   */
   async #find(ref: string): Promise<Held> {
-    const entry = (await this.#entries()).find(
+    const failed = this.options.deliveries
+      .recent(FAILED_SEARCHED)
+      .filter((task) => task.state === "FAILED")
+      .map((task): Held => ({ kind: "failed", ref: deliveryRef(task.id), playerId: task.playerId, task }));
+    const entry = [...(await this.#entries()), ...failed].find(
       (candidate) =>
         candidate.ref === ref.toLowerCase() ||
-        (candidate.kind === "task" ? candidate.task.id : candidate.effect.key) === ref,
+        (candidate.kind === "effect" ? candidate.effect.key : candidate.task.id) === ref,
     );
     if (entry === undefined) throw new AgentException(AgentFailure.NOT_FOUND.with(ref));
     return entry;

@@ -15,7 +15,7 @@ import { literal as literalText, type Text, translatable } from "../../../agent/
 import type { GameClock } from "../../../game/context-types.js";
 import { codec } from "../../../util/codec.js";
 import { ADMIN_LEVEL, isAdmin, type KnownPlayer } from "../core/core-services.js";
-import { localTime } from "./delivery-lines.js";
+import { deliveryRef, localTime } from "./delivery-lines.js";
 
 /** How many tasks `/system events` lists. */
 export const EVENTS_LISTED = 15;
@@ -79,13 +79,18 @@ export class EventsModule extends AbstractAgentModule<EventsInput> {
     const lines = tasks.map((task) =>
       translatable(
         "system.events.line",
-        translatable(`system.events.state.${task.state.toLowerCase()}`),
+        task.state === "FAILED"
+          ? translatable("system.events.state.failed_ref", deliveryRef(task.id))
+          : translatable(`system.events.state.${task.state.toLowerCase()}`),
         literalText(task.rule === undefined ? task.type : `${task.rule} → ${task.type}`),
         literalText(task.eventType ?? "-"),
         literalText(this.options.resolvePlayer(task.playerId)?.name ?? task.playerId),
         localTime(task.updatedAt, this.options.clock.timeZone),
       ),
     );
-    return translatable("system.events.list", tasks.length, joinLines(lines));
+    const list = translatable("system.events.list", tasks.length, joinLines(lines));
+    return tasks.some((task) => task.state === "FAILED")
+      ? joinLines([list, translatable("system.events.failed_hint")])
+      : list;
   }
 }

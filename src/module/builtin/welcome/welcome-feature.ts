@@ -43,10 +43,11 @@ const cardSchema = z.object({
   name: z.string(),
   items: z.array(z.object({ name: z.string(), count: z.number().int() })).max(16),
   /**
-   * given: the kit is in the inventory; none: no kit; failed: it could not be given (nothing was); unavailable:
-   * this server gives no items yet (the gateway), so it was not tried.
+   * given: the kit is in the inventory; none: no kit; failed: it did not fit (nothing was given); not_given: it
+   * could not be given for another reason (the player left, an item the server lacks); unavailable: this server
+   * gives no items yet (the gateway without RCON), so it was not tried.
    */
-  kit: z.enum(["given", "none", "failed", "unavailable"]),
+  kit: z.enum(["given", "none", "failed", "not_given", "unavailable"]),
 });
 
 /** `system:welcome`: a greeting, the starter kit it gave, narrated. */
@@ -94,7 +95,7 @@ class WelcomeModule extends AbstractAgentModule<WelcomeInput> {
       count: stack.count,
     }));
     const name = this.playerName(context.playerId) ?? "";
-    const card = (kit: "given" | "none" | "failed" | "unavailable") =>
+    const card = (kit: "given" | "none" | "failed" | "not_given" | "unavailable") =>
       present(WELCOME_CARD.card({ name, items, kit }));
     if (input.items.length === 0) return AgentResult.success(undefined, card("none"));
     if (!this.givesItems())
@@ -104,8 +105,11 @@ class WelcomeModule extends AbstractAgentModule<WelcomeInput> {
     } catch (error) {
       // the world cannot take the kit now (nothing given): the task waits and tries again
       if (wasDeferred(error)) throw error;
-      if (hadNoEffect(error))
-        return AgentResult.error(AgentException.failure(error)).withPresentation(card("failed"));
+      if (hadNoEffect(error)) {
+        const failure = AgentException.failure(error);
+        const fits = failure.code !== GameFailures.giveFailed("", 0).code;
+        return AgentResult.error(failure).withPresentation(card(fits ? "not_given" : "failed"));
+      }
       throw error;
     }
     return AgentResult.success(undefined, card("given"));
