@@ -53,7 +53,7 @@ const dataFolder = (port: number): string => {
   writeFileSync(
     join(config, "gateway.json"),
     JSON.stringify({
-      rcon: { host: "127.0.0.1", port, passwordFile: "rcon.secret", saveIntervalSeconds: 0 },
+      rcon: { host: "127.0.0.1", port, passwordFile: "config/system/rcon.secret", saveIntervalSeconds: 0 },
     }),
   );
   writeFileSync(join(config, "server.json"), JSON.stringify({ ops: ["Olga"] }));
