@@ -91,7 +91,7 @@ const jsonBytes = (lines: readonly string[]): number => Buffer.byteLength(JSON.s
 export const catalogLines = (entries: readonly CatalogEntry[], budget = CATALOG_BYTES): string[] => {
   const full = entries.map((entry) => lineOf(entry, entry.description));
   if (jsonBytes(full) <= budget) return full;
-  const fit = (limit: number): string[] =>
+  const within = (limit: number): string[] =>
     entries.map((entry, index) => {
       const line = full[index] as string;
       if ([...line].length <= limit) return line;
@@ -100,6 +100,6 @@ export const catalogLines = (entries: readonly CatalogEntry[], budget = CATALOG_
     });
   let limit = Math.max(...full.map((line) => [...line].length));
   let lines = full;
-  while (limit > MIN_DESCRIPTION && jsonBytes(lines) > budget) lines = fit(--limit);
+  while (limit > MIN_DESCRIPTION && jsonBytes(lines) > budget) lines = within(--limit);
   return lines;
 };
