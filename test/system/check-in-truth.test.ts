@@ -67,9 +67,9 @@ describe("check-in tells the truth (shipped server, real bots)", () => {
   }, 120_000);
 
   // A repeat within the replay window (system-agent.json replayWindowSeconds, default 30 s) is answered from the
-  // replay cache: the stored "Checked in!" comes back and nothing runs again (issue 13 item 7). The truthful
-  // "already" of a real second run is shown once the window closed, or with the cache off (test/system/replay-cache).
-  it("answers a second check-in 1.5 s after the first with the stored reply: one run, one reward", async () => {
+  // replay cache: nothing runs again, and the stored answer reads as a repeat: "already checked in today", marked
+  // with how long ago it was given, never the reward again (test/system/replayed-answers covers a network).
+  it("answers a second check-in 1.5 s after the first from the stored reply, as a repeat: one run, one reward", async () => {
     const alex = await joinPlayer(server.port, "Alex");
     try {
       // a first request settles the player's standing, so both check-ins carry the same fingerprint
@@ -77,8 +77,10 @@ describe("check-in tells the truth (shipped server, real bots)", () => {
       const first = await alex.say("/system checkin", (m) => checkInReply(m.text));
       expect(first.text).toMatch(/^Checked in!/);
       offset += 1_500;
-      const second = await alex.say("/system checkin", (m) => checkInReply(m.text));
-      expect(second.text).toBe(first.text);
+      const second = await alex.say("/system checkin", (m) => checkInReply(m.text) && m !== first);
+      expect(second.text).toMatch(
+        /^You have already checked in today \(\d{4}-\d{2}-\d{2}\)\. Streak: 1 day\(s\)\.\n↻ This repeats the answer given 1 s ago/,
+      );
       await settled(server, alex);
       expect(bread(alex)).toBe(3);
     } finally {

@@ -12,7 +12,7 @@ import {
 const reply = (value: unknown): { text: string } => ({ text: JSON.stringify(value) });
 
 interface ReActUser {
-  readonly tools: readonly { readonly type: string }[];
+  readonly tools: readonly { readonly type: string; readonly description?: string }[];
   readonly observations: readonly { readonly tool?: string; readonly result?: Record<string, unknown> }[];
   readonly notices?: readonly string[];
   readonly finalOnly: boolean;
@@ -74,6 +74,12 @@ describe("free chat (shipped server)", () => {
       expect(offered).toEqual(
         expect.arrayContaining(["system:item_query", "system:check_in", "system:shop_quote"]),
       );
+      // each workflow as it declares itself: a write says it changes state, a read does not
+      const described = (type: string): string =>
+        first.tools.find((tool) => tool.type === type)?.description ?? "";
+      expect(described("system:check_in")).toContain("[changes state: only when the player asks for it]");
+      expect(described("system:shop_quote")).toContain("[changes state");
+      expect(described("system:item_query")).not.toContain("[changes state");
       for (const never of [
         "system:shop_confirm",
         "system:free_chat",

@@ -215,11 +215,14 @@ export class ExecutionContext {
     return tool !== undefined && (tool.owner === undefined || this.features.has(tool.owner.toString()));
   }
 
-  /** Calls one tool: declaration, permission, budget, cancellation and deadline checks, codec validation. */
-  async tool<I, O>(type: ToolType<I, O>, stepId: string, input: I): Promise<O> {
+  /**
+   * Calls one tool: declaration, permission, budget, cancellation and deadline checks, codec validation. `frozen`
+   * is the handler a loop took at its start (ToolContext): a reload meanwhile cannot swap it.
+   */
+  async tool<I, O>(type: ToolType<I, O>, stepId: string, input: I, frozen?: AnyTool): Promise<O> {
     this.checkAlive();
     const id = type.id.toString();
-    const tool = this.#resolve(id);
+    const tool = this.#resolve(id) === undefined ? undefined : (frozen ?? this.#resolve(id));
     if (tool === undefined) throw new AgentException(AgentFailure.TOOL_NOT_ALLOWED.with(id));
     if (tool.type !== (type as unknown)) throw new AgentException(AgentFailure.TOOL_NOT_ALLOWED.with(id));
     if (tool.owner !== undefined && !this.features.has(tool.owner.toString()))

@@ -96,9 +96,11 @@ async function playRound<O>(
   const decision = react.decisions.decode(text, finalOnly);
   if (!decision.success) return { kind: "invalid", error: decision.error };
   if (decision.value.kind === "answer") {
-    // Last check before the output: the player's standing, cancellation, deadline and the workflow's guard.
+    // Last check before the output: the player's standing, cancellation, deadline, the workflow's guard and the
+    // features of every tool already used (data from a feature switched off since must not reach the answer).
     execution.checkAlive();
     checkGuard(options);
+    react.tools.checkUsed();
     return { kind: "answer", answer: decision.value.answer };
   }
   const { tool, input } = decision.value;
@@ -140,6 +142,12 @@ async function degrade<O>(
   failure: Failure,
 ): Promise<ReActOutcome<O>> {
   if (options.degrade === undefined) return failed(react, failure);
+  try {
+    // a degraded answer is made of the observations: never from a tool whose feature was switched off since
+    react.tools.checkUsed();
+  } catch (error) {
+    return failed(react, AgentException.failure(error));
+  }
   try {
     const answer = await options.degrade(failure, react.observations());
     return answer === undefined

@@ -111,32 +111,28 @@ describe("HybridRouter", () => {
     expect(decision.counters.routingCalls).toBe(1);
     const sent = server.requests[0]!;
     expect(sent.system).toBe(ROUTER_PROMPT);
-    const user = sent.user as {
-      request: string;
-      capabilities: { capabilityId: string; explicitOnly?: boolean }[];
-    };
+    const user = sent.user as { request: string; capabilities: string[] };
     expect(user.request).toBe("钻石在哪能找到");
-    const ids = user.capabilities.map((entry) => entry.capabilityId);
-    expect(ids).toEqual(["system:item_query", "system:player_query", "system:help", "system:ask", "clarify"]);
+    // one line per capability: `!` for explicit-only, the id without the default namespace, then its input
+    const entry = (lines: string[], id: string): string | undefined =>
+      lines.find((line) => line.replace(/^!/, "").split(/[{:]/)[0] === id);
+    const ids = user.capabilities.map((line) => line.replace(/^!/, "").split(/[{:]/)[0]);
+    expect(ids).toEqual(["item_query", "player_query", "help", "ask", "clarify"]);
     // bob has neither the shop nor quests; structuredOnly modules are never offered.
     const alice = await (async () => {
       server.script(reply({ capabilityId: "clarify" }));
       await router.route(request("钻石在哪能找到"));
       return server.requests[1]!.user as typeof user;
     })();
-    expect(alice.capabilities.find((entry) => entry.capabilityId === "system:quest_detail")).toBeUndefined();
+    expect(entry(alice.capabilities, "quest_detail")).toBeUndefined();
     const withQuests = player("carol", [SHOP.toString(), "system:ftbq"]);
     server.script(reply({ capabilityId: "clarify" }));
     await router.route(request("钻石在哪能找到", withQuests));
     const carol = server.requests[2]!.user as typeof user;
-    expect(
-      carol.capabilities.find((entry) => entry.capabilityId === "system:quest_detail")?.explicitOnly,
-    ).toBe(true);
-    expect(carol.capabilities.find((entry) => entry.capabilityId === "system:shop_buy")?.explicitOnly).toBe(
-      false,
-    );
-    expect(carol.capabilities.map((entry) => entry.capabilityId)).not.toContain("system:pay_confirm");
-    expect(carol.capabilities.map((entry) => entry.capabilityId)).not.toContain("system:reload");
+    expect(entry(carol.capabilities, "quest_detail")?.startsWith("!")).toBe(true);
+    expect(entry(carol.capabilities, "shop_buy")?.startsWith("!")).toBe(false);
+    expect(entry(carol.capabilities, "pay_confirm")).toBeUndefined();
+    expect(entry(carol.capabilities, "reload")).toBeUndefined();
   });
 
   it("says on the fallback card why the model did not decide: quota, model down, unreadable reply, not understood", async () => {

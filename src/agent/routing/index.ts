@@ -18,7 +18,6 @@ export {
 } from "./hybrid-router.js";
 export { type CachedRoute, IntentCache } from "./intent-cache.js";
 export {
-  type CatalogEntry,
   CLARIFY,
   type ModelRoute,
   type ModelRouteRequest,
@@ -29,6 +28,7 @@ export {
 export { parseReplyObject } from "./reply-json.js";
 export type { RouteCandidate, RouteDecision, RouteEvidence, RouteSource } from "./route-decision.js";
 export { explainDecision } from "./route-explanation.js";
+export { CATALOG_BYTES, type CatalogEntry, catalogLines } from "./router-catalog.js";
 export type { Availability, RoutingPlayer } from "./routing-player.js";
 export { RoutingTable } from "./routing-table.js";
 export {

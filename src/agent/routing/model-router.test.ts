@@ -3,19 +3,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { routingModules, SHOP } from "../../../test/support/routing-modules.js";
+import { FixtureModule, routingModules, SHOP } from "../../../test/support/routing-modules.js";
 import { AssistantServer } from "../../assistant/assistant-server.js";
 import { systemClock } from "../../game/context-types.js";
 import { MemoryGameBridge } from "../../game/tools/memory-game-bridge.js";
+import { codec } from "../../util/codec.js";
 import { silentLogger } from "../../util/logger.js";
 import { offlineUuid } from "../../util/offline-uuid.js";
 import { AgentEngine } from "../execution/agent-engine.js";
 import { BudgetCounters, modelInputBytes } from "../execution/budget-counters.js";
 import type { ModelPort, ModelRequest } from "../model/model-client.js";
 import { PromptNames } from "../model/prompt-source.js";
+import { ActionType } from "../module/action-type.js";
 import type { AnyAgentModule } from "../module/agent-module.js";
+import { ModuleRouting } from "../module/module-routing.js";
+import { inputSignature } from "./input-signature.js";
 import {
-  inputSignature,
   ModelRouter,
   ROUTER_HISTORY_CHARS,
   ROUTER_HISTORY_TURNS,
@@ -137,21 +140,22 @@ describe("ModelRouter request", () => {
     const item = catalog.find((entry) => entry.capabilityId === "system:item_query");
     expect(item).toEqual({
       capabilityId: "system:item_query",
-      description: "Look up an item by id.",
-      input: "{query: string, page: integer}",
-      explicitOnly: false,
-      example: "look up item minecraft:diamond",
+      description: "Look up an item by id",
+      input: "{query:str,page:int}",
     });
     expect(catalog.find((entry) => entry.capabilityId === "system:quest_detail")?.explicitOnly).toBe(true);
-    // with no explicit-only capability offered, the flag is left out (all false)
-    const plain = router.catalog(modules.filter((module) => module.id.toString() !== "system:quest_detail"));
-    expect(plain.some((entry) => "explicitOnly" in entry)).toBe(false);
-    expect(plain.find((entry) => entry.capabilityId === "system:player_query")).toEqual({
+    expect(catalog.find((entry) => entry.capabilityId === "system:player_query")).toEqual({
       capabilityId: "system:player_query",
-      description: "Show the player's own information.",
-      example: "show my player info",
+      description: "Show the player's own information",
     });
-    expect(router.catalog(modules, "zh_cn")[0]?.example).toBe("查询物品 minecraft:diamond");
+    // one line each, without the default namespace; `!` marks an explicit-only capability
+    const sent = router.request({ text: "hi", modules }).user.capabilities as string[];
+    expect(sent).toContain("item_query{query:str,page:int}: Look up an item by id");
+    expect(sent).toContain("!quest_detail{quest:str}: Show one quest");
+    expect(sent.at(-1)).toBe("clarify");
+    // a reply may name the capability as the catalog shows it or by its full id
+    const short = router.decode('{"capabilityId":"player_query","input":{}}', modules);
+    expect(short.kind === "module" ? short.module.id.toString() : short.kind).toBe("system:player_query");
     const decoded = router.decode(
       '{"capabilityId":"system:item_query","input":{"query":"minecraft:diamond","page":0}}',
       modules,
@@ -208,11 +212,9 @@ describe("the built-in catalog", () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  it("sends at most 1 KB plus 220 bytes per offered workflow for a short request, and caps a 10,000-character message", () => {
+  it("sends at most 2 KB for a short request, and caps a 10,000-character message", () => {
     const short = router.request({ text: "where can I find diamonds", modules });
-    // the prompt and the request take about 1 KB; each workflow the player may use adds one capability line
-    const offered = (short.user.capabilities as unknown[]).length;
-    expect(sentBytes(short)).toBeLessThanOrEqual(1_024 + 220 * offered);
+    expect(sentBytes(short)).toBeLessThanOrEqual(2_048);
     expect(JSON.stringify(short.user)).toContain("capabilities");
     expect((short.user.capabilities as unknown[]).length).toBeGreaterThan(1);
     const huge = router.request({ text: "钻".repeat(10_000), modules });
@@ -221,5 +223,46 @@ describe("the built-in catalog", () => {
     expect(sentBytes(huge) - sentBytes(short)).toBeLessThanOrEqual(ROUTER_TEXT_CHARS * 3 + 3);
     const serialized = `${huge.system}${JSON.stringify(huge.user)}`;
     expect(serialized.indexOf('"capabilities"')).toBeLessThan(serialized.indexOf('"request"'));
+  });
+
+  it("keeps the call within 2 KB with synthetic capabilities added up to 20", () => {
+    const registry = server.infrastructure.engine.modules();
+    const offered = router.catalog(modules).length;
+    const synthetic = Array.from({ length: Math.max(0, 20 - offered) }, (_, index) => {
+      const module = new FixtureModule<{ target: string; amount?: number | undefined }>({
+        action: ActionType.of(
+          `extension:feature_${index}`,
+          codec(z.object({ target: z.string().min(1), amount: z.number().int().optional() })),
+        ),
+        description: `Extension feature number ${index}: looks up what the player asks about in a long list of things, with every detail an author may want to show, and more.`,
+      });
+      return module as unknown as AnyAgentModule;
+    });
+    const known = new Set(registry.values().map((module) => module.id.toString()));
+    const withSynthetic = new ModelRouter({
+      // the synthetic workflows are plain `defaults()` capabilities; the built-in ones keep their routing
+      modules: {
+        routing: (id: { toString(): string }) =>
+          known.has(id.toString()) ? registry.routing(id as never) : ModuleRouting.defaults(),
+      } as unknown as typeof registry,
+      model: undefined,
+      system: () => server.infrastructure.prompts.get(PromptNames.ROUTER),
+    });
+    const all = [...modules, ...synthetic];
+    expect(withSynthetic.catalog(all)).toHaveLength(20);
+    for (const [text, locale] of [
+      ["where can I find diamonds", "en_us"],
+      ["钻石在哪里找", "zh_cn"],
+    ] as const) {
+      const sent = withSynthetic.request({ text, modules: all, locale });
+      expect(sentBytes(sent), text).toBeLessThanOrEqual(2_048);
+      // every capability is still offered, each with the start of what it does
+      const lines = sent.user.capabilities as string[];
+      expect(lines).toHaveLength(21);
+      expect(lines).toContain("item_query{query:str}: Look up a Minecraft item");
+      expect(
+        lines.find((line) => line.startsWith("extension:feature_0{target:str,amount?:int}: Extension")),
+      ).toBeDefined();
+    }
   });
 });

@@ -9,6 +9,14 @@ import type { AgentAction } from "../module/action-type.js";
 import type { AnyAgentModule } from "../module/agent-module.js";
 import type { ModuleRegistry } from "../module/module-registry.js";
 import { parseReplyObject } from "./reply-json.js";
+import {
+  briefOf,
+  type CatalogEntry,
+  catalogBudget,
+  catalogLines,
+  compactSignature,
+  fullCapabilityId,
+} from "./router-catalog.js";
 import type { RoutingPlayer } from "./routing-player.js";
 import type { RoutingTable } from "./routing-table.js";
 
@@ -34,22 +42,8 @@ export const ROUTER_TEXT_CHARS = 500;
 /** The most recent history turns the router sees, and the most characters of each. */
 export const ROUTER_HISTORY_TURNS = 4;
 export const ROUTER_HISTORY_CHARS = 200;
-/** The longest example request shown with a capability. */
-const EXAMPLE_CHARS = 32;
 /** Marks a text the router saw cut short. */
 const CUT = "…";
-
-/** One entry of the capability catalog the model sees: its input as a compact signature, not a JSON Schema. */
-export interface CatalogEntry {
-  readonly capabilityId: string;
-  readonly description: string;
-  /** The input signature, e.g. `{query: string}` or `{field?: 'health'|'food'}`; absent when it takes none. */
-  readonly input?: string;
-  /** On every entry when some offered entry is explicit-only; absent (false) on all otherwise. */
-  readonly explicitOnly?: boolean;
-  /** One example request, in the player's language when the module has one. */
-  readonly example?: string;
-}
 
 /** The bytes of one router call as the model client sends them: a system text and a user JSON object. */
 export interface RouterRequest {
@@ -107,51 +101,38 @@ export class ModelRouter {
   }
 
   /**
-   * The catalog of the given modules: id, description, compact input signature, explicitOnly and one short
-   * example (in the player's language when there is one). It depends only on the modules and the locale, so it
-   * is the same bytes on every call. `explicitOnly` is on every entry when some entry is explicit-only, and
-   * left out (all false) otherwise.
+   * The catalog of the given modules the player may select: full id, the description's first clause, the input
+   * signature and, when set, explicitOnly. It depends only on the modules, so it is the same bytes on every call.
    */
-  catalog(modules: readonly AnyAgentModule[], locale = "en_us"): CatalogEntry[] {
-    const chinese = locale.toLowerCase().startsWith("zh");
-    const selectable = this.selectable(modules);
-    const explicit = (module: AnyAgentModule): boolean =>
-      this.options.modules.routing(module.id).selection === "explicit_only";
-    const flagged = selectable.some(explicit);
-    return selectable.map((module) => {
-      const profile = this.options.modules.routing(module.id).profile;
-      const samples =
-        profile === undefined
-          ? []
-          : chinese
-            ? [...profile.zh, ...profile.en]
-            : [...profile.en, ...profile.zh];
-      const example = samples.find((sample) => [...sample].length <= EXAMPLE_CHARS);
-      const input = inputSignature(module.action.codec.jsonSchema());
+  catalog(modules: readonly AnyAgentModule[]): CatalogEntry[] {
+    return this.selectable(modules).map((module) => {
+      const input = compactSignature(module.action.codec.jsonSchema());
+      const explicit = this.options.modules.routing(module.id).selection === "explicit_only";
       return {
         capabilityId: module.id.toString(),
-        description: module.description,
-        ...(input === "{}" ? {} : { input }),
-        ...(flagged ? { explicitOnly: explicit(module) } : {}),
-        ...(example === undefined ? {} : { example }),
+        description: briefOf(module.description),
+        ...(input === undefined ? {} : { input }),
+        ...(explicit ? { explicitOnly: true } : {}),
       };
     });
   }
 
   /**
-   * The router call as sent: the system prompt, then a user object whose static part (`capabilities`, which
-   * changes only with the player's modules) comes first and whose variable part (`context`, then the capped
-   * `request`) comes last, so a provider's prompt cache can reuse the prefix.
+   * The router call as sent: the system prompt, then a user object whose static part (`capabilities`: one short
+   * line per capability within CATALOG_BYTES, `clarify` last) comes first and whose variable part (`context`, then
+   * the capped `request`) comes last, so a provider's prompt cache can reuse the prefix.
    */
   request(
     request: Pick<ModelRouteRequest, "text" | "modules" | "history"> & { readonly locale?: string },
   ): RouterRequest {
-    const capabilities = [...this.catalog(request.modules, request.locale), { capabilityId: CLARIFY }];
+    const system = this.options.system();
+    const budget = catalogBudget(Buffer.byteLength(system, "utf8"));
+    const capabilities = [...catalogLines(this.catalog(request.modules), budget), CLARIFY];
     const history = (request.history ?? []).slice(-ROUTER_HISTORY_TURNS);
     return {
-      system: this.options.system(),
+      system,
       user: {
-        capabilities: capabilities as unknown as Json,
+        capabilities,
         ...(history.length === 0
           ? {}
           : {
@@ -210,9 +191,11 @@ export class ModelRouter {
   decode(text: string, offered: readonly AnyAgentModule[], fullText?: string): ModelRoute {
     const reply = parseReplyObject(text);
     if (reply === undefined) return { kind: "invalid", reason: "not a JSON object" };
-    const id = reply.capabilityId;
-    if (typeof id !== "string") return { kind: "invalid", reason: "no capabilityId" };
-    if (id === CLARIFY) return { kind: "clarify" };
+    const named = reply.capabilityId;
+    if (typeof named !== "string") return { kind: "invalid", reason: "no capabilityId" };
+    if (named === CLARIFY) return { kind: "clarify" };
+    // the catalog shows ids without the default namespace; either form names the capability
+    const id = fullCapabilityId(named.replace(/^!/u, ""));
     const module = offered.find((candidate) => candidate.id.toString() === id);
     if (module === undefined)
       return { kind: "invalid", reason: `capability ${id.slice(0, 80)} was not offered` };
@@ -249,56 +232,3 @@ const uncut = (input: unknown, fullText: string): Record<string, unknown> | unde
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
-
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/u;
-const SIGNATURE_DEPTH = 4;
-
-/**
- * A compact TypeScript-like signature of a JSON Schema: property names, types, enums and `?` for optional
- * (not required, or with a default), e.g. `{query: string, page?: integer}` or `{field?: 'health'|'food'}`.
- * Anything it cannot read is `any`; nesting deeper than a few levels is `object`.
- */
-export const inputSignature = (schema: unknown, depth = 0): string => {
-  if (!isRecord(schema)) return schema === false ? "never" : "any";
-  if ("const" in schema) return literal(schema.const);
-  if (Array.isArray(schema.enum)) return union(schema.enum.map(literal));
-  const alternatives = schema.anyOf ?? schema.oneOf;
-  if (Array.isArray(alternatives))
-    return union(alternatives.map((alternative) => inputSignature(alternative, depth + 1)));
-  if (Array.isArray(schema.allOf))
-    return schema.allOf.map((part) => inputSignature(part, depth + 1)).join(" & ") || "any";
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  return union(
-    types.map((type) => {
-      if (type === "object" || (type === undefined && isRecord(schema.properties)))
-        return objectSignature(schema, depth);
-      if (type === "array") {
-        const item = inputSignature(schema.items, depth + 1);
-        return `${item.includes("|") || item.includes("&") ? `(${item})` : item}[]`;
-      }
-      return typeof type === "string" ? type : "any";
-    }),
-  );
-};
-
-const objectSignature = (schema: Record<string, unknown>, depth: number): string => {
-  if (depth >= SIGNATURE_DEPTH) return "object";
-  const properties = isRecord(schema.properties) ? schema.properties : {};
-  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  const fields = Object.entries(properties).map(([name, property]) => {
-    const optional = !required.has(name) || (isRecord(property) && "default" in property);
-    const key = IDENTIFIER.test(name) ? name : JSON.stringify(name);
-    return `${key}${optional ? "?" : ""}: ${inputSignature(property, depth + 1)}`;
-  });
-  const extra = schema.additionalProperties;
-  if (isRecord(extra)) fields.push(`[key: string]: ${inputSignature(extra, depth + 1)}`);
-  return `{${fields.join(", ")}}`;
-};
-
-/** A literal as TypeScript writes it: strings in single quotes (cheaper than escaped double quotes in JSON). */
-const literal = (value: unknown): string =>
-  typeof value === "string"
-    ? `'${value.replace(/[\\']/gu, (char) => `\\${char}`)}'`
-    : (JSON.stringify(value) ?? "any");
-
-const union = (parts: readonly string[]): string => [...new Set(parts)].join("|") || "any";

@@ -128,6 +128,20 @@ describe("SemanticRouter", () => {
     }
   });
 
+  it("never routes a text naming an item to a workflow without an item slot", async () => {
+    const { router, all } = setup();
+    // close to the player's own "我的状态" / "my status", but it names an item the player workflow cannot take
+    for (const text of ["我的状态 minecraft:diamond", "my status minecraft:diamond"]) {
+      const match = await router.match(text, all);
+      expect(match.candidates[0]?.moduleId, text).toBe("system:player_query");
+      expect(match.candidates[0]?.uncovered, text).toContain("<id>");
+      expect(match.direct, text).toBeUndefined();
+      expect(match.refusal, text).toBe("uncovered_mention");
+    }
+    // the same words without a mention still route directly
+    expect((await router.match("my status", all)).direct?.module.id.toString()).toBe("system:player_query");
+  });
+
   it("never routes a write module directly, even one that declared RoutingProfile.read", async () => {
     const { router, all } = setup();
     const gift = await router.match("领取礼包 minecraft:chest", all);

@@ -18,7 +18,10 @@ export interface SimilaritySearch {
 /** The local match of one text: a direct route when every condition held, and the figures either way. */
 export interface SemanticMatch {
   readonly direct: { readonly module: AnyAgentModule; readonly action: AgentAction } | undefined;
-  /** Why there is no direct route (`similarity`, `margin`, `coverage`, `guard`, `reject`, `no_arguments`…). */
+  /**
+   * Why there is no direct route (`similarity`, `margin`, `coverage`, `uncovered_mention`, `guard`, `reject`,
+   * `no_arguments`…).
+   */
   readonly refusal: string | undefined;
   readonly candidates: readonly RouteCandidate[];
   readonly margin: number;
@@ -119,6 +122,9 @@ export class SemanticRouter {
     if (top.similarity < settings.minSimilarity) return result("similarity");
     if (margin < settings.minMargin) return result("margin");
     if (coverage < settings.minCoverage) return result("coverage");
+    // The text names an item, a player or a quest that the workflow has no slot for ("<id> 物品信息" is not the
+    // player's own status): routing it there would drop what was asked about.
+    if (top.uncovered?.some(isMention) === true) return result("uncovered_mention");
     const routing = this.options.modules.routing(module.id);
     const refusal = directRefusal(module, routing, this.options.policyOf?.(module) ?? module.policy);
     if (refusal !== undefined) return result(refusal, undefined, offerOf(module, routing, fullText, refusal));
@@ -169,6 +175,9 @@ const offerOf = (
   const decoded = module.action.codec.decode(input);
   return decoded.success ? { module, input: decoded.value } : undefined;
 };
+
+/** A slot token that stands for something the text names (`<item>`, `<player>`, `<quest>`, `<id>`); not `<num>`. */
+const isMention = (word: string): boolean => /^<[a-z_]+>$/.test(word) && word !== "<num>";
 
 /** An extractor's input for a text; undefined when it finds none or throws. */
 const extract = (extractor: (text: string) => unknown, text: string): unknown => {

@@ -100,4 +100,72 @@ describe("ToolContext", () => {
     context.cancel();
     expect(await failureOf(tools.call(FIND, { query: "x" }))).toBe(AgentFailure.CANCELLED);
   });
+
+  it("keeps the handler it froze at its start when a reload registers another one mid-loop", async () => {
+    const features = new Set(["ftbquests:quests"]);
+    const calls: string[] = [];
+    const handlerOf = (name: string) => async (input: { query: string }) => {
+      calls.push(name);
+      return [input.query];
+    };
+    let current = Tool.of(QUEST, handlerOf("before reload"))
+      .asReadOnly()
+      .ownedBy(Identifier.parse("ftbquests:quests")) as unknown as AnyTool;
+    const context = new ExecutionContext({
+      requestId: "req",
+      playerId: "p",
+      locale: "en_us",
+      workflow: "system:reasoning",
+      owner: undefined,
+      features,
+      policy: SIMPLE_POLICY,
+      tools: { required: new Map(), optional: new Set([QUEST.id.toString()]), lookup: () => current },
+    });
+    const tools = context.tools(QUEST as AnyToolType);
+    await tools.call(QUEST, { query: "a" });
+    // a reload swaps the registered handler: this loop keeps calling the one it started with
+    current = Tool.of(QUEST, handlerOf("after reload"))
+      .asReadOnly()
+      .ownedBy(Identifier.parse("ftbquests:quests")) as unknown as AnyTool;
+    await tools.call(QUEST, { query: "b" });
+    expect(calls).toEqual(["before reload", "before reload"]);
+    // a new loop takes the new one
+    await context.tools(QUEST as AnyToolType).call(QUEST, { query: "c" });
+    expect(calls.at(-1)).toBe("after reload");
+  });
+
+  it("checks again the features of every tool it called: one switched off since refuses the answer", async () => {
+    const features = new Set(["ftbquests:quests"]);
+    const { context } = setup([]);
+    const own = new ExecutionContext({
+      requestId: "req",
+      playerId: "p",
+      locale: "en_us",
+      workflow: "system:reasoning",
+      owner: undefined,
+      features,
+      policy: SIMPLE_POLICY,
+      tools: {
+        required: new Map(),
+        optional: new Set([QUEST.id.toString()]),
+        lookup: () =>
+          Tool.of(QUEST, async () => ["x"])
+            .asReadOnly()
+            .ownedBy(Identifier.parse("ftbquests:quests")) as unknown as AnyTool,
+      },
+    });
+    const tools = own.tools(QUEST as AnyToolType);
+    await tools.call(QUEST, { query: "q" });
+    tools.checkUsed();
+    features.delete("ftbquests:quests");
+    let failure: Failure | undefined;
+    try {
+      tools.checkUsed();
+    } catch (error) {
+      failure = AgentException.failure(error);
+    }
+    expect(failure).toEqual(AgentFailure.MODULE_DISABLED.with("ftbquests:quests"));
+    // a loop that called no tool of that feature has nothing to refuse
+    context.tools(FIND as AnyToolType).checkUsed();
+  });
 });

@@ -38,7 +38,7 @@ describe("PromptStore", () => {
     expect(store.get(PromptNames.WEB_SEARCH)).toContain('{"type":"web.search","input":{"query":');
     const router = store.get(PromptNames.ROUTER);
     expect(router).toContain('{"capabilityId":"clarify"}');
-    expect(router).toContain("explicitOnly");
+    expect(router).toContain("a line starting with ! only if asked for exactly");
   });
 
   it("a server pack overrides a built-in prompt; later packs win", async () => {

@@ -104,7 +104,7 @@ export class FreeChatModule extends AbstractAgentModule<FreeChatInput> {
     const catalog = this.#catalog(context).map((module) =>
       ReActTool.of(
         ToolType.of(module.id, module.action.codec, WORKFLOW_OUTCOME),
-        module.description,
+        describe(module),
       ).withHandler(async (given) => {
         const outcome = await this.#runWorkflow(module, given, input, context, shown + 1);
         if (outcome.shown) shown++;
@@ -181,6 +181,16 @@ export class FreeChatModule extends AbstractAgentModule<FreeChatInput> {
     return workflowOutcome(module.id.toString(), result, view, shown);
   }
 }
+
+/**
+ * A workflow as the model sees it: its description, and for one that declares writes a note that it changes
+ * state, so the model runs it only when asked (what pays or confirms stays the player's own click on its card).
+ */
+const describe = (module: AnyAgentModule): string =>
+  module.writes === "none" ? module.description : `${module.description} ${WRITES_NOTE}`;
+
+/** The note on a writing workflow in free chat's catalog. */
+export const WRITES_NOTE = "[changes state: only when the player asks for it]";
 
 /** Untrusted model input never widens the request: a workflow's `allowWeb` is at most free chat's own. */
 const narrowed = (encoded: Json, own: FreeChatInput): Json => {

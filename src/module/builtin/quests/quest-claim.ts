@@ -22,7 +22,12 @@ import {
 } from "../../../game/tools/give-items-tool.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
-import { QUEST_CLAIM_ACTION_ID, QUEST_CLAIM_CARD, type QuestClaimCardData } from "./quest-claim-card.js";
+import {
+  QUEST_CLAIM_ACTION_ID,
+  QUEST_CLAIM_CARD,
+  type QuestClaimCardData,
+  replayedClaim,
+} from "./quest-claim-card.js";
 import { IN_QUEST_BOOK } from "./quest-mod-progress.js";
 import type { QuestProgress, QuestProgressData } from "./quest-progress.js";
 import { planClaim } from "./quest-rewards.js";
@@ -109,6 +114,11 @@ export class QuestClaimModule extends AbstractAgentModule<ClaimInput> {
       // claim after an attempt that gave nothing (no room) must run again and queue the next attempt
       policy: SIMPLE_POLICY,
     });
+  }
+
+  /** A repeated click within the replay window reads "You already claimed the rewards", never the rewards again. */
+  replayed(stored: AgentResult): AgentResult {
+    return replayedClaim(stored);
   }
 
   override async run(input: ClaimInput, context: ExecutionContext): Promise<AgentResult> {

@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { joinPlayer, type Player, type ShippedServer, speak, startShipped } from "./system-support.js";
+
+/**
+ * The shipped server without a model: a request that names an item is never routed directly to a workflow that
+ * has no item slot (the player's own status), however close its words are; it gets the choice card instead, and
+ * the same words without the item still reach the status directly.
+ */
+describe("no direct route from an uncovered mention (shipped server, real bots)", () => {
+  let server: ShippedServer;
+  const players: Player[] = [];
+
+  beforeAll(async () => {
+    server = await startShipped();
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const player of players) player.quit();
+    await server?.close();
+  });
+
+  it("answers '<item id> 物品信息' and 'my status <item id>' with a choice, never with the player's status", async () => {
+    const steve = await joinPlayer(server.port, "Steve");
+    players.push(steve);
+    const status = await steve.say("/system my status", (m) => m.text.length > 0);
+    expect(status.text).toMatch(/^Status of Steve\n/);
+    const english = await steve.say("/system my status minecraft:diamond", (m) => m !== status);
+    expect(english.text).toMatch(/^System is not sure what you meant\. Pick one:\n.*\[Look up: Diamond\]/s);
+
+    await speak(server, steve, "zh_cn");
+    const zhStatus = await steve.say("/system 我的状态", (m) => m !== english);
+    expect(zhStatus.text).toMatch(/^Steve 的状态\n/);
+    const chinese = await steve.say("/system 给我看 minecraft:diamond 的物品信息", (m) => m !== zhStatus);
+    expect(chinese.text).toMatch(/^没能确定你的意思，请选择一项：\n.*\[查询：钻石\]/s);
+  });
+});
