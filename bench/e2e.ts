@@ -4,7 +4,8 @@
  * `/ping` (answered to the sender with `player.chat` → system_chat), N each; p50/p99 and the ratio ours/builtin.
  * Part 2: 50 bots in a closed loop (one request in flight each) for SYSTEM_BENCH_SECONDS (default 30): sent,
  * replies, BUSY, lost (no reply within 10 s; must be 0), requests/s, p50/p99, peak server RSS.
- * Run: `node --expose-gc --import tsx bench/e2e.ts` (or `npm run bench -- e2e`).
+ * Run: `node --expose-gc --import tsx bench/e2e.ts` (or `npm run bench -- e2e`). Soak: `SYSTEM_BENCH_SOAK=1 npm run
+ * bench -- e2e`: the load for 5 minutes, the server's RSS peak per 30 s window; it must level off under 350 MB.
  *
  * The server runs as a CHILD PROCESS (`node --import tsx src/main.ts --port 0 --panel-port 0 --data-dir <tmp>`), not in-process:
  * 50 mineflayer bots parse chunks, entities and physics on their event loop, which would share (and distort)
@@ -23,8 +24,12 @@ import type { Bot } from "mineflayer";
 import { type ChatMessage, recordChat } from "../test/e2e/assistant-support.js";
 import { joinBot, tempFolder } from "../test/e2e/host-support.js";
 
+/** Soak: the same load for 5 minutes (SYSTEM_BENCH_SOAK=1), the server RSS peak per 30 s window. */
+const SOAK = process.env.SYSTEM_BENCH_SOAK === "1";
+/** In a soak, the server's RSS must level off under this. */
+const SOAK_RSS_LIMIT = 350 * 1024 * 1024;
 const ROUND_TRIPS = Number(process.env.SYSTEM_BENCH_ROUND_TRIPS ?? 200);
-const LOAD_SECONDS = Number(process.env.SYSTEM_BENCH_SECONDS ?? 30);
+const LOAD_SECONDS = Number(process.env.SYSTEM_BENCH_SECONDS ?? (SOAK ? 300 : 30));
 const BOTS = Number(process.env.SYSTEM_BENCH_BOTS ?? 50);
 const JOIN_BATCH = Number(process.env.SYSTEM_BENCH_JOIN_BATCH ?? 10);
 const LOST_AFTER_MILLIS = 10_000;
@@ -65,7 +70,19 @@ const startServer = (folder: string): Promise<ServerProcess> => {
   );
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "src/main.ts", "--port", "0", "--panel-port", "0", "--data-dir", folder],
+    // as `npm start` runs it (package.json): a young generation that holds a request's garbage until it dies
+    [
+      "--max-semi-space-size=32",
+      "--import",
+      "tsx",
+      "src/main.ts",
+      "--port",
+      "0",
+      "--panel-port",
+      "0",
+      "--data-dir",
+      folder,
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   const tail: string[] = [];
@@ -234,8 +251,14 @@ const pick = (bot: number, round: number): string => {
 const load = async (clients: readonly Client[], serverPid: number): Promise<boolean> => {
   const totals: LoadTotals = { sent: 0, replies: 0, busy: 0, lost: 0, latencies: [], served: [] };
   let rssPeakSampled = 0;
+  /** RSS peak of each 30 s window of the load (the soak's levelling off). */
+  const windows: number[] = [];
+  const loadStarted = Date.now();
   const sampler = setInterval(() => {
-    rssPeakSampled = Math.max(rssPeakSampled, memoryOf(serverPid)?.rss ?? 0);
+    const rss = memoryOf(serverPid)?.rss ?? 0;
+    rssPeakSampled = Math.max(rssPeakSampled, rss);
+    const window = Math.floor((Date.now() - loadStarted) / 30_000);
+    windows[window] = Math.max(windows[window] ?? 0, rss);
   }, 250);
   const rssBefore = memoryOf(serverPid)?.rss ?? 0;
   const serverCpuBefore = cpuSecondsOf(serverPid);
@@ -303,7 +326,18 @@ const load = async (clients: readonly Client[], serverPid: number): Promise<bool
     ],
   );
   for (const [name, value] of rows) console.log(`  ${name.padEnd(26)} ${value}`);
-  return totals.lost === 0 && totals.replies > 0;
+  console.log(`  RSS peak per 30 s window   ${windows.map((bytes) => mb(bytes ?? 0)).join(", ")}`);
+  if (!SOAK) return totals.lost === 0 && totals.replies > 0;
+  // levelled off: the last two minutes stay under the limit and grow no more than 10% over the first half's peak
+  const half = windows.slice(0, Math.ceil(windows.length / 2)).map((bytes) => bytes ?? 0);
+  const lastTwoMinutes = windows.slice(-4).map((bytes) => bytes ?? 0);
+  const level = Math.max(...lastTwoMinutes) <= Math.max(SOAK_RSS_LIMIT, 1.1 * Math.max(...half));
+  const under = Math.max(...lastTwoMinutes) < SOAK_RSS_LIMIT;
+  console.log(
+    `  soak: last 2 min peak ${mb(Math.max(...lastTwoMinutes))} (${under ? "under" : "OVER"} ${mb(SOAK_RSS_LIMIT)}), ` +
+      `${level ? "levelled off" : "STILL GROWING"}`,
+  );
+  return totals.lost === 0 && totals.replies > 0 && under && level;
 };
 
 // ---------- main ----------

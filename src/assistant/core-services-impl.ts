@@ -13,6 +13,7 @@ import type {
   RevokeOutcome,
   UsageLine,
 } from "../module/builtin/core/core-services.js";
+import type { RevokePreview } from "../module/builtin/core/revoke-card.js";
 import type { FeatureStatus, ModuleManager } from "../module/module-manager.js";
 import type { ExecutionMode } from "../module/permissions/execution-mode.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
@@ -90,17 +91,38 @@ export class AssistantCoreServices implements CoreServices {
     if (player.uuid === requesterId) {
       // The player's one running request is this revoke (one request per player at a time): cancelling it or
       // bumping the generation now would swallow the reply, so the side effects wait until it has finished.
-      void this.#afterRequest(player.uuid, () => this.#dropWork(player.uuid));
+      void this.#afterRequest(player.uuid, () => this.#revokeAll(player.uuid));
       return { kind: "after_reply" };
     }
     this.#interactive.cancel(player.uuid);
-    await this.#dropWork(player.uuid);
+    await this.#revokeAll(player.uuid);
     return { kind: "now" };
   }
 
   async #dropWork(playerId: string): Promise<void> {
     await this.infrastructure.lifecycles.revoke(playerId);
     this.#router.cache.invalidate(playerId);
+  }
+
+  /** Revoke: the work goes, then the player's file (or row) and chat cache (history, stored answers). */
+  async #revokeAll(playerId: string): Promise<void> {
+    await this.#dropWork(playerId);
+    await this.infrastructure.store.reset(playerId);
+  }
+
+  async revokePreview(player: KnownPlayer): Promise<RevokePreview> {
+    const { store } = this.infrastructure;
+    const record = await store.record(player.uuid);
+    const chat = await store.readChat(player.uuid);
+    const entries = Object.entries(record.moduleData).flatMap(([owner, types]) =>
+      Object.keys(types).map((type) => `${owner}/${type}`),
+    );
+    return {
+      player: player.name,
+      record: entries.sort().slice(0, 200),
+      history: chat.history.length,
+      replay: Object.keys(chat.replay).length,
+    };
   }
 
   async #afterRequest(playerId: string, work: () => Promise<void>): Promise<void> {

@@ -66,10 +66,10 @@ describe("admin commands explain themselves", () => {
   it("an admin revoking themselves gets a true answer, and the revocation happens after it", async () => {
     const { server } = await open();
     const generation = server.infrastructure.generations.generation(ADMIN.uuid);
-    const reply = await server.handle(ADMIN, "/system revoke Admin");
+    const reply = await server.handle(ADMIN, "/system revoke Admin confirm");
     expect(reply.result.isSuccess()).toBe(true);
     expect(replyText(reply)).toContain(
-      "AI access revoked for you (Admin). Your conversation history is deleted once this reply is sent.",
+      "AI access revoked for you (Admin). Your player file and caches are deleted once this reply is sent (usage statistics kept).",
     );
     expect(server.permissions.snapshot(ADMIN.uuid).ai).toBe(false);
     await expect
@@ -82,15 +82,17 @@ describe("admin commands explain themselves", () => {
   it("revoking another player says whether their running request was stopped", async () => {
     const { server } = await open();
     // nothing running: the plain answer
-    expect(replyText(await server.handle(ADMIN, "/system revoke Alex"))).toContain(
-      '"AI access revoked for Alex."',
+    expect(replyText(await server.handle(ADMIN, "/system revoke Alex confirm"))).toContain(
+      '"AI access revoked for Alex; their player file and caches are deleted (usage statistics kept)."',
     );
     model.script({ text: CLARIFY, delayMillis: 20_000 });
     const before = model.requests.length;
     const running = server.handle(STEVE, "please tell me a story about the moon");
     await model.waitForRequests(before + 1);
-    const reply = await server.handle(ADMIN, "/system revoke Steve");
-    expect(replyText(reply)).toContain("AI access revoked for Steve. Their running request was stopped.");
+    const reply = await server.handle(ADMIN, "/system revoke Steve confirm");
+    expect(replyText(reply)).toContain(
+      "AI access revoked for Steve; their running request was stopped and their player file and caches are deleted",
+    );
     expect((await running).result.failure?.code).toBe("CANCELLED");
   });
 });

@@ -137,7 +137,7 @@ describe("System in a real flying-squid world with mineflayer bots", () => {
       /granted|not/i.test(m.text),
     );
     expect(granted.text).toMatch(/AI access granted to Steve/);
-    const revoked = await command(admin, adminChat, "/system revoke Steve", (m) =>
+    const revoked = await command(admin, adminChat, "/system revoke Steve confirm", (m) =>
       /revoked|not/i.test(m.text),
     );
     expect(revoked.text).toMatch(/AI access revoked for Steve/);

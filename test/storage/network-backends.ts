@@ -29,6 +29,8 @@ export const CHECK_IN_CONFIG: CheckInConfig = {
 export interface NetworkBackend {
   readonly points: PointsAccounts;
   readonly usage: UsageStore;
+  /** This server's player records, as the check-in writes them. */
+  readonly store: FileAgentStore;
   checkIn(playerId: string, day: string): Promise<CheckInOutcome>;
   /**
    * The statement that decides who is paid (the day's claim with its points), alone; undefined for files, where
@@ -65,6 +67,7 @@ export const openBackend = async (
   const claims = storage.checkIns;
   return {
     points,
+    store,
     usage: storage.usage,
     ...(claims === undefined
       ? {}

@@ -7,6 +7,7 @@ import { PostgresPlayerState } from "../../src/data/network/postgres-points.js";
 import type { CheckInRequest } from "../../src/data/player-state/check-in-claims.js";
 import { silentLogger } from "../../src/util/logger.js";
 import { type PostgresCluster, startPostgresCluster } from "../support/postgres-cluster.js";
+import { openBackend } from "./network-backends.js";
 
 const BREAD = { item: "minecraft:bread", count: 3 };
 const DIAMOND = { item: "minecraft:diamond", count: 1 };
@@ -101,5 +102,33 @@ describe("check-in in one statement (PostgreSQL)", () => {
     }
     expect(await effects("alex")).toEqual([]);
     expect(await state.balance("alex")).toBe(0);
+  });
+});
+
+/**
+ * The database is the truth: a check-in whose claim queued its reward in the outbox writes no player record (no
+ * copy of the streak on the request's path), on the server that claimed it or on another.
+ */
+describe("check-in of a day claimed on another server", () => {
+  let cluster: PostgresCluster;
+  beforeAll(async () => {
+    cluster = await startPostgresCluster();
+  }, 60_000);
+  afterAll(() => cluster?.stop());
+
+  it("claims and answers 'already' from the shared day without a write of a player record", async () => {
+    const url = await cluster.createDatabase("check_in_elsewhere");
+    const [a, b] = [await openBackend(url), await openBackend(url)];
+    try {
+      const player = "00000000-0000-3000-8000-0000000000a1";
+      expect((await a.checkIn(player, "2026-05-01")).already).toBe(false);
+      const again = await b.checkIn(player, "2026-05-01");
+      expect(again).toMatchObject({ already: true, streak: 1, total: 1 });
+      expect((await b.store.record(player)).moduleData).toEqual({});
+      expect((await a.store.record(player)).moduleData).toEqual({});
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });

@@ -50,9 +50,9 @@ describe("check-in tells the truth (shipped server, real bots)", () => {
     expect(firstZh.text).toContain("面包");
     await waitFor(() => (bread(li) === 3 ? true : undefined), 20_000);
 
-    await admin.say("/system revoke Steve", (m) => /revoked/i.test(m.text));
+    await admin.say("/system revoke Steve confirm", (m) => /revoked/i.test(m.text));
     await admin.say("/system reset Steve", (m) => /reset|deleted/i.test(m.text));
-    await admin.say("/system revoke LiLei", (m) => /revoked/i.test(m.text));
+    await admin.say("/system revoke LiLei confirm", (m) => /revoked/i.test(m.text));
     await admin.say("/system reset LiLei", (m) => /reset|deleted/i.test(m.text));
 
     const again = await steve.say("/system checkin", (m) => checkInReply(m.text));

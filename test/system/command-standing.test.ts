@@ -183,7 +183,7 @@ describe("commands and model standing (shipped server)", () => {
       expect(await complete(bea, "/system rea", 1)).toContain("reason");
 
       let from = bea.trees.length;
-      await admin.say("/system revoke Bea", (m) => /Bea/.test(m.text));
+      await admin.say("/system revoke Bea confirm", (m) => /revoked for Bea/.test(m.text));
       expect(names(await treeAfter(bea, from, "reason", false))).toContain("item");
       expect(await complete(bea, "/system rea", 2)).not.toContain("reason");
       expect(await complete(bea, "/rea", 3)).not.toContain("reason");

@@ -252,7 +252,7 @@ describe("the shipped server with a model", () => {
 
   it("turns the model off for a player whose AI an admin revoked", async () => {
     const before = model.requests.length;
-    await admin.say("/system revoke Steve", (m) => /revoked/.test(m.text));
+    await admin.say("/system revoke Steve confirm", (m) => /revoked/.test(m.text));
     const card = await steve.say("/reason anything at all", (m) => /AI features/.test(m.text));
     expect(card.text).toContain("AI features are turned off for you.");
     expect(model.requests.length).toBe(before);

@@ -96,13 +96,18 @@ export const claimShared = async (
     at: now,
   });
   const items = rewardsFor(config, made.streak);
-  const delivery = await store.transaction(playerId, (data) => {
-    const record = ModuleData.get(data, storage);
-    record.adopt(made);
-    // the claim queued the reward in the network's outbox: the server hosting the player gives it
-    if (claimed && claims.delivers !== true) record.putDelivery(day, items);
-    return record.delivery(day);
-  });
+  // The database is the truth of the day, streak and total: a day claimed before (on any server) writes nothing
+  // here, it only reads what this server's record holds of its delivery. A day claimed now records the reward's
+  // PENDING delivery (with a copy of the streak) before the reply, unless the claim queued it in the outbox.
+  const delivery =
+    claimed && claims.delivers !== true
+      ? await store.transaction(playerId, (data) => {
+          const record = ModuleData.get(data, storage);
+          record.adopt(made);
+          record.putDelivery(day, items);
+          return record.delivery(day);
+        })
+      : await store.read(playerId, (data) => ModuleData.get(data, storage).delivery(day));
   return claimed
     ? { already: false, streak: made.streak, total: made.total, items }
     : { already: true, streak: made.streak, total: made.total, delivery, reportAgain: false };

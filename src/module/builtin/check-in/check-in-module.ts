@@ -168,8 +168,10 @@ export class CheckInModule extends AbstractAgentModule<CheckInInput> {
     for (const delivery of record.pending)
       await this.#deliver(playerId, delivery.day, delivery.items, delivery.attempt);
     const today = localDay(clock.now(), config.time_zone ?? clock.timeZone);
-    if (record.lastDay === today && record.streak > 0)
-      await this.#reportStreak(playerId, today, record.streak);
+    // on a network the shared day is the truth (the record keeps no copy of a day whose claim queued its reward)
+    const shared = await this.options.claims?.claimed(playerId, today);
+    const streak = shared?.streak ?? (record.lastDay === today ? record.streak : 0);
+    if (streak > 0) await this.#reportStreak(playerId, today, streak);
   }
 
   /** The day's check-in as a game event: rules on the streak (a 7-day bonus) match it; one id per player and day. */

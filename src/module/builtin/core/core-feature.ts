@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { registerCardType } from "../../../agent/card/card-text.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
+import { GameContextTypes } from "../../../game/context-types.js";
 import { codec } from "../../../util/codec.js";
 import { Identifier } from "../../../util/identifier.js";
 import type { ServerModule, ServerModuleContext, ServerModuleType } from "../../server-module.js";
@@ -10,6 +12,7 @@ import { ModeModule } from "./mode-module.js";
 import { ModeShowModule } from "./mode-show-module.js";
 import { CancelModule, ClearModule, SettingsModule } from "./player-commands.js";
 import { RestoreModule } from "./restore-module.js";
+import { REVOKE_CARD } from "./revoke-card.js";
 
 /** Greetings, thanks and small talk: a reject class, so they never route directly anywhere. */
 const CHATTER = "system:chatter";
@@ -64,6 +67,7 @@ class CoreFeature implements ServerModule {
 
   install(context: ServerModuleContext): void {
     const services = context.services.get(CORE_SERVICES);
+    registerCardType(context.services.get(GameContextTypes.CARDS), REVOKE_CARD);
     for (const module of [
       new AccessModule(services, true),
       new AccessModule(services, false),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
 import { AgentResult } from "../../../agent/agent-result.js";
+import { present } from "../../../agent/card/card-text.js";
 import { AgentCommand } from "../../../agent/command/agent-command.js";
 import type { CommandSource } from "../../../agent/command/command-source.js";
 import type { ExecutionContext } from "../../../agent/execution/execution-context.js";
@@ -14,6 +15,7 @@ import type { ModuleWrites } from "../../../agent/module/module-writes.js";
 import { type Text, translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
 import { ADMIN_LEVEL, type CoreServices, isAdmin, type KnownPlayer } from "./core-services.js";
+import { REVOKE_ACTION_ID, REVOKE_CARD } from "./revoke-card.js";
 
 /** NOT_FOUND for a player name System has never seen join. */
 export const unknownPlayer = (name: string): Failure => ({
@@ -68,32 +70,41 @@ const ACCESS = ActionType.of(
       grant: z.boolean(),
       player: z.string().min(1).max(32),
       feature: z.string().max(128).optional(),
+      /** A revoke of the whole access runs only once confirmed; unconfirmed it shows what it would delete. */
+      confirm: z.boolean().optional(),
     }),
   ),
 );
 type AccessInput = z.infer<typeof ACCESS.codec.schema>;
 
 const accessCommand = (grant: boolean, alias: string): AgentCommand<AccessInput> =>
-  AgentCommand.custom<AccessInput>([alias], (name) =>
-    adminNode(name).then(
-      argument<CommandSource, string>("player", word())
-        .executes(async (context) => {
-          context.getSource().action({ grant, player: String(context.getArgument("player")) });
+  AgentCommand.custom<AccessInput>([alias], (name) => {
+    const player = argument<CommandSource, string>("player", word()).executes(async (context) => {
+      context.getSource().action({ grant, player: String(context.getArgument("player")) });
+      return 1;
+    });
+    // `revoke <player> confirm`: a literal is tried before the feature argument
+    if (!grant)
+      player.then(
+        literal<CommandSource>("confirm").executes(async (context) => {
+          context.getSource().action({ grant, player: String(context.getArgument("player")), confirm: true });
           return 1;
-        })
-        .then(
-          // greedy: feature ids are namespaced (`system:search`), which `word()` cannot read
-          argument<CommandSource, string>("feature", greedyString()).executes(async (context) => {
-            context.getSource().action({
-              grant,
-              player: String(context.getArgument("player")),
-              feature: String(context.getArgument("feature")).trim(),
-            });
-            return 1;
-          }),
-        ),
-    ),
-  );
+        }),
+      );
+    return adminNode(name).then(
+      player.then(
+        // greedy: feature ids are namespaced (`system:search`), which `word()` cannot read
+        argument<CommandSource, string>("feature", greedyString()).executes(async (context) => {
+          context.getSource().action({
+            grant,
+            player: String(context.getArgument("player")),
+            feature: String(context.getArgument("feature")).trim(),
+          });
+          return 1;
+        }),
+      ),
+    );
+  });
 
 class AccessModule extends CoreCommandModule<AccessInput> {
   constructor(services: CoreServices, grant: boolean) {
@@ -106,6 +117,18 @@ class AccessModule extends CoreCommandModule<AccessInput> {
       services,
       true,
     );
+  }
+
+  /**
+   * Revoking a player's whole System (not one feature) deletes their player file and caches: unconfirmed, it
+   * changes nothing and answers with the card listing what would be deleted.
+   */
+  override async run(input: AccessInput, context: ExecutionContext): Promise<AgentResult> {
+    await this.guard(context);
+    if (this.action === ACCESS || input.feature !== undefined || input.confirm === true)
+      return AgentResult.success(await this.apply(input, context));
+    const preview = await this.services.revokePreview(this.player(input.player));
+    return AgentResult.success(undefined, present(REVOKE_CARD.card(preview)));
   }
 
   protected async apply(input: AccessInput, context: ExecutionContext): Promise<Text> {
@@ -130,7 +153,7 @@ class AccessModule extends CoreCommandModule<AccessInput> {
   }
 }
 
-const REVOKE_ACCESS = ActionType.of("system:admin_revoke", ACCESS.codec);
+const REVOKE_ACCESS = ActionType.of(REVOKE_ACTION_ID, ACCESS.codec);
 
 // reset -------------------------------------------------------------------------------------------------------
 

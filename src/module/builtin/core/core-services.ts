@@ -3,6 +3,7 @@ import { ContextType } from "../../../agent/module/context-type.js";
 import type { Text } from "../../../agent/text.js";
 import type { FeatureStatus } from "../../module-manager.js";
 import type { ExecutionMode } from "../../permissions/execution-mode.js";
+import type { RevokePreview } from "./revoke-card.js";
 
 /** A player an admin command names: resolved from online players and players System has seen. */
 export interface KnownPlayer {
@@ -63,11 +64,14 @@ export interface CoreServices {
     change: { readonly ai?: boolean; readonly feature?: string; readonly enabled?: boolean },
   ): Promise<boolean>;
   /**
-   * Revocation side effects: bump the memory generation, cancel running work, drop caches. `requesterId` is the
+   * Revocation side effects: bump the memory generation, cancel running work, delete the player's file (or row) and
+   * caches on every server of the storage (usage is kept). `requesterId` is the
    * admin asking: revoking oneself must not cancel the revoke request itself, so the player's own side effects
    * then run once that request has finished.
    */
   revoke(player: KnownPlayer, requesterId?: string): Promise<RevokeOutcome>;
+  /** What revoking the player would delete (their file's entries and caches), read without changing anything. */
+  revokePreview(player: KnownPlayer): Promise<RevokePreview>;
   /** Deletes the player's files and caches; usage statistics are kept. */
   reset(player: KnownPlayer): Promise<void>;
   usage(player: KnownPlayer | undefined): UsageLine[];
