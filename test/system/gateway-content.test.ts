@@ -171,7 +171,9 @@ describe("gateway: the server's own content (mods, datapacks, KubeJS)", () => {
     expect(answer.text).toContain("Mix andesite with an iron nugget");
     const calls = model.requests.slice(before);
     expect(calls).toHaveLength(3);
-    const observations = JSON.stringify((calls[2]?.user as { observations: unknown[] }).observations);
+    const observations = JSON.stringify(
+      (calls[2]?.user as { observations?: unknown[] } | undefined)?.observations,
+    );
     // the quest's task named the modded item; its sources came from Create's recipes
     expect(observations).toContain("Andesite Alloy");
     expect(observations).toContain("create:mixing");
