@@ -15,7 +15,9 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   [
     "serve",
     {
-      usage: ["serve [--port N] [--panel-port N] [--data-dir DIR]   start the server (as npm start)"],
+      usage: [
+        "serve [--port N] [--panel-port N] [--data-dir DIR] [--server-dir DIR]   start the server (as npm start)",
+      ],
       run: async (args, io) => {
         const { startServer } = await import("./main.js");
         await startServer(args, io.out);
@@ -27,7 +29,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
     "gateway",
     {
       usage: [
-        "gateway --backend HOST:PORT [--port N] [--data-dir DIR] [--rcon HOST:PORT --rcon-password-file FILE]   relay players to your own server, System in front",
+        "gateway --backend HOST:PORT [--port N] [--data-dir DIR] [--rcon HOST:PORT --rcon-password-file FILE] [--server-dir DIR]   relay players to your own server, System in front",
       ],
       run: async (args, io) => {
         const { runGateway } = await import("./host/gateway/start-gateway.js");
@@ -67,6 +69,19 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
       run: async (args, io) => {
         const { storageCommand } = await import("./host/flying-squid/storage-cli.js");
         return storageCommand(args, io);
+      },
+    },
+  ],
+  [
+    "content",
+    {
+      usage: [
+        "content inspect <serverDir> [--json]   read a server's mods, datapacks and KubeJS: counts and every error",
+        "content item <id or name> --server-dir DIR [--locale L] [--json] | --stdin   what the item card says",
+      ],
+      run: async (args, io) => {
+        const { contentCommand } = await import("./assistant/content-cli.js");
+        return contentCommand(args, { ...io, input: process.stdin });
       },
     },
   ],

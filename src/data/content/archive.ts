@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+import { inflateRawSync } from "node:zlib";
 import yauzl, { type Entry, type ZipFile } from "yauzl";
 
 /** Hard limits on one archive (a jar, a zipped datapack or resource pack): a stranger's file is never trusted. */
@@ -47,15 +49,96 @@ export interface ArchiveReader {
 
 const bomb = (message: string): ArchiveError => new ArchiveError("zip_bomb", message);
 
-/** Opens a zip file (a path) or zip bytes (a jar nested in a jar) with limits on entries and inflated bytes. */
+/** Jars up to this size are read whole and their entries inflated in one call each (most mods are a few MB). */
+const IN_MEMORY_BYTES = 64 * 1024 * 1024;
+
+/** The central directory of zip bytes, through yauzl; entries by name. */
+const directory = async (bytes: Buffer, limits: ArchiveLimits): Promise<Map<string, Entry>> => {
+  let zip: ZipFile;
+  try {
+    zip = await yauzl.fromBufferPromise(bytes, { lazyEntries: true, strictFileNames: false });
+  } catch (error) {
+    throw new ArchiveError("corrupt", `not a readable zip (${(error as Error).message})`);
+  }
+  if (zip.entryCount > limits.maxEntries) {
+    zip.close();
+    throw bomb(`${zip.entryCount} entries, more than the limit of ${limits.maxEntries}`);
+  }
+  const entries = new Map<string, Entry>();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on("entry", (entry: Entry) => {
+        if (!entry.fileName.endsWith("/")) entries.set(entry.fileName, entry);
+        zip.readEntry();
+      });
+      zip.on("end", () => resolve());
+      zip.on("error", reject);
+      zip.readEntry();
+    });
+  } catch (error) {
+    throw new ArchiveError("corrupt", `damaged central directory (${(error as Error).message})`);
+  } finally {
+    zip.close();
+  }
+  return entries;
+};
+
+/**
+ * Opens a zip file (a path) or zip bytes (a jar nested in a jar) with limits on entries and inflated bytes: the
+ * central directory through yauzl, each entry inflated at most to the limit (`maxOutputLength`), whatever its
+ * header says. Files above 64 MB are read through streams instead.
+ */
 export const openZip = async (source: string | Buffer, limits: ArchiveLimits): Promise<ArchiveReader> => {
+  if (typeof source === "string" && statSync(source).size > IN_MEMORY_BYTES)
+    return openStreamedZip(source, limits);
+  const bytes = typeof source === "string" ? await readFile(source) : source;
+  const entries = await directory(bytes, limits);
+  let total = 0;
+  return {
+    names: [...entries.keys()],
+    read: async (name) => {
+      const entry = entries.get(name);
+      if (entry === undefined) throw new ArchiveError("corrupt", `no entry ${name}`);
+      if (entry.uncompressedSize > limits.maxEntryBytes)
+        throw bomb(`${name} inflates to ${entry.uncompressedSize} bytes, more than ${limits.maxEntryBytes}`);
+      const offset = entry.relativeOffsetOfLocalHeader;
+      if (offset + 30 > bytes.length || bytes.readUInt32LE(offset) !== 0x04034b50)
+        throw new ArchiveError("corrupt", `${name}: no local header`);
+      const start = offset + 30 + bytes.readUInt16LE(offset + 26) + bytes.readUInt16LE(offset + 28);
+      const end = start + entry.compressedSize;
+      if (end > bytes.length) throw new ArchiveError("corrupt", `${name}: cut short`);
+      const room = Math.min(limits.maxEntryBytes, limits.maxTotalBytes - total);
+      let data: Buffer;
+      if (entry.compressionMethod === 0) data = bytes.subarray(start, end);
+      else if (entry.compressionMethod === 8)
+        try {
+          // a header can lie: the bytes actually inflated are what count
+          data = inflateRawSync(bytes.subarray(start, end), { maxOutputLength: Math.max(1, room + 1) });
+        } catch (error) {
+          if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE" || error instanceof RangeError)
+            throw bomb(`${name} inflates past the limit`);
+          throw new ArchiveError("corrupt", `${name}: ${(error as Error).message}`);
+        }
+      else throw new ArchiveError("corrupt", `${name}: compression method ${entry.compressionMethod}`);
+      if (data.length > room) throw bomb(`${name} inflates past the limit`);
+      if (data.length !== entry.uncompressedSize)
+        throw new ArchiveError(
+          "corrupt",
+          `${name}: ${data.length} bytes, the directory says ${entry.uncompressedSize}`,
+        );
+      total += data.length;
+      return data;
+    },
+    close: () => {},
+  };
+};
+
+/** Reads a large zip through yauzl's streams (nothing but the entries read is held in memory). */
+const openStreamedZip = async (source: string, limits: ArchiveLimits): Promise<ArchiveReader> => {
   const options = { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false };
   let zip: ZipFile;
   try {
-    zip =
-      typeof source === "string"
-        ? await yauzl.openPromise(source, options)
-        : await yauzl.fromBufferPromise(source, options);
+    zip = await yauzl.openPromise(source, options);
   } catch (error) {
     throw new ArchiveError("corrupt", `not a readable zip (${(error as Error).message})`);
   }

@@ -108,7 +108,11 @@ export class ContentCatalog {
     }
     this.counts.tags = this.#tags.size;
     const cycles = new Set<string>();
-    this.#resolver = new TagResolver(this.#tags, (tag) => cycles.add(tag));
+    this.#resolver = new TagResolver(
+      this.#tags,
+      (tag) => cycles.add(tag),
+      (id) => loaded.has(id.slice(0, id.indexOf(":"))),
+    );
     for (const tag of this.#tags.keys()) for (const item of this.#resolver.items(tag)) ids.add(item);
     for (const tag of cycles)
       this.issues.push({ file: `#${tag}`, message: "tag refers to itself (cycle cut)" });

@@ -86,6 +86,8 @@ export class TagResolver {
   constructor(
     private readonly tags: ReadonlyMap<string, TagFile>,
     private readonly onCycle: (tag: string) => void = () => {},
+    /** Whether an optional entry's item exists (its mod is installed); a missing one is skipped. */
+    private readonly exists: (id: string) => boolean = () => true,
   ) {}
 
   /** The item ids a tag stands for (`c:ingots/steel` or `#c:ingots/steel`), in file order, without duplicates. */
@@ -107,7 +109,7 @@ export class TagResolver {
     for (const value of file.values) {
       if (value.id.startsWith("#"))
         for (const item of this.#items(value.id.slice(1), visiting)) items.add(item);
-      else items.add(namespaced(value.id));
+      else if (value.required || this.exists(namespaced(value.id))) items.add(namespaced(value.id));
     }
     visiting.delete(tag);
     const result = [...items];

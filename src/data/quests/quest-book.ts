@@ -11,6 +11,11 @@ export interface QuestText {
 export interface QuestItem {
   readonly id: string;
   readonly count: number;
+  /**
+   * What a filter item accepts, as written: the tag of `itemfilters:tag` (`forge:ingots/steel`), the expression
+   * of `ftbfiltersystem:smart_filter` (`or(item_tag(c:ingots/steel)item(create:andesite_alloy))`).
+   */
+  readonly filter?: string;
 }
 
 export interface QuestTask {

@@ -284,7 +284,20 @@ const questItem = (value: SnbtValue | undefined): QuestItem | undefined => {
   const id = itemId(value);
   if (id === undefined) return undefined;
   const count = isCompound(value) ? numberOf(value.count ?? value.Count, 1) : 1;
-  return { id, count };
+  const filter = isCompound(value) ? filterOf(value) : undefined;
+  return filter === undefined ? { id, count } : { id, count, filter };
+};
+
+/** The filter of an Item Filters item (`tag: {value}`) or an FTB Filter System item (its data component). */
+const filterOf = (value: { readonly [key: string]: SnbtValue }): string | undefined => {
+  const tag = value.tag;
+  if (isCompound(tag) && typeof tag.value === "string") return tag.value;
+  const components = value.components;
+  if (isCompound(components) && typeof components["ftbfiltersystem:filter"] === "string")
+    return components["ftbfiltersystem:filter"];
+  if (isCompound(tag) && typeof tag["ftbfiltersystem:filter"] === "string")
+    return tag["ftbfiltersystem:filter"];
+  return undefined;
 };
 
 const itemId = (value: SnbtValue | undefined): string | undefined => {

@@ -75,7 +75,8 @@ export class ItemMentions implements SlotRecognizer {
     const add = (names: Map<string, NameTarget>, name: string, item: ItemInfo): void => {
       const known = names.get(name);
       // a vanilla name stays vanilla's when a mod reuses it; two mods sharing a name name neither
-      const keep = known !== undefined && known !== AMBIGUOUS && known.mod === undefined && item.mod !== undefined;
+      const keep =
+        known !== undefined && known !== AMBIGUOUS && known.mod === undefined && item.mod !== undefined;
       names.set(name, known === undefined || known?.id === item.id ? item : keep ? known : AMBIGUOUS);
     };
     for (const item of catalog.all()) {

@@ -184,9 +184,10 @@ const contentRecipe = (recipe: ServerRecipe, item: string, content: ServerConten
   ingredients: recipe.inputs.map((input) => {
     const first = input.options[0] ?? "?";
     const plain = input.options.length === 1 && !first.startsWith("#");
-    return plain
+    const options = plain ? [] : slotOptions(input.options, content);
+    return options.length === 0
       ? { item: first, count: input.count }
-      : { item: first, count: input.count, options: slotOptions(input.options, content) };
+      : { item: first, count: input.count, options };
   }),
 });
 

@@ -11,6 +11,8 @@ export interface ServerContent {
     readonly modName: string;
     readonly names: Readonly<Record<string, string>>;
   }>;
+  /** One modded item by id, if the pack has it. */
+  item(id: string): { readonly names: Readonly<Record<string, string>> } | undefined;
   /** The pack's name of an item or block id in a locale, if it has one. */
   name(id: string, locale: string): string | undefined;
   /** Recipes that make an item: inputs as options (items, `#tags`) with counts, outputs with counts. */

@@ -2,6 +2,13 @@ import { describe, expect, it } from "vitest";
 import { parseGatewayCliOptions } from "./gateway-cli-options.js";
 
 describe("system gateway flags", () => {
+  it("takes --server-dir over serverDir of gateway.json", () => {
+    expect(parseGatewayCliOptions(["--server-dir=/srv/pack"])).toEqual({
+      success: true,
+      value: { dataDir: "run", serverDir: "/srv/pack" },
+    });
+  });
+
   it("takes --rcon and --rcon-password-file beside the others, as --flag value or --flag=value", () => {
     expect(
       parseGatewayCliOptions([

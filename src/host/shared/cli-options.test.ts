@@ -17,6 +17,14 @@ describe("parseCliOptions", () => {
     });
   });
 
+  it("reads --server-dir, the modpack folder whose content System reads", () => {
+    expect(parseCliOptions(["--server-dir", "/srv/pack"])).toEqual({
+      success: true,
+      value: { dataDir: "run", serverDir: "/srv/pack" },
+    });
+    expect(parseCliOptions(["--server-dir"]).success).toBe(false);
+  });
+
   it("rejects unknown flags, missing values and bad ports", () => {
     expect(parseCliOptions(["--prot", "1"]).success).toBe(false);
     expect(parseCliOptions(["--port"]).success).toBe(false);

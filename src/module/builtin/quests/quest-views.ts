@@ -7,6 +7,7 @@ import type {
   QuestTask,
 } from "../../../data/quests/quest-book.js";
 import type { ItemCatalog } from "../../../game/data/item-catalog.js";
+import { filterItems } from "../../../game/data/item-filters.js";
 import type { Languages } from "../../../util/language.js";
 import type { QuestState } from "./quest-state.js";
 
@@ -116,11 +117,27 @@ export class QuestViews {
     return languages === undefined ? target : languages.format(locale, key, [target]);
   }
 
-  /** An item's name in the player's language (Chinese or English) from the catalog, else its id. */
+  /**
+   * An item's name in the player's language (Chinese or English) from the catalog, else its id. A filter item
+   * (a tag, Item Filters, FTB Filter System) is named by the items it accepts: "Any of: Steel Ingot, …".
+   */
   itemName(item: QuestItem, locale: string): string {
-    const info = this.#options.catalog?.lookup(item.id);
+    const catalog = this.#options.catalog;
+    const chinese = locale.toLowerCase().startsWith("zh");
+    const accepted = catalog === undefined ? undefined : filterItems(item, catalog);
+    if (accepted !== undefined && accepted.items.length > 0) {
+      const names = accepted.items
+        .map((id) => this.itemName({ id, count: 1 }, locale))
+        .join(chinese ? "、" : ", ");
+      const languages = this.#options.languages;
+      const key =
+        accepted.more > 0 ? "system.quests.task_kind.filter_more" : "system.quests.task_kind.filter";
+      const args = accepted.more > 0 ? [names, String(accepted.more)] : [names];
+      return languages === undefined ? names : languages.format(locale, key, args);
+    }
+    const info = catalog?.lookup(item.id);
     if (info === undefined) return item.id;
-    return locale.toLowerCase().startsWith("zh") ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
+    return chinese ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
   }
 
   /** The title of the chapter a quest is in, in the player's language ("" for a chapter the book lacks). */

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { ItemCatalog } from "./item-catalog.js";
+import { ItemMentions } from "./item-mentions.js";
+import { ItemSources } from "./item-sources.js";
+import type { ServerContent, ServerRecipe } from "./server-content.js";
+
+/** A pack of given items (id → en, zh) with one recipe per item from minecraft:iron_nugget. */
+const pack = (items: Record<string, [string, string?]>): ServerContent => {
+  const names = (id: string): Record<string, string> => {
+    const [en, zh] = items[id] ?? [];
+    return { ...(en === undefined ? {} : { en_us: en }), ...(zh === undefined ? {} : { zh_cn: zh }) };
+  };
+  return {
+    items: () =>
+      Object.keys(items).map((id) => ({ id, mod: id.split(":")[0]!, modName: "Test Mod", names: names(id) })),
+    item: (id) => (items[id] === undefined ? undefined : { names: names(id) }),
+    name: (id, locale) => names(id)[locale],
+    recipesFor: (id): ServerRecipe[] =>
+      items[id] === undefined
+        ? []
+        : [
+            {
+              id: `${id}_recipe`,
+              type: "testmod:pressing",
+              inputs: [{ options: ["#c:nuggets"], count: 3 }],
+              outputs: [{ item: id, count: 2 }],
+            },
+          ],
+    dropsOf: () => [],
+    tagItems: (tag) => (tag === "#c:nuggets" ? ["minecraft:iron_nugget", "minecraft:gold_nugget"] : []),
+    typeName: () => undefined,
+  };
+};
+
+describe("the item catalog with the server's content", () => {
+  it("adds modded items beside vanilla, and a reload replaces them: look-ups and mentions follow", () => {
+    const catalog = ItemCatalog.forVersion("1.21.4");
+    const mentions = new ItemMentions(catalog);
+    expect(mentions.find("安山合金怎么做")).toBeUndefined();
+    catalog.useContent(
+      pack({
+        "create:andesite_alloy": ["Andesite Alloy", "安山合金"],
+        "testmod:iron_nugget": ["Iron Nugget"],
+      }),
+    );
+    expect(catalog.lookup("安山合金")?.mod).toEqual({ id: "create", name: "Test Mod" });
+    expect(catalog.lookup("andesite_alloy")?.id).toBe("create:andesite_alloy");
+    expect(mentions.find("安山合金怎么做")?.id).toBe("create:andesite_alloy");
+    // a mod reusing a vanilla name leaves the vanilla item named
+    expect(catalog.lookup("Iron Nugget")?.id).toBe("minecraft:iron_nugget");
+    expect(mentions.find("how do I get an iron nugget")?.id).toBe("minecraft:iron_nugget");
+    const sources = new ItemSources(catalog.data, catalog).of("create:andesite_alloy");
+    expect(sources.recipes).toEqual([
+      {
+        type: "testmod:pressing",
+        shaped: false,
+        resultCount: 2,
+        ingredients: [
+          { item: "#c:nuggets", count: 3, options: ["minecraft:iron_nugget", "minecraft:gold_nugget"] },
+        ],
+      },
+    ]);
+    catalog.useContent(pack({ "mekanism:ingot_steel": ["Steel Ingot", "钢锭"] }));
+    expect(catalog.lookup("create:andesite_alloy")).toBeUndefined();
+    expect(mentions.find("安山合金怎么做")).toBeUndefined();
+    expect(mentions.find("钢锭怎么做")?.id).toBe("mekanism:ingot_steel");
+  });
+});

@@ -1,0 +1,182 @@
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Bot } from "mineflayer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ChatMessage, command, recordChat } from "../e2e/assistant-support.js";
+import { writeContentServer } from "../support/content-pack.js";
+import { ScriptedModelServer } from "../support/scripted-model-server.js";
+import {
+  type GatewayUnderTest,
+  joinBot,
+  type PlainBackend,
+  startGatewayFor,
+  startPlainBackend,
+  tempFolder,
+} from "./gateway-support.js";
+import { modelEnvironment } from "./system-support.js";
+
+const BOOK = join(import.meta.dirname, "../fixtures/ftbquests/modded");
+const reply = (value: unknown): { text: string } => ({ text: JSON.stringify(value) });
+
+const write = (folder: string, files: Record<string, string>): void => {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(folder, path)), { recursive: true });
+    writeFileSync(join(folder, path), text);
+  }
+};
+
+/**
+ * A modpack's server behind the shipped gateway: the server folder (`serverDir` in gateway.json) holds the
+ * fixture mods (Farmer's Delight, Create, Mekanism, AE2, a Fabric mod), a datapack, KubeJS and a quest book of
+ * modded items. Players look items up by id and by name in both languages, read quests whose requirements are
+ * modded, and the reasoning workflow goes from a quest to where its item comes from.
+ */
+describe("gateway: the server's own content (mods, datapacks, KubeJS)", () => {
+  let backend: PlainBackend;
+  let model: ScriptedModelServer;
+  let gateway: GatewayUnderTest;
+  let steve: Bot;
+  let li: Bot;
+  let steveChat: ChatMessage[];
+  let liChat: ChatMessage[];
+
+  beforeAll(async () => {
+    const serverDir = tempFolder("gateway-modpack-");
+    await writeContentServer(serverDir);
+    write(serverDir, { "server.properties": "level-name=world\n" });
+    cpSync(BOOK, join(serverDir, "config/ftbquests/quests"), { recursive: true });
+    const dataDir = tempFolder("gateway-modpack-data-");
+    write(dataDir, { "config/system/gateway.json": JSON.stringify({ serverDir }) });
+    backend = await startPlainBackend();
+    model = await ScriptedModelServer.start();
+    gateway = await startGatewayFor(backend.port, {
+      assistant: true,
+      dataDir,
+      environment: modelEnvironment(model),
+    });
+    steve = await joinBot(gateway.port, "Steve", (bot) => {
+      steveChat = recordChat(bot);
+    });
+    li = await joinBot(gateway.port, "Li", (bot) => {
+      liChat = recordChat(bot);
+    });
+    li._client.write("settings", {
+      locale: "zh_cn",
+      viewDistance: 2,
+      chatFlags: 0,
+      chatColors: true,
+      skinParts: 127,
+      mainHand: 1,
+      enableTextFiltering: false,
+      enableServerListing: true,
+      particles: 0,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    steve?.quit();
+    li?.quit();
+    await gateway?.close();
+    await backend?.close();
+    await model?.close();
+  });
+
+  /** Li's reply once the gateway holds Li's Chinese settings (the first replies may still be English). */
+  const inChinese = async (line: string, match: (message: ChatMessage) => boolean): Promise<ChatMessage> => {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await command(li, liChat, line, (message) => message.text.length > 0);
+      if (match(answer)) return answer;
+      if (attempt > 20) throw new Error(`no Chinese reply to ${line}: ${answer.text}`);
+    }
+  };
+
+  it("says at start what it read from the server folder", () => {
+    expect(gateway.logger.has("content: 7 mods,")).toBe(true);
+  });
+
+  it("looks a modded item up by id and by name: mod, names, recipes with their station and tag items, drops", async () => {
+    const card = await command(steve, steveChat, "/system item create:andesite_alloy", (m) =>
+      m.text.startsWith("Andesite Alloy"),
+    );
+    expect(card.text).toContain("Andesite Alloy (安山合金)");
+    expect(card.text).toContain("from Create");
+    // the mixer, by Create's own word for it, and the crafting grid with the tag shown as its item
+    expect(card.text).toMatch(/1× Andesite, 1× Iron Nugget → makes 1 \(Mixing\)/);
+    expect(card.text).toMatch(/2× Iron Nugget, 2× Andesite → makes 1 \(crafting table\)/);
+    // KubeJS removed the zinc recipe
+    expect(card.text).not.toContain("Zinc Nugget");
+    const byName = await command(steve, steveChat, "/system item steel ingot", (m) =>
+      m.text.startsWith("Steel Ingot"),
+    );
+    expect(byName.text).toContain("mekanism:ingot_steel");
+    expect(byName.text).toContain("from Mekanism");
+    expect(byName.text).toMatch(/1× Steel Dust → makes 1 \(furnace\)/);
+    const ore = await command(steve, steveChat, "/system item raw osmium", (m) =>
+      m.text.startsWith("Raw Osmium"),
+    );
+    expect(ore.text).toContain("Osmium Ore");
+  });
+
+  it("answers in Chinese with the pack's Chinese names", async () => {
+    const card = await inChinese("/system item 安山合金", (m) =>
+      m.text.startsWith("安山合金（Andesite Alloy）"),
+    );
+    expect(card.text).toContain("来自 Create");
+    expect(card.text).toContain("混合搅拌");
+    expect(card.text).toContain("工作台");
+    const steel = await command(li, liChat, "/system item 钢锭", (m) => m.text.startsWith("钢锭"));
+    expect(steel.text).toContain("熔炉");
+  });
+
+  it("routes modded names in plain language to the item look-up without a model", async () => {
+    const before = model.requests.length;
+    const zh = await command(li, liChat, "/system 安山合金怎么做", (m) => m.text.startsWith("安山合金（"));
+    expect(zh.text).toContain("create:andesite_alloy");
+    const en = await command(steve, steveChat, "/system how do I make a steel ingot", (m) =>
+      m.text.startsWith("Steel Ingot"),
+    );
+    expect(en.text).toContain("mekanism:ingot_steel");
+    expect(model.requests.length).toBe(before);
+  });
+
+  it("names a quest's modded requirements and expands filter items to what they accept", async () => {
+    const first = await command(steve, steveChat, "/system quest the first alloy", (m) =>
+      m.text.startsWith("The first alloy"),
+    );
+    expect(first.text).toContain("Andesite Alloy (0/16)");
+    const steel = await command(steve, steveChat, "/system quest steel works", (m) =>
+      m.text.startsWith("Steel works"),
+    );
+    expect(steel.text).toContain("Steel Ingot (0/8)");
+    expect(steel.text).toContain("Any of: Iron Nugget");
+    expect(steel.text).toContain("Any of: Steel Ingot, Logic Processor");
+    const zh = await inChinese("/system quest 第一块合金", (m) => m.text.startsWith("第一块合金"));
+    expect(zh.text).toContain("☐ 安山合金（0/16）");
+  });
+
+  it("reasons from a modded quest to where its item comes from, with a scripted model", async () => {
+    const before = model.requests.length;
+    model.script(
+      reply({ type: "system:ftb.detail", input: { quest: "6000000000000001" } }),
+      reply({ type: "system:item.sources", input: { item: "create:andesite_alloy" } }),
+      reply({ type: "answer", text: "Mix andesite with an iron nugget in a mechanical mixer." }),
+    );
+    const answer = await command(
+      steve,
+      steveChat,
+      "/reason what does my first alloy quest need and where does it come from",
+      (m) => m.text.includes("mechanical mixer"),
+      40_000,
+    );
+    expect(answer.text).toContain("Mix andesite with an iron nugget");
+    const calls = model.requests.slice(before);
+    expect(calls).toHaveLength(3);
+    const observations = JSON.stringify(
+      (calls[2]?.user as { observations?: unknown[] } | undefined)?.observations,
+    );
+    // the quest's task named the modded item; its sources came from Create's recipes
+    expect(observations).toContain("Andesite Alloy");
+    expect(observations).toContain("create:mixing");
+    expect(observations).toContain("minecraft:iron_nugget");
+  });
+});
