@@ -105,14 +105,25 @@ describe("write declarations over the whole registry", () => {
     const samples = modules.flatMap((module) => registry.routing(module.id).profile?.samples() ?? []);
     expect(samples.length).toBeGreaterThan(40);
     const reached: string[] = [];
+    const offers: string[] = [];
     for (const text of samples) {
       const decision = await session.explain(text);
       const direct = decision.path === "semantic" || decision.path === "cache";
       if (direct && writes.has(String(decision.moduleId))) reached.push(`${text} → ${decision.moduleId}`);
+      // a write may be offered only as the fallback card's first button, the explicit consent the player clicks
+      // (recorded as fallback:offer:<id>); never as one of the read candidates, and never run before the click
       const offered = (decision.selection as { action: string }[] | null) ?? [];
-      for (const candidate of offered)
-        if (writes.has(candidate.action)) reached.push(`${text} → candidate ${candidate.action}`);
+      const steps = decision.steps as string[];
+      offered.forEach((candidate, index) => {
+        if (!writes.has(candidate.action)) return;
+        const consent =
+          index === 0 && decision.path === "local_fallback" && steps.includes(`fallback:offer:${candidate.action}`);
+        if (consent) offers.push(text);
+        else reached.push(`${text} → candidate ${candidate.action}`);
+      });
     }
     expect(reached).toEqual([]);
+    // help's own write examples are offered as buttons (issue: help's examples work without a model)
+    expect(offers).toEqual(expect.arrayContaining(["daily check in", "I want to buy 10 bread"]));
   }, 120_000);
 });
