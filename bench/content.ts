@@ -158,24 +158,30 @@ const main = async (): Promise<void> => {
       peak = Math.max(peak, rss());
     }, 20);
     const cacheFile = join(serverDir, "cache", "content-cache.json");
+    // CPU time beside wall time: on a shared, loaded machine the wall time mostly measures the wait for a core
+    const cpu = (usage: NodeJS.CpuUsage): string => `${((usage.user + usage.system) / 1e6).toFixed(2)} s CPU`;
+    let cpuStart = process.cpuUsage();
     start = performance.now();
     const cold = await buildContentCatalog({ serverDir, logger: silentLogger, cacheFile });
     const coldMillis = performance.now() - start;
+    const coldCpu = cpu(process.cpuUsage(cpuStart));
     clearInterval(sampler);
     peak = Math.max(peak, rss());
+    cpuStart = process.cpuUsage();
     start = performance.now();
     const cached = await buildContentCatalog({ serverDir, logger: silentLogger, cacheFile });
     const cachedMillis = performance.now() - start;
+    const cachedCpu = cpu(process.cpuUsage(cpuStart));
     let items = 0;
     for (const _ of cached.catalog.items()) items++;
     console.log(
       `catalog: ${cold.catalog.mods().length} mods, ${items} items, ${cold.catalog.counts.recipes} recipes, ${cold.catalog.issues.length} problems; cached from ${cached.stats.fromCache}/${cached.stats.sources}`,
     );
     console.log(
-      `cold build   ${(coldMillis / 1000).toFixed(2)} s   (reading the bytes alone: ${(readMillis / 1000).toFixed(2)} s of ${megabytes(bytes)}; ratio ${(coldMillis / readMillis).toFixed(1)}×)   goal ≤ 20 s`,
+      `cold build   ${(coldMillis / 1000).toFixed(2)} s, ${coldCpu}   (reading the bytes alone: ${(readMillis / 1000).toFixed(2)} s of ${megabytes(bytes)}; ratio ${(coldMillis / readMillis).toFixed(1)}×)   goal ≤ 20 s`,
     );
     console.log(
-      `cached start ${(cachedMillis / 1000).toFixed(2)} s   (${((cachedMillis / coldMillis) * 100).toFixed(1)}% of cold)   goal ≤ 1 s`,
+      `cached start ${(cachedMillis / 1000).toFixed(2)} s, ${cachedCpu}   (${((cachedMillis / coldMillis) * 100).toFixed(1)}% of cold)   goal ≤ 1 s`,
     );
     console.log(`RSS growth   ${megabytes(peak - before)} peak during the cold build   goal ≤ 250 MB`);
 

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import type { Bot } from "mineflayer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChatMessage, command, recordChat } from "../e2e/assistant-support.js";
-import { writeContentServer } from "../support/content-pack.js";
+import { writeContentServer, zipBytes } from "../support/content-pack.js";
 import { ScriptedModelServer } from "../support/scripted-model-server.js";
 import {
   type GatewayUnderTest,
@@ -39,14 +39,19 @@ describe("gateway: the server's own content (mods, datapacks, KubeJS)", () => {
   let li: Bot;
   let steveChat: ChatMessage[];
   let liChat: ChatMessage[];
+  let serverDir: string;
 
   beforeAll(async () => {
-    const serverDir = tempFolder("gateway-modpack-");
+    serverDir = tempFolder("gateway-modpack-");
     await writeContentServer(serverDir);
     write(serverDir, { "server.properties": "level-name=world\n" });
     cpSync(BOOK, join(serverDir, "config/ftbquests/quests"), { recursive: true });
     const dataDir = tempFolder("gateway-modpack-data-");
-    write(dataDir, { "config/system/gateway.json": JSON.stringify({ serverDir }) });
+    write(dataDir, {
+      "config/system/gateway.json": JSON.stringify({ serverDir }),
+      // Steve is one of System's operators, as an admin of the gateway lists themself
+      "config/system/server.json": JSON.stringify({ ops: ["Steve"] }),
+    });
     backend = await startPlainBackend();
     model = await ScriptedModelServer.start();
     gateway = await startGatewayFor(backend.port, {
@@ -178,5 +183,23 @@ describe("gateway: the server's own content (mods, datapacks, KubeJS)", () => {
     expect(observations).toContain("Andesite Alloy");
     expect(observations).toContain("create:mixing");
     expect(observations).toContain("minecraft:iron_nugget");
+  });
+
+  it("reads a mod added to the folder at /system reload", async () => {
+    const jar = new Map([
+      ["META-INF/mods.toml", Buffer.from('[[mods]]\nmodId="oddmod"\ndisplayName="Odd Mod"\nversion="1.0"\n')],
+      ["assets/oddmod/lang/en_us.json", Buffer.from(JSON.stringify({ "item.oddmod.odd_dust": "Odd Dust" }))],
+    ]);
+    const before = await command(steve, steveChat, "/system item oddmod:odd_dust", (m) =>
+      m.text.includes("odd"),
+    );
+    expect(before.text).toContain("No item matches");
+    writeFileSync(join(serverDir, "mods", "oddmod.jar"), await zipBytes(jar));
+    const reloaded = await command(steve, steveChat, "/system reload", (m) => m.text.startsWith("Reloaded"));
+    expect(reloaded.text).toContain("server content");
+    const after = await command(steve, steveChat, "/system item odd dust", (m) =>
+      m.text.startsWith("Odd Dust"),
+    );
+    expect(after.text).toContain("from Odd Mod");
   });
 });
