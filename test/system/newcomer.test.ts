@@ -98,6 +98,40 @@ describe("a newcomer on the shipped server without a model", () => {
       for (const hover of message.hovers) expect(hover).not.toContain("/system card");
   });
 
+  it("keeps /question on topic: sources must cover the question, recipes answer how to make things, help's example holds", async () => {
+    // help's own example on a fresh server: the starter entry its admin replaces, not quests sharing a word
+    const rules = await wei.say(
+      "/question 服务器规则是什么",
+      (m) => m.text.includes("规则") || m.text.includes("没有找到"),
+    );
+    expect(rules.text).toContain("本服务器的管理员还没有写下规则");
+    expect(rules.text).not.toContain("喷雾罐");
+    expect(rules.text).not.toContain("钨链");
+    const english = await alex.say("/question what are the server rules", (m) =>
+      m.text.includes("Server rules"),
+    );
+    expect(english.text).toContain("has not written its rules yet");
+    // "how do I make X" is the item's recipe
+    const pickaxe = await wei.say(
+      "/question 怎么做钻石镐",
+      (m) => m.text.includes("钻石镐") || m.text.includes("任务"),
+    );
+    expect(pickaxe.text).toMatch(/^钻石镐（Diamond Pickaxe）/);
+    expect(pickaxe.text).toContain("钻石×3");
+    expect(pickaxe.text).not.toContain("早期投资");
+    const made = await alex.say("/question how do I make a diamond pickaxe", (m) =>
+      /Diamond Pickaxe|Quest|Nothing/.test(m.text),
+    );
+    expect(made.text).toMatch(/^Diamond Pickaxe/);
+    expect(made.text).toContain("3× Diamond");
+    // a quest is still a source when it covers the question
+    const chain = await wei.say(
+      "/question 钨链",
+      (m) => m.text.includes("钨链") || m.text.includes("没有找到"),
+    );
+    expect(chain.text).toContain("任务：钨链");
+  });
+
   it("fits help in chat: the player's language, one line per feature, each a button; admin commands apart", async () => {
     const help = await alex.say("/system help", (m) => m.text.startsWith("What you can do now"));
     const lines = help.text.split("\n");

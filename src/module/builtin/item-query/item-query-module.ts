@@ -164,65 +164,73 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
         ),
       );
     const sources = await context.tool(ITEM_SOURCES_TOOL, "sources", { item: found.item.id });
-    return AgentResult.success(undefined, present(ITEM_CARD.card(this.#card(found.item, sources, chinese))));
-  }
-
-  #card(item: ItemView, sources: ItemSourcesInfo, chinese: boolean): ItemCardData {
-    const catalog = this.options.catalog;
-    const itemName = (id: string): string => {
-      const info = catalog.lookup(id);
-      if (info === undefined) return id.startsWith("#") ? id : id.replace(/^minecraft:/, "");
-      return chinese ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
-    };
-    const entityName = (id: string): string => catalog.nameOf("entity", id, chinese ? "zh_cn" : "en_us");
-    const recipes = sources.recipes.slice(0, LIMITS.recipes).map((recipe) => ({
-      resultCount: recipe.resultCount,
-      ingredients: recipe.ingredients.map((ingredient) => ({
-        id: ingredient.item,
-        name: itemName(ingredient.item),
-        count: ingredient.count,
-      })),
-    }));
-    const ingredients = new Map<string, string>();
-    for (const recipe of recipes)
-      for (const ingredient of recipe.ingredients)
-        if (
-          !ingredient.id.startsWith("#") &&
-          ingredient.id !== item.id &&
-          ingredients.size < LIMITS.ingredients
-        )
-          ingredients.set(ingredient.id, ingredient.name);
-    return {
-      id: item.id,
-      en_us: item.names.en_us,
-      ...(item.names.zh_cn === undefined ? {} : { zh_cn: item.names.zh_cn }),
-      stackSize: item.stackSize,
-      recipes,
-      blocks: sources.blocks.slice(0, LIMITS.blocks).map((drop) => ({
-        id: drop.block,
-        name: itemName(drop.block),
-        min: drop.min,
-        max: drop.max,
-        chance: drop.chance,
-        silkTouch: drop.silkTouch,
-        condition: drop.condition,
-        fortune: drop.fortune,
-      })),
-      entities: sources.entities.slice(0, LIMITS.entities).map((drop) => ({
-        id: drop.entity,
-        name: entityName(drop.entity),
-        min: drop.min,
-        max: drop.max,
-        chance: drop.chance,
-        playerKill: drop.playerKill,
-        looting: drop.looting,
-      })),
-      more: {
-        recipes: Math.max(0, sources.recipes.length - LIMITS.recipes),
-        blocks: Math.max(0, sources.blocks.length - LIMITS.blocks),
-        entities: Math.max(0, sources.entities.length - LIMITS.entities),
-      },
-      ingredients: [...ingredients].map(([id, name]) => ({ id, name })),
-    };
+    return AgentResult.success(
+      undefined,
+      present(ITEM_CARD.card(itemCardData(this.options.catalog, found.item, sources, chinese))),
+    );
   }
 }
+
+/** One item's card for a reader of one language: names, recipes, drops and sources, each list bounded. */
+export const itemCardData = (
+  catalog: ItemCatalog,
+  item: ItemView,
+  sources: ItemSourcesInfo,
+  chinese: boolean,
+): ItemCardData => {
+  const itemName = (id: string): string => {
+    const info = catalog.lookup(id);
+    if (info === undefined) return id.startsWith("#") ? id : id.replace(/^minecraft:/, "");
+    return chinese ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
+  };
+  const entityName = (id: string): string => catalog.nameOf("entity", id, chinese ? "zh_cn" : "en_us");
+  const recipes = sources.recipes.slice(0, LIMITS.recipes).map((recipe) => ({
+    resultCount: recipe.resultCount,
+    ingredients: recipe.ingredients.map((ingredient) => ({
+      id: ingredient.item,
+      name: itemName(ingredient.item),
+      count: ingredient.count,
+    })),
+  }));
+  const ingredients = new Map<string, string>();
+  for (const recipe of recipes)
+    for (const ingredient of recipe.ingredients)
+      if (
+        !ingredient.id.startsWith("#") &&
+        ingredient.id !== item.id &&
+        ingredients.size < LIMITS.ingredients
+      )
+        ingredients.set(ingredient.id, ingredient.name);
+  return {
+    id: item.id,
+    en_us: item.names.en_us,
+    ...(item.names.zh_cn === undefined ? {} : { zh_cn: item.names.zh_cn }),
+    stackSize: item.stackSize,
+    recipes,
+    blocks: sources.blocks.slice(0, LIMITS.blocks).map((drop) => ({
+      id: drop.block,
+      name: itemName(drop.block),
+      min: drop.min,
+      max: drop.max,
+      chance: drop.chance,
+      silkTouch: drop.silkTouch,
+      condition: drop.condition,
+      fortune: drop.fortune,
+    })),
+    entities: sources.entities.slice(0, LIMITS.entities).map((drop) => ({
+      id: drop.entity,
+      name: entityName(drop.entity),
+      min: drop.min,
+      max: drop.max,
+      chance: drop.chance,
+      playerKill: drop.playerKill,
+      looting: drop.looting,
+    })),
+    more: {
+      recipes: Math.max(0, sources.recipes.length - LIMITS.recipes),
+      blocks: Math.max(0, sources.blocks.length - LIMITS.blocks),
+      entities: Math.max(0, sources.entities.length - LIMITS.entities),
+    },
+    ingredients: [...ingredients].map(([id, name]) => ({ id, name })),
+  };
+};
