@@ -58,7 +58,8 @@ describe("a newcomer on the shipped server without a model", () => {
     const before = await alex.say("/system balance", (m) => m.text.startsWith("Your points"));
     expect(before.text).toContain("No changes yet.");
     const done = await alex.say(click(offer, "Check in"), (m) => /Checked in/.test(m.text));
-    expect(done.text).toMatch(/Checked in!/);
+    // plural rules: 1 day, not "1 day(s)"
+    expect(done.text).toMatch(/^Checked in! Streak: 1 day, 1 day in total\./);
 
     const quote = await alex.say("/system I want to buy 10 bread", (m) =>
       /not sure what you meant/.test(m.text),
@@ -166,6 +167,36 @@ describe("a newcomer on the shipped server without a model", () => {
     }
     const refused = await alex.say("/system help admin", (m) => /Usage/.test(m.text));
     expect(refused.text).not.toContain("/system grant");
+  });
+
+  it("reads well in both languages: no raw ids glued on or leading lines, plurals, names instead of ids", async () => {
+    const shop = await alex.say("/system shop", (m) => m.text.includes("Shop (prices in points)"));
+    expect(shop.text.split("\n")[1]).toMatch(/^Bread × 1 for \d+ points$/);
+    // a cancelled quote says so without its id glued on
+    const quote = await alex.say("/system buy bread", (m) => m.text.startsWith("Quote: Bread × 1"));
+    const cancelled = await alex.say(click(quote, "Cancel"), (m) => m.text.startsWith("Quote cancelled"));
+    expect(cancelled.text.split("\n")[0]).toMatch(
+      /^Quote cancelled; nothing was paid\.( Balance: \d+ points\.)?$/,
+    );
+    // a purchase in the balance is a shop purchase, not `shop:bread`
+    const again = await alex.say("/system buy bread", (m) => m.text.startsWith("Quote: Bread × 1"));
+    const confirm = [...buttons(again).keys()].find((label) => label.startsWith("Confirm"));
+    await alex.say(click(again, confirm ?? ""), (m) => /^Order \S+ (confirmed|delivered|: )/.test(m.text));
+    const balance = await alex.say("/system balance", (m) => m.text.startsWith("Your points"));
+    expect(balance.text).toMatch(/-\d+ · shop purchase ·/);
+    expect(balance.text).not.toContain("shop:");
+    // an untitled quest and its task are named, not shown as `echochest:echo_chest`; no "Rewards: none"
+    const quest = await alex.say("/system quest 44E66882D11C0E4D", (m) => m.text.includes("有用信息"));
+    expect(quest.text).toMatch(/^Echo Chest — 有用信息/);
+    expect(quest.text).toContain("☐ Echo Chest (0/1)");
+    expect(quest.text).not.toMatch(/echochest:|Rewards/);
+    // an item is not listed as its own drop; logs come from trees
+    const planks = await alex.say("/system item oak planks", (m) => m.text.startsWith("Oak Planks"));
+    expect(planks.text).not.toContain("Oak Planks: 1 (100%)");
+    const log = await alex.say("/system item oak log", (m) => m.text.startsWith("Oak Log"));
+    expect(log.text).toContain("chop trees");
+    const zh = await wei.say("/system item 钻石镐", (m) => m.text.startsWith("钻石镐"));
+    expect(zh.text).toContain("[钻石的来源]");
   });
 
   it("refuses full mode without a model, says why, and keeps the mode", async () => {

@@ -79,6 +79,9 @@ const ITEM_QUERY_SAMPLES = {
   ],
 } as const;
 
+/** Logs and stems (not stripped ones, which an axe makes): items that grow in the world as trees. */
+const TREE_PARTS = /^minecraft:(?!stripped_)[a-z_]+_(?:log|wood|stem|hyphae)$/u;
+
 const LIMITS = { recipes: 4, blocks: 6, entities: 6, ingredients: 4 } as const;
 
 export interface ItemQueryModuleOptions {
@@ -183,6 +186,10 @@ export const itemCardData = (
     if (info === undefined) return id.startsWith("#") ? id : id.replace(/^minecraft:/, "");
     return chinese ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
   };
+  // a placed block that simply drops itself again ("Oak Planks: 1 (100%)") is no source of the item
+  const drops = sources.blocks.filter(
+    (drop) => !(drop.block === item.id && !drop.silkTouch && (drop.condition ?? "none") === "none"),
+  );
   const entityName = (id: string): string => catalog.nameOf("entity", id, chinese ? "zh_cn" : "en_us");
   const recipes = sources.recipes.slice(0, LIMITS.recipes).map((recipe) => ({
     resultCount: recipe.resultCount,
@@ -207,7 +214,7 @@ export const itemCardData = (
     ...(item.names.zh_cn === undefined ? {} : { zh_cn: item.names.zh_cn }),
     stackSize: item.stackSize,
     recipes,
-    blocks: sources.blocks.slice(0, LIMITS.blocks).map((drop) => ({
+    blocks: drops.slice(0, LIMITS.blocks).map((drop) => ({
       id: drop.block,
       name: itemName(drop.block),
       min: drop.min,
@@ -228,9 +235,10 @@ export const itemCardData = (
     })),
     more: {
       recipes: Math.max(0, sources.recipes.length - LIMITS.recipes),
-      blocks: Math.max(0, sources.blocks.length - LIMITS.blocks),
+      blocks: Math.max(0, drops.length - LIMITS.blocks),
       entities: Math.max(0, sources.entities.length - LIMITS.entities),
     },
     ingredients: [...ingredients].map(([id, name]) => ({ id, name })),
+    ...(TREE_PARTS.test(item.id) ? { trees: true } : {}),
   };
 };

@@ -137,7 +137,8 @@ export const QUEST_DETAIL_CARD = CardType.of<QuestDetailData>(
       literal(data.subtitle),
       description,
       joinLines(tasks),
-      rewards.length === 0 ? translatable("system.quests.reward.none") : joinLines(rewards),
+      // a quest without rewards says nothing of rewards (never "Rewards: none")
+      rewards.length === 0 ? literal("") : translatable("system.quests.rewards", joinLines(rewards)),
       data.claim === "claimed"
         ? translatable("system.quests.claimed")
         : data.claim === "book"

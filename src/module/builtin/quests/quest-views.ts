@@ -52,6 +52,19 @@ export type QuestOutput = z.infer<typeof QUEST_OUTPUT>;
 
 const LIST_LIMIT = 20;
 
+/** A readable name from an item id the catalog does not know: its path's words, capitalised. */
+export const nameFromId = (id: string): string => {
+  const path =
+    id
+      .slice(id.indexOf(":") + 1)
+      .split("/")
+      .at(-1) ?? id;
+  const words = path.split(/[_\s]+/u).filter((word) => word.length > 0);
+  return words.length === 0
+    ? id
+    : words.map((word) => `${word[0]?.toUpperCase() ?? ""}${word.slice(1)}`).join(" ");
+};
+
 /** What the player-facing views of a quest book read: the book, and how to name items and untitled tasks. */
 export interface QuestViewOptions {
   readonly book: QuestBook;
@@ -116,10 +129,13 @@ export class QuestViews {
     return languages === undefined ? target : languages.format(locale, key, [target]);
   }
 
-  /** An item's name in the player's language (Chinese or English) from the catalog, else its id. */
+  /**
+   * An item's name in the player's language (Chinese or English) from the catalog, else one read from its id
+   * (`gtceu:lv_extractor` → "Lv Extractor"): a player reads a name, never a raw id.
+   */
   itemName(item: QuestItem, locale: string): string {
     const info = this.#options.catalog?.lookup(item.id);
-    if (info === undefined) return item.id;
+    if (info === undefined) return nameFromId(item.id);
     return locale.toLowerCase().startsWith("zh") ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
   }
 
