@@ -235,6 +235,7 @@ export const assembleAssistant = async (
       ["config", "prompts", "access", "features", "data packs", "advancements"],
       kept,
       packs.restart,
+      packs.installed,
     );
   };
   const core = new AssistantCoreServices({

@@ -118,8 +118,8 @@ describe("the shop (shipped server)", () => {
         /Wrong command syntax|Unknown command|set:/.test(m.text),
       );
       expect(refused.text).toBe("⚠ Wrong command syntax. Usage: /system shop");
-      const list = await carol.say("/system 商店", (m) => m.text.includes("apple"));
-      expect(list.text).toContain("apple — Apple × 2 for 5 points");
+      const list = await carol.say("/system 商店", (m) => m.text.includes("Apple"));
+      expect(list.text).toContain("Apple × 2 for 5 points");
       expect(list.text).toContain("Bread × 1 for 3 points");
       const stale = await carol.say(old.clicks[0] as string, (m) => /quote|Order/i.test(m.text));
       expect(stale.text).toBe("⚠ That quote is no longer valid; ask for a new one.");
