@@ -190,6 +190,15 @@ describe("a newcomer on the shipped server without a model", () => {
     expect(quest.text).toMatch(/^Echo Chest — 有用信息/);
     expect(quest.text).toContain("☐ Echo Chest (0/1)");
     expect(quest.text).not.toMatch(/echochest:|Rewards/);
+    // a quest an admin completed while its dependency is open says why it is locked and cannot be claimed
+    const admin = await joinPlayer(server.port, "Admin");
+    try {
+      await admin.say("/system complete Alex 5673089822BFCA70", (m) => /complete|Alex/i.test(m.text));
+    } finally {
+      admin.quit();
+    }
+    const locked = await alex.say("/system quest 5673089822BFCA70", (m) => m.text.includes("(locked)"));
+    expect(locked.text).toMatch(/Locked until you complete: \S.*\. Its rewards can be claimed then\./);
     // an item is not listed as its own drop; logs come from trees
     const planks = await alex.say("/system item oak planks", (m) => m.text.startsWith("Oak Planks"));
     expect(planks.text).not.toContain("Oak Planks: 1 (100%)");
