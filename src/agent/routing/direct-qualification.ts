@@ -31,4 +31,4 @@ export const declaresWrites = (module: AnyAgentModule, policy: ExecutionPolicy):
 
 /** Whether a module is read-only (candidate cards may offer it): interactive, no write steps, read-only tools. */
 export const isReadOnlyModule = (module: AnyAgentModule, policy: ExecutionPolicy): boolean =>
-  module.interactive && policy.writeSteps === 0 && module.tools.every((tool) => tool.readOnly);
+  module.interactive && !declaresWrites(module, policy);
