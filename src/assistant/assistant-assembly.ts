@@ -256,6 +256,7 @@ export const assembleAssistant = async (
       ],
       kept,
       packs.restart,
+      packs.installed,
     );
   };
   const core = new AssistantCoreServices({

@@ -285,17 +285,27 @@ export class AssistantCoreServices implements CoreServices {
 
 /**
  * What `/system reload` answers: what was reloaded, which files were invalid and kept their previous settings,
- * and which data-pack entries changed in a way that needs a restart.
+ * which waiting features are installed now, and which data-pack entries changed in a way that needs a restart.
  */
 export const reloadSummary = (
   loaded: readonly string[],
   kept: readonly string[] = [],
   restart: readonly string[] = [],
+  installed: readonly string[] = [],
 ): Text => {
-  const summary =
+  const loadedText =
     kept.length === 0
       ? translatable("system.admin.reloaded", loaded.join(", "))
       : translatable("system.admin.reloaded_with_errors", loaded.join(", "), kept.join(", "));
+  // a feature that was waiting for its files (quests) and is installed now is named: players can use it
+  const summary =
+    installed.length === 0
+      ? loadedText
+      : translatable(
+          "system.text.concat",
+          loadedText,
+          translatable("system.admin.reload_installed", installed.join(", ")),
+        );
   return restart.length === 0
     ? summary
     : translatable(

@@ -204,7 +204,7 @@ describe("ModuleManager.applyEntries (reload)", () => {
       ],
       SystemModuleTags.empty(),
     );
-    expect(reload).toEqual({ applied: ["test:plain", "test:vip"], restart: [] });
+    expect(reload).toEqual({ applied: ["test:plain", "test:vip"], restart: [], installed: [] });
     expect((await run(engine, ["test:plain"])).message).toEqual(literal("hello hello"));
     expect((await run(engine, ["test:vip"])).message).toEqual(literal("welcome welcome"));
     expect(manager.get("test:vip")?.enabledByDefault).toBe(false);
@@ -266,6 +266,7 @@ describe("a feature that lacks something on this server (no quest files)", () =>
     expect(manager.applyEntries([entry("test:late")], SystemModuleTags.empty())).toEqual({
       applied: [],
       restart: [],
+      installed: [],
     });
     expect(manager.isInstalled("test:late")).toBe(false);
 
@@ -273,6 +274,7 @@ describe("a feature that lacks something on this server (no quest files)", () =>
     expect(manager.applyEntries([entry("test:late")], SystemModuleTags.empty())).toEqual({
       applied: ["test:late"],
       restart: [],
+      installed: ["test:late"],
     });
     expect(manager.isInstalled("test:late")).toBe(true);
     expect(manager.enabled("test:late")).toBe(true);

@@ -53,6 +53,8 @@ interface WaitingModule {
 export interface PackReload {
   readonly applied: readonly string[];
   readonly restart: readonly string[];
+  /** Features that were waiting for what they lacked (quest files) and are installed now. */
+  readonly installed: readonly string[];
 }
 
 /**
@@ -240,6 +242,7 @@ export class ModuleManager {
     this.#tags = tags;
     const applied: string[] = [];
     const restart: string[] = [];
+    const installed: string[] = [];
     const next = new Map(entries.map((entry) => [entry.id.toString(), entry]));
     for (const [id, installed] of this.#installed) {
       const entry = next.get(id);
@@ -287,6 +290,7 @@ export class ModuleManager {
           enabledByDefault: entry.enabledByDefault ?? module.enabledByDefault,
         });
         applied.push(id);
+        installed.push(id);
         this.options.logger.info(`feature ${id} is installed`);
       }
     }
@@ -304,7 +308,7 @@ export class ModuleManager {
         applied.push(id);
       }
     }
-    return { applied: applied.sort(), restart: restart.sort() };
+    return { applied: applied.sort(), restart: restart.sort(), installed: installed.sort() };
   }
 
   /**

@@ -296,7 +296,7 @@ describe("a corrupt player file costs nothing and pays nothing twice", () => {
       // the day is claimed (check-in ledger) and its streak goes on; no second reward is queued
       const again = await player.say("/system checkin", (m) => /Checked in!|already checked in/.test(m.text));
       expect(again.text).toMatch(
-        /^You have already checked in today \(\d{4}-\d{2}-\d{2}\)\. Streak: 1 day\(s\)\./,
+        /^You have already checked in today \(\d{4}-\d{2}-\d{2}\)\. Streak: 1 day\./,
       );
       const deliveries = server.system.assistant.events
         .recent(50, offlineUuid(name))

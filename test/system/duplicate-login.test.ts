@@ -31,7 +31,7 @@ describe("a second connection of the same player (shipped server)", () => {
       // the older connection's leave has run, then the new one's join: it is online for the assistant
       await settled(server, second);
       const checkIn = await second.say("/system checkin", (m) => m.text.startsWith("Checked in!"));
-      expect(checkIn.text).toContain("Streak: 1 day(s)");
+      expect(checkIn.text).toContain("Streak: 1 day");
       await second.next((m) => m.text.startsWith("Your check-in reward has arrived"));
       expect(server.system.host.players().filter((player) => player.name === "Twin").length).toBe(1);
       // the older connection left before the newer one logged in (and read the player's data): the others saw

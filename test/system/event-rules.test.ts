@@ -110,7 +110,7 @@ describe("typed game events and the default rules (shipped server)", () => {
       await streaker.next((m) => m.text.startsWith("Welcome to the server, Streaker!"));
       for (let day = 1; day <= 8; day++) {
         const reply = await streaker.say("/system checkin", (m) => m.text.startsWith("Checked in!"));
-        expect(reply.text).toContain(`Streak: ${day} day(s)`);
+        expect(reply.text).toContain(`Streak: ${day} day${day === 1 ? "" : "s"}`);
         if (day === 7) {
           const bonus = await streaker.next((m) => m.text.startsWith("+50 points for your check-in streak!"));
           expect(bonus.text).toMatch(/Balance: \d+/);

@@ -58,7 +58,8 @@ describe("a newcomer on the shipped server without a model", () => {
     const before = await alex.say("/system balance", (m) => m.text.startsWith("Your points"));
     expect(before.text).toContain("No changes yet.");
     const done = await alex.say(click(offer, "Check in"), (m) => /Checked in/.test(m.text));
-    expect(done.text).toMatch(/Checked in!/);
+    // plural rules: 1 day, not "1 day(s)"
+    expect(done.text).toMatch(/^Checked in! Streak: 1 day, 1 day in total\./);
 
     const quote = await alex.say("/system I want to buy 10 bread", (m) =>
       /not sure what you meant/.test(m.text),
@@ -98,6 +99,40 @@ describe("a newcomer on the shipped server without a model", () => {
       for (const hover of message.hovers) expect(hover).not.toContain("/system card");
   });
 
+  it("keeps /question on topic: sources must cover the question, recipes answer how to make things, help's example holds", async () => {
+    // help's own example on a fresh server: the starter entry its admin replaces, not quests sharing a word
+    const rules = await wei.say(
+      "/question 服务器规则是什么",
+      (m) => m.text.includes("规则") || m.text.includes("没有找到"),
+    );
+    expect(rules.text).toContain("本服务器的管理员还没有写下规则");
+    expect(rules.text).not.toContain("喷雾罐");
+    expect(rules.text).not.toContain("钨链");
+    const english = await alex.say("/question what are the server rules", (m) =>
+      m.text.includes("Server rules"),
+    );
+    expect(english.text).toContain("has not written its rules yet");
+    // "how do I make X" is the item's recipe
+    const pickaxe = await wei.say(
+      "/question 怎么做钻石镐",
+      (m) => m.text.includes("钻石镐") || m.text.includes("任务"),
+    );
+    expect(pickaxe.text).toMatch(/^钻石镐（Diamond Pickaxe）/);
+    expect(pickaxe.text).toContain("钻石×3");
+    expect(pickaxe.text).not.toContain("早期投资");
+    const made = await alex.say("/question how do I make a diamond pickaxe", (m) =>
+      /Diamond Pickaxe|Quest|Nothing/.test(m.text),
+    );
+    expect(made.text).toMatch(/^Diamond Pickaxe/);
+    expect(made.text).toContain("3× Diamond");
+    // a quest is still a source when it covers the question
+    const chain = await wei.say(
+      "/question 钨链",
+      (m) => m.text.includes("钨链") || m.text.includes("没有找到"),
+    );
+    expect(chain.text).toContain("任务：钨链");
+  });
+
   it("fits help in chat: the player's language, one line per feature, each a button; admin commands apart", async () => {
     const help = await alex.say("/system help", (m) => m.text.startsWith("What you can do now"));
     const lines = help.text.split("\n");
@@ -132,6 +167,45 @@ describe("a newcomer on the shipped server without a model", () => {
     }
     const refused = await alex.say("/system help admin", (m) => /Usage/.test(m.text));
     expect(refused.text).not.toContain("/system grant");
+  });
+
+  it("reads well in both languages: no raw ids glued on or leading lines, plurals, names instead of ids", async () => {
+    const shop = await alex.say("/system shop", (m) => m.text.includes("Shop (prices in points)"));
+    expect(shop.text.split("\n")[1]).toMatch(/^Bread × 1 for \d+ points$/);
+    // a cancelled quote says so without its id glued on
+    const quote = await alex.say("/system buy bread", (m) => m.text.startsWith("Quote: Bread × 1"));
+    const cancelled = await alex.say(click(quote, "Cancel"), (m) => m.text.startsWith("Quote cancelled"));
+    expect(cancelled.text.split("\n")[0]).toMatch(
+      /^Quote cancelled; nothing was paid\.( Balance: \d+ points\.)?$/,
+    );
+    // a purchase in the balance is a shop purchase, not `shop:bread`
+    const again = await alex.say("/system buy bread", (m) => m.text.startsWith("Quote: Bread × 1"));
+    const confirm = [...buttons(again).keys()].find((label) => label.startsWith("Confirm"));
+    await alex.say(click(again, confirm ?? ""), (m) => /^Order \S+ (confirmed|delivered|: )/.test(m.text));
+    const balance = await alex.say("/system balance", (m) => m.text.startsWith("Your points"));
+    expect(balance.text).toMatch(/-\d+ · shop purchase ·/);
+    expect(balance.text).not.toContain("shop:");
+    // an untitled quest and its task are named, not shown as `echochest:echo_chest`; no "Rewards: none"
+    const quest = await alex.say("/system quest 44E66882D11C0E4D", (m) => m.text.includes("有用信息"));
+    expect(quest.text).toMatch(/^Echo Chest — 有用信息/);
+    expect(quest.text).toContain("☐ Echo Chest (0/1)");
+    expect(quest.text).not.toMatch(/echochest:|Rewards/);
+    // a quest an admin completed while its dependency is open says why it is locked and cannot be claimed
+    const admin = await joinPlayer(server.port, "Admin");
+    try {
+      await admin.say("/system complete Alex 5673089822BFCA70", (m) => /complete|Alex/i.test(m.text));
+    } finally {
+      admin.quit();
+    }
+    const locked = await alex.say("/system quest 5673089822BFCA70", (m) => m.text.includes("(locked)"));
+    expect(locked.text).toMatch(/Locked until you complete: \S.*\. Its rewards can be claimed then\./);
+    // an item is not listed as its own drop; logs come from trees
+    const planks = await alex.say("/system item oak planks", (m) => m.text.startsWith("Oak Planks"));
+    expect(planks.text).not.toContain("Oak Planks: 1 (100%)");
+    const log = await alex.say("/system item oak log", (m) => m.text.startsWith("Oak Log"));
+    expect(log.text).toContain("chop trees");
+    const zh = await wei.say("/system item 钻石镐", (m) => m.text.startsWith("钻石镐"));
+    expect(zh.text).toContain("[钻石的来源]");
   });
 
   it("refuses full mode without a model, says why, and keeps the mode", async () => {

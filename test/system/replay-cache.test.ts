@@ -51,7 +51,7 @@ describe("request replay cache (shipped server, real bots)", () => {
     const first = await start();
     const steve = await enter(first, "Steve");
     const checkedIn = await steve.say("/system checkin", (m) => checkInReply(m.text));
-    expect(checkedIn.text).toMatch(/^Checked in! Streak: 1 day\(s\), 1 in total\./);
+    expect(checkedIn.text).toMatch(/^Checked in! Streak: 1 day, 1 day in total\./);
     await waitFor(() => (bread(steve) === 3 ? true : undefined), 20_000);
 
     // the stored answer comes back, as a repeat: "already checked in today", never the reward again

@@ -1,9 +1,16 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScriptedModelServer } from "../support/scripted-model-server.js";
 import { TEST_MODEL } from "../support/test-model.js";
-import { joinPlayer, type Player, type ShippedServer, speak, startShipped } from "./system-support.js";
+import {
+  joinPlayer,
+  type Player,
+  type ShippedServer,
+  speak,
+  startShipped,
+  welcomeGiftQuestFiles,
+} from "./system-support.js";
 
 /**
  * The shipped server as `npm start` runs it on a fresh install: no model. Commands, local routes, stored
@@ -144,6 +151,18 @@ describe("the shipped server without a model", () => {
     rmSync(semantic);
     const fine = await admin.say("/system reload", (m) => /Reloaded/.test(m.text));
     expect(fine.text).not.toContain("Invalid");
+    expect(fine.text).not.toContain("Now installed");
+  });
+
+  it("says when a reload installs the quests feature because quest files were added", async () => {
+    for (const [path, content] of Object.entries(welcomeGiftQuestFiles())) {
+      mkdirSync(join(server.folder, path, ".."), { recursive: true });
+      writeFileSync(join(server.folder, path), content);
+    }
+    const reloaded = await admin.say("/system reload", (m) => /Reloaded/.test(m.text));
+    expect(reloaded.text).toContain("Now installed (its files were found): system:ftb_quests.");
+    const quests = await alex.say("/system quests", (m) => /Welcome Gift|quest/i.test(m.text));
+    expect(quests.text).toContain("Welcome Gift");
   });
 
   it("turns the model on with model.json and /system reload, without a restart", async () => {

@@ -24,7 +24,6 @@ export const directRefusal = (
 };
 
 /**
-/**
  * Whether a workflow declares that it writes (its declaration, a write step in its policy, or a tool that is not
  * read-only): such a workflow never runs without an explicit entry, and a fallback card offers it only as a button
  * the player clicks.

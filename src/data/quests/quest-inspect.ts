@@ -63,10 +63,12 @@ export const questsCommand = (
   if (!json)
     for (const chapter of book.chapters.values())
       io.out.write(
-        `  ${book.text(chapter.title, locale) || chapter.filename}: ${chapter.quests.length} quests\n`,
+        `  ${book.text(chapter.title, locale) || chapter.filename}: ${chapter.quests.length} ${chapter.quests.length === 1 ? "quest" : "quests"}\n`,
       );
   for (const error of errors) io.out.write(`${error.file}:${error.line}: ${error.message}\n`);
-  io.out.write(errors.length === 0 ? "no errors\n" : `${errors.length} error(s)\n`);
+  io.out.write(
+    errors.length === 0 ? "no errors\n" : `${errors.length} ${errors.length === 1 ? "error" : "errors"}\n`,
+  );
   if (json) io.out.write(`${JSON.stringify({ ...counts, errors })}\n`);
   return errors.length === 0 ? 0 : 1;
 };

@@ -31,17 +31,23 @@ const itemList = (data: CheckInCardData): Text =>
     LIST_KEY,
   );
 
+/** A number of days with its plural form ("1 day", "2 days"; "1 天"). */
+const days = (count: number): Text =>
+  count === 1
+    ? translatable("system.check_in.days.one")
+    : translatable("system.check_in.days.other", literal(String(count)));
+
 /** `system:check_in`: today's check-in, a refused second one (ALREADY_DONE), a delivered or unconfirmed reward. */
 export const CHECK_IN_CARD = CardType.of<CheckInCardData>("system:check_in", codec(cardSchema), (data) => {
   if (data.status === "already")
-    return CardBuilder.of("system.check_in.card.already", literal(data.day), literal(String(data.streak)));
+    return CardBuilder.of("system.check_in.card.already", literal(data.day), days(data.streak));
   if (data.status === "delivered") return CardBuilder.of("system.check_in.card.delivered", itemList(data));
   if (data.status === "unconfirmed")
     return CardBuilder.of("system.check_in.card.unconfirmed", literal(data.day), itemList(data));
   return CardBuilder.of(
     data.deliveryQueued ? "system.check_in.card.done" : "system.check_in.card.done_pending",
-    literal(String(data.streak)),
-    literal(String(data.total)),
+    days(data.streak),
+    days(data.total),
     itemList(data),
   );
 });

@@ -59,7 +59,7 @@ describe("system:check_in", () => {
     const first = await checkIn(h);
     expect(first.isSuccess()).toBe(true);
     expect(h.render(first).text).toBe(
-      "Checked in! Streak: 1 day(s), 1 in total.\nReward: Bread × 3, Bottle o' Enchanting × 2",
+      "Checked in! Streak: 1 day, 1 day in total.\nReward: Bread × 3, Bottle o' Enchanting × 2",
     );
     expect(h.bridge.count(STEVE, "minecraft:bread")).toBe(3);
     expect(h.bridge.count(STEVE, "minecraft:experience_bottle")).toBe(2);
@@ -70,7 +70,7 @@ describe("system:check_in", () => {
     const second = await checkIn(h, "签到");
     expect(second.failure?.code).toBe("ALREADY_DONE");
     expect(second.presentation?.type).toBe("system:check_in");
-    expect(h.render(second).text).toBe("You have already checked in today (2026-12-02). Streak: 1 day(s).");
+    expect(h.render(second).text).toBe("You have already checked in today (2026-12-02). Streak: 1 day.");
     expect(h.bridge.gives).toHaveLength(2);
     expect((await record(h)).total).toBe(1);
   });
@@ -96,14 +96,14 @@ describe("system:check_in", () => {
     clock.millis = Date.UTC(2026, 11, 2, 15, 59); // 23:59 in Shanghai: still the same day
     expect((await checkIn(h)).failure?.code).toBe("ALREADY_DONE");
     clock.millis = Date.UTC(2026, 11, 2, 16, 1); // 00:01 on the 3rd in Shanghai
-    expect(h.render(await checkIn(h)).text).toContain("Streak: 2 day(s)");
+    expect(h.render(await checkIn(h)).text).toContain("Streak: 2 days");
     clock.millis = NOON + 2 * DAY;
     const third = h.render(await checkIn(h)).text;
-    expect(third).toContain("Streak: 3 day(s), 3 in total.");
+    expect(third).toContain("Streak: 3 days, 3 days in total.");
     expect(third).toContain("Diamond × 1");
     expect(h.bridge.count(STEVE, "minecraft:diamond")).toBe(1);
     clock.millis = NOON + 4 * DAY; // skipped a day
-    expect(h.render(await checkIn(h)).text).toContain("Streak: 1 day(s), 4 in total.");
+    expect(h.render(await checkIn(h)).text).toContain("Streak: 1 day, 4 days in total.");
     expect(await record(h)).toMatchObject({ lastDay: "2026-12-06", streak: 1, total: 4 });
   });
 

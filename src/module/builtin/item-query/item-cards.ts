@@ -43,6 +43,8 @@ const itemCardSchema = z.object({
   more: z.object({ recipes: z.number().int(), blocks: z.number().int(), entities: z.number().int() }),
   /** Ingredients offered as "sources of …" buttons. */
   ingredients: z.array(named).max(4),
+  /** A log or stem: it grows in the world as trees (huge fungi), which the loot tables do not say. */
+  trees: z.boolean().optional(),
 });
 
 /** An item with its sources, names already chosen for the asking player's language. */
@@ -63,6 +65,7 @@ const more = (count: number): Text[] => (count > 0 ? [translatable("system.item.
 
 const sourceLines = (data: ItemCardData): Text[] => {
   const lines: Text[] = [];
+  if (data.trees === true) lines.push(translatable("system.item.sources.trees"));
   if (data.recipes.length > 0) {
     lines.push(translatable("system.item.sources.recipes"));
     for (const recipe of data.recipes) {

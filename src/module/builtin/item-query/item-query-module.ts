@@ -81,6 +81,9 @@ const ITEM_QUERY_SAMPLES = {
   ],
 } as const;
 
+/** Logs and stems (not stripped ones, which an axe makes): items that grow in the world as trees. */
+const TREE_PARTS = /^minecraft:(?!stripped_)[a-z_]+_(?:log|wood|stem|hyphae)$/u;
+
 const LIMITS = { recipes: 4, blocks: 6, entities: 6, ingredients: 4 } as const;
 
 export interface ItemQueryModuleOptions {
@@ -167,84 +170,93 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
         ),
       );
     const sources = await context.tool(ITEM_SOURCES_TOOL, "sources", { item: found.item.id });
-    return AgentResult.success(undefined, present(ITEM_CARD.card(this.#card(found.item, sources, chinese))));
-  }
-
-  #card(item: ItemView, sources: ItemSourcesInfo, chinese: boolean): ItemCardData {
-    const catalog = this.options.catalog;
-    const itemName = (id: string): string => {
-      const info = catalog.lookup(id);
-      if (info === undefined)
-        return id.startsWith("#")
-          ? id
-          : id.includes(":")
-            ? catalog.nameOf("block", id, chinese ? "zh_cn" : "en_us")
-            : id;
-      return chinese ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
-    };
-    const entityName = (id: string): string => catalog.nameOf("entity", id, chinese ? "zh_cn" : "en_us");
-    const modName = catalog.lookup(item.id)?.mod?.name;
-    const locale = chinese ? "zh_cn" : "en_us";
-    const recipes = sources.recipes.slice(0, LIMITS.recipes).map((recipe) => {
-      const station = recipeStation(recipe.type, catalog.content, locale);
-      return {
-        resultCount: recipe.resultCount,
-        ingredients: recipe.ingredients.map((ingredient) => {
-          const options = ingredient.options ?? [];
-          // a tag stands for its items: one item is named as itself, several as "any of"
-          const id = options.length === 1 ? options[0]! : ingredient.item;
-          const name = options.length >= 1 ? itemName(options[0]!) : itemName(ingredient.item);
-          return {
-            id,
-            name,
-            count: ingredient.count,
-            ...(options.length > 1 ? { options: options.slice(0, 4).map(itemName) } : {}),
-          };
-        }),
-        ...(station === undefined ? {} : { station }),
-      };
-    });
-    const ingredients = new Map<string, string>();
-    for (const recipe of recipes)
-      for (const ingredient of recipe.ingredients)
-        if (
-          !ingredient.id.startsWith("#") &&
-          ingredient.id !== item.id &&
-          ingredients.size < LIMITS.ingredients
-        )
-          ingredients.set(ingredient.id, ingredient.name);
-    return {
-      id: item.id,
-      en_us: item.names.en_us,
-      ...(item.names.zh_cn === undefined ? {} : { zh_cn: item.names.zh_cn }),
-      stackSize: item.stackSize,
-      ...(modName === undefined ? {} : { mod: modName }),
-      recipes,
-      blocks: sources.blocks.slice(0, LIMITS.blocks).map((drop) => ({
-        id: drop.block,
-        name: itemName(drop.block),
-        min: drop.min,
-        max: drop.max,
-        chance: drop.chance,
-        silkTouch: drop.silkTouch,
-        condition: drop.condition,
-        fortune: drop.fortune,
-      })),
-      entities: sources.entities.slice(0, LIMITS.entities).map((drop) => ({
-        id: drop.entity,
-        name: entityName(drop.entity),
-        min: drop.min,
-        max: drop.max,
-        chance: drop.chance,
-        playerKill: drop.playerKill,
-        looting: drop.looting,
-      })),
-      more: {
-        recipes: Math.max(0, sources.recipes.length - LIMITS.recipes),
-        blocks: Math.max(0, sources.blocks.length - LIMITS.blocks),
-        entities: Math.max(0, sources.entities.length - LIMITS.entities),
-      },
-      ingredients: [...ingredients].map(([id, name]) => ({ id, name })),
-    };
+    return AgentResult.success(
+      undefined,
+      present(ITEM_CARD.card(itemCardData(this.options.catalog, found.item, sources, chinese))),
+    );
   }
 }
+
+/** One item's card for a reader of one language: names, recipes, drops and sources, each list bounded. */
+export const itemCardData = (
+  catalog: ItemCatalog,
+  item: ItemView,
+  sources: ItemSourcesInfo,
+  chinese: boolean,
+): ItemCardData => {
+  const locale = chinese ? "zh_cn" : "en_us";
+  const itemName = (id: string): string => {
+    const info = catalog.lookup(id);
+    if (info === undefined)
+      return id.startsWith("#") ? id : id.includes(":") ? catalog.nameOf("block", id, locale) : id;
+    return chinese ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
+  };
+  const modName = catalog.lookup(item.id)?.mod?.name;
+  // a placed block that simply drops itself again ("Oak Planks: 1 (100%)") is no source of the item
+  const drops = sources.blocks.filter(
+    (drop) => !(drop.block === item.id && !drop.silkTouch && (drop.condition ?? "none") === "none"),
+  );
+  const entityName = (id: string): string => catalog.nameOf("entity", id, chinese ? "zh_cn" : "en_us");
+  const recipes = sources.recipes.slice(0, LIMITS.recipes).map((recipe) => {
+    const station = recipeStation(recipe.type, catalog.content, locale);
+    return {
+      resultCount: recipe.resultCount,
+      ingredients: recipe.ingredients.map((ingredient) => {
+        const options = ingredient.options ?? [];
+        // a tag stands for its items: one item is named as itself, several as "any of"
+        const id = options.length === 1 ? options[0]! : ingredient.item;
+        const name = options.length >= 1 ? itemName(options[0]!) : itemName(ingredient.item);
+        return {
+          id,
+          name,
+          count: ingredient.count,
+          ...(options.length > 1 ? { options: options.slice(0, 4).map(itemName) } : {}),
+        };
+      }),
+      ...(station === undefined ? {} : { station }),
+    };
+  });
+  const ingredients = new Map<string, string>();
+  for (const recipe of recipes)
+    for (const ingredient of recipe.ingredients)
+      if (
+        !ingredient.id.startsWith("#") &&
+        ingredient.id !== item.id &&
+        ingredients.size < LIMITS.ingredients
+      )
+        ingredients.set(ingredient.id, ingredient.name);
+  return {
+    id: item.id,
+    en_us: item.names.en_us,
+    ...(item.names.zh_cn === undefined ? {} : { zh_cn: item.names.zh_cn }),
+    stackSize: item.stackSize,
+    ...(modName === undefined ? {} : { mod: modName }),
+    recipes,
+    blocks: drops.slice(0, LIMITS.blocks).map((drop) => ({
+      id: drop.block,
+      name: itemName(drop.block),
+      min: drop.min,
+      max: drop.max,
+      chance: drop.chance,
+      silkTouch: drop.silkTouch,
+      condition: drop.condition,
+      fortune: drop.fortune,
+    })),
+    entities: sources.entities.slice(0, LIMITS.entities).map((drop) => ({
+      id: drop.entity,
+      name: entityName(drop.entity),
+      min: drop.min,
+      max: drop.max,
+      chance: drop.chance,
+      playerKill: drop.playerKill,
+      looting: drop.looting,
+    })),
+    more: {
+      recipes: Math.max(0, sources.recipes.length - LIMITS.recipes),
+      blocks: Math.max(0, drops.length - LIMITS.blocks),
+      entities: Math.max(0, sources.entities.length - LIMITS.entities),
+    },
+    ingredients: [...ingredients].map(([id, name]) => ({ id, name })),
+    ...(TREE_PARTS.test(item.id) ? { trees: true } : {}),
+  };
+};

@@ -19,7 +19,12 @@ import type { AnyServerModuleType, SystemModuleEntry } from "../../server-module
 import { SERVER_PATHS } from "../../server-paths.js";
 import { SystemModuleTags } from "../../system-module-tags.js";
 import { DATABASE_QUERY } from "./database-query-tool.js";
-import { KNOWLEDGE_MODULE_TYPE, KNOWLEDGE_STORE, KnowledgeSystemModule } from "./knowledge-module.js";
+import {
+  KNOWLEDGE_MODULE_TYPE,
+  KNOWLEDGE_STORE,
+  KnowledgeSystemModule,
+  STARTER_RULES,
+} from "./knowledge-module.js";
 
 let dataDir: string;
 let world: string;
@@ -74,7 +79,9 @@ describe("the knowledge feature", () => {
     await manager.close();
     expect(database?.open).toBe(false);
     const reopened = KnowledgeDatabase.open(join(world, "system", "knowledge.sqlite"));
-    expect(reopened.count()).toBe(1);
+    // the starter rules entry a new database begins with, and the admin's
+    expect(reopened.count()).toBe(2);
+    expect(reopened.get(1)?.title).toBe(STARTER_RULES.title);
     reopened.close();
   });
 
@@ -83,14 +90,14 @@ describe("the knowledge feature", () => {
     await relative.services.find(KNOWLEDGE_STORE)?.add({ title: "a", body: "b", source: "admin" });
     await relative.manager.close();
     const opened = KnowledgeDatabase.open(join(world, "system", "kb", "server.sqlite"));
-    expect(opened.count()).toBe(1);
+    expect(opened.count()).toBe(2);
     opened.close();
     const absolute = join(dataDir, "elsewhere.sqlite");
     const other = install({ database: absolute });
     await other.services.find(KNOWLEDGE_STORE)?.add({ title: "a", body: "b", source: "admin" });
     await other.manager.close();
     const again = KnowledgeDatabase.open(absolute);
-    expect(again.count()).toBe(1);
+    expect(again.count()).toBe(2);
     again.close();
   });
 

@@ -1,7 +1,9 @@
+import { existsSync, statSync } from "node:fs";
 import { ContextType, ServiceContext } from "../../../agent/module/context-type.js";
 import type { AnyModuleStorage } from "../../../agent/storage/module-storage.js";
 import { KnowledgeAdmin } from "../../../data/knowledge/knowledge-admin.js";
 import { KnowledgeDatabase } from "../../../data/knowledge/knowledge-database.js";
+import type { KnowledgeDraft } from "../../../data/knowledge/knowledge-entry.js";
 import type { KnowledgeStore } from "../../../data/knowledge/knowledge-store.js";
 import { SqliteKnowledgeStore } from "../../../data/knowledge/sqlite-knowledge-store.js";
 import { CorruptFileError } from "../../../util/corrupt-file-error.js";
@@ -97,13 +99,29 @@ export class KnowledgeSystemModule implements ServerModule {
     const world = needsWorld(setting) ? context.services.get(SERVER_PATHS).world : "";
     const path = knowledgeDatabasePath({ world, setting });
     try {
-      return new SqliteKnowledgeStore(KnowledgeDatabase.open(path), path);
+      const fresh = path !== ":memory:" && !(existsSync(path) && statSync(path).size > 0);
+      const database = KnowledgeDatabase.open(path);
+      // a new server answers help's own example ("what are the server rules") with an entry its admin replaces
+      if (fresh) database.add(STARTER_RULES);
+      return new SqliteKnowledgeStore(database, path);
     } catch (error) {
       const problem = error instanceof Error ? error.message : String(error);
       throw new CorruptFileError(path, `${problem}; the knowledge feature is unavailable`, { cause: error });
     }
   }
 }
+
+/** The one entry a new knowledge database starts with: the server's rules, for its admin to replace. */
+export const STARTER_RULES: KnowledgeDraft = {
+  title: "Server rules · 服务器规则",
+  body: [
+    "The admin of this server has not written its rules yet. Until then: be kind, do not grief or steal, and ask an admin when in doubt.",
+    "本服务器的管理员还没有写下规则。在此之前：友善相处，不要破坏或偷拿他人的东西，有疑问请问管理员。",
+    "(Admins: /system knowledge remove <id> removes this entry; /system knowledge add Server rules | <your rules> writes yours.)",
+  ].join("\n"),
+  source: "admin",
+  tags: ["rules", "规则"],
+};
 
 /** The `system:knowledge` module type the built-in type registry lists. */
 export const KNOWLEDGE_MODULE_TYPE: ServerModuleType<KnowledgeConfig> = {

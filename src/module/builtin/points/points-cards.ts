@@ -31,12 +31,13 @@ const adminSchema = z.object({
 });
 export type PointsAdminCardData = z.infer<typeof adminSchema>;
 
-/** A ledger reason as a player reads it: `check_in`, `admin:<name>`, `carried`, `quest:…`, else as written. */
+/** A ledger reason as a player reads it: `check_in`, `shop:…`, `refund:…`, `admin:<name>`, `carried`, `quest:…`, else as written. */
 export const reasonText = (reason: string): Text => {
   const colon = reason.indexOf(":");
   const kind = colon < 0 ? reason : reason.slice(0, colon);
   const detail = colon < 0 ? "" : reason.slice(colon + 1);
-  if (kind === "check_in" || kind === "carried" || kind === "bonus")
+  // a shop entry's id is no name: the purchase and its refund are said as such
+  if (kind === "check_in" || kind === "carried" || kind === "bonus" || kind === "shop" || kind === "refund")
     return translatable(`system.points.reason.${kind}`);
   if (kind === "admin" || kind === "quest")
     return translatable(`system.points.reason.${kind}`, literal(detail));

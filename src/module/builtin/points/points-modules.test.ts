@@ -134,7 +134,7 @@ describe("system:points", () => {
       points.debit("s1", 5, "shop:bread", NOON);
     });
     expect(text(await command("余额"))).toBe(
-      "Your points: 30\nLatest changes:\n-5 · shop:bread · 2026-12-02\n+25 · quest Timber! · 2026-12-02\n" +
+      "Your points: 30\nLatest changes:\n-5 · shop purchase · 2026-12-02\n+25 · quest Timber! · 2026-12-02\n" +
         "+10 · daily check-in · 2026-12-01",
     );
     expect(text(await command("积分", 0, "zh_cn"), "zh_cn")).toContain("你的积分：30\n最近的变动：\n");

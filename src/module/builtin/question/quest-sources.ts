@@ -52,11 +52,26 @@ const SEGMENTER = new Intl.Segmenter("zh", { granularity: "word" });
  */
 export const questKeywords = (question: string): string[] => {
   const words: string[] = [];
+  let keptEnd = -1;
   for (const segment of SEGMENTER.segment(question.normalize("NFKC").toLowerCase())) {
     const word = segment.segment.trim();
     if (segment.isWordLike !== true || word.length === 0) continue;
+    // a lone Chinese character the segmenter split off a kept word stays part of it (服务|器 → 服务器, 钻石|镐 → 钻石镐)
+    const last = words.at(-1);
+    if (
+      !STOP_WORDS.has(word) &&
+      /^\p{Script=Han}$/u.test(word) &&
+      last !== undefined &&
+      keptEnd === segment.index &&
+      /\p{Script=Han}$/u.test(last)
+    ) {
+      words[words.length - 1] = `${last}${word}`;
+      keptEnd = segment.index + segment.segment.length;
+      continue;
+    }
     if (STOP_WORDS.has(word) || /^[\p{Script=Latin}\d]$/u.test(word)) continue;
     if (!words.includes(word)) words.push(word);
+    keptEnd = segment.index + segment.segment.length;
   }
   return words.slice(0, MAX_KEYWORDS);
 };
@@ -74,6 +89,26 @@ export const questQueries = (keywords: readonly string[]): string[] => {
   }
   return queries.slice(0, MAX_QUEST_FINDS);
 };
+
+/** How many of a question's content words (questKeywords) a source's text contains; a plural "s" is tolerated. */
+export const coveredWords = (text: string, keywords: readonly string[]): number => {
+  const haystack = text.normalize("NFKC").toLowerCase();
+  return keywords.filter(
+    (word) =>
+      haystack.includes(word) ||
+      (word.length > 3 && word.endsWith("s") && haystack.includes(word.slice(0, -1))),
+  ).length;
+};
+
+/**
+ * The relevance floor of an answer's source: it must contain the question's content words (all of one or two,
+ * two of three, …; `share` of them rounded up), not merely share a character or one word of several with it.
+ */
+export const coversQuestion = (text: string, keywords: readonly string[], share = 2 / 3): boolean =>
+  keywords.length === 0 || coveredWords(text, keywords) >= Math.ceil(keywords.length * share);
+
+/** The text of a quest source the relevance floor reads: title, subtitle, description and tasks. */
+const sourceText = (quest: QuestSource): string => [quest.title, questText(quest)].join("\n");
 
 /** Whether this request may read quests now: the quests feature is installed and enabled for the player. */
 export const questsUsable = (context: ExecutionContext): boolean =>
@@ -123,9 +158,10 @@ export const findQuestSources = async (
 ): Promise<QuestSource[]> => {
   if (!questsUsable(context)) return [];
   const sources: QuestSource[] = [];
+  const keywords = questKeywords(question);
   try {
     let found: readonly { id: string }[] = [];
-    for (const [index, text] of questQueries(questKeywords(question)).entries()) {
+    for (const [index, text] of questQueries(keywords).entries()) {
       // a find is only worth it when a detail can follow
       if (callsLeft(context, reserve) < 2) break;
       found = (await context.tool(FTB_FIND, `quests/find${index + 1}`, { text })).quests;
@@ -135,7 +171,9 @@ export const findQuestSources = async (
       if (callsLeft(context, reserve) < 1 || !questsUsable(context)) break;
       try {
         const detail = await context.tool(FTB_DETAIL, `quests/detail${index + 1}`, { quest: brief.id });
-        sources.push(questSource(detail));
+        const source = questSource(detail);
+        // a quest found by one word of the question ("服务器" of "服务器规则是什么") does not answer it
+        if (coversQuestion(sourceText(source), keywords)) sources.push(source);
       } catch (error) {
         if (!failureIn(AgentException.failure(error), new Set([AgentFailure.NOT_FOUND]))) throw error;
       }

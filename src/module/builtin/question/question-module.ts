@@ -8,6 +8,7 @@ import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import type { Tool } from "../../../agent/tool/tool.js";
+import { ITEM_LOOKUP, ITEM_SOURCES_TOOL } from "../../../game/tools/item-tools.js";
 import type { Identifier } from "../../../util/identifier.js";
 import { ordersToAct } from "../core/own-read.js";
 import type { DatabaseQueryInput, DatabaseQueryOutput } from "../knowledge/database-query-tool.js";
@@ -17,8 +18,9 @@ import type { WebAccess } from "../search/web-access.js";
 import { WEB_FETCH, WEB_SEARCH } from "../search/web-tools.js";
 import { answerLocally, QUERY_LIMIT } from "./local-answer.js";
 import type { PlayerSwitches } from "./player-switches.js";
-import { findQuestSources, questsUsable } from "./quest-sources.js";
+import { coversQuestion, findQuestSources, questKeywords, questsUsable } from "./quest-sources.js";
 import { QUESTION_ACTION, type QuestionInput } from "./question-input.js";
+import type { RecipeQuestions } from "./recipe-question.js";
 import { summaryPrompt } from "./summary-prompt.js";
 import { researchWeb } from "./web-research.js";
 
@@ -32,6 +34,8 @@ export interface QuestionModuleOptions {
   readonly access?: WebAccess | undefined;
   /** The feature that owns the web tools now (from the tool registry), for the live check. */
   readonly searchOwner: () => string | undefined;
+  /** "How do I make X" answered with the item's card (its recipe); absent where the server has no item catalog. */
+  readonly recipes?: RecipeQuestions | undefined;
 }
 
 /** Every entry of the question workflow: `/question` never grants the web, `/search` asks for it. */
@@ -124,7 +128,7 @@ export class QuestionModule extends AbstractAgentModule<QuestionInput> {
       writes: "none",
       description: "Answer a question from the server's knowledge base (web search only when allowed).",
       tools: [options.databaseQuery as unknown as Tool<never, unknown>],
-      optionalTools: [WEB_SEARCH, WEB_FETCH, FTB_FIND, FTB_DETAIL] as never,
+      optionalTools: [WEB_SEARCH, WEB_FETCH, FTB_FIND, FTB_DETAIL, ITEM_LOOKUP, ITEM_SOURCES_TOOL] as never,
       ...(options.owner === undefined ? {} : { owner: options.owner }),
       routing: routing(),
     });
@@ -132,7 +136,17 @@ export class QuestionModule extends AbstractAgentModule<QuestionInput> {
 
   async run(input: QuestionInput, context: ExecutionContext): Promise<AgentResult> {
     context.checkInput(input.text);
-    const local = await context.tool(DATABASE_QUERY, "query", { query: input.text, limit: QUERY_LIMIT });
+    // "how do I make a diamond pickaxe" is about the item's recipe, not about text that mentions diamonds
+    const recipe = await this.options.recipes?.answer(input.text, context);
+    if (recipe !== undefined) return recipe;
+    const found = await context.tool(DATABASE_QUERY, "query", { query: input.text, limit: QUERY_LIMIT });
+    // the relevance floor: an entry must hold at least half of the question's content words, not one character
+    const keywords = questKeywords(input.text);
+    const local = {
+      entries: found.entries.filter((entry) =>
+        coversQuestion(`${entry.title}\n${entry.text}`, keywords, ENTRY_SHARE),
+      ),
+    };
     const switches = this.options.switches;
     const playerId = context.playerId;
     const withQuests = questsUsable(context);
@@ -192,5 +206,8 @@ export class QuestionModule extends AbstractAgentModule<QuestionInput> {
     return switches.aiEnabled(context.playerId) && (await switches.externalAllowed(context.playerId));
   }
 }
+
+/** The share of a question's content words a knowledge entry (the server's own text) must hold. */
+const ENTRY_SHARE = 1 / 2;
 
 const notFound = (text: string): AgentResult => AgentResult.error(AgentFailure.NOT_FOUND.with(text));

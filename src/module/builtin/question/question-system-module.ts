@@ -21,6 +21,7 @@ import { CHAT_CARD, ChatModule } from "./chat-module.js";
 import { PLAYER_SWITCHES } from "./player-switches.js";
 import { QuestionModule } from "./question-module.js";
 import { PROMPT_SOURCE } from "./question-services.js";
+import { RecipeQuestions } from "./recipe-question.js";
 
 const WEB_REQUESTS = "system:web_request";
 const WEB_SAMPLES = RoutingProfile.hints(
@@ -54,6 +55,7 @@ export class QuestionSystemModule implements ServerModule {
     registerCardType(services.get(GameContextTypes.CARDS), CHAT_CARD);
     // extension chat: the routing mode's one plain reply when no workflow fits
     engine.registerModule(new ChatModule(context.id, services.get(PROMPT_SOURCE)));
+    const catalog = services.find(GameContextTypes.ITEM_CATALOG);
     const registered = engine.tools.get(DATABASE_QUERY.id);
     const store = services.find(KNOWLEDGE_STORE);
     const databaseQuery =
@@ -69,6 +71,7 @@ export class QuestionSystemModule implements ServerModule {
         prompts: services.get(PROMPT_SOURCE),
         access: services.get(WEB_ACCESS),
         searchOwner: () => engine.tools.get(WEB_SEARCH.id)?.owner?.toString(),
+        recipes: catalog === undefined ? undefined : new RecipeQuestions(catalog),
       }),
     );
     // Web searches are asked for with /search; in plain text they never route directly to the knowledge base.

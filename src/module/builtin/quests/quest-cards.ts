@@ -77,6 +77,14 @@ const rewardLines = (data: { readonly rewards: QuestOutput["rewards"] }): Text[]
     );
   });
 
+/** Why a quest is locked (its tasks may all be done, as after an admin's `/system complete`): what to finish first. */
+const lockedBy = (data: { readonly dependencies: QuestOutput["dependencies"] }): Text => {
+  const open = data.dependencies.filter((dependency) => dependency.status !== "complete");
+  return open.length === 0
+    ? translatable("system.quests.locked")
+    : translatable("system.quests.locked_by", literal(open.map((dependency) => dependency.title).join(", ")));
+};
+
 const detailSchema = QUEST_OUTPUT.extend({
   /** A gift's contents from the shared gift-list tool (names, and whether each item can be delivered here). */
   gift: z
@@ -137,12 +145,15 @@ export const QUEST_DETAIL_CARD = CardType.of<QuestDetailData>(
       literal(data.subtitle),
       description,
       joinLines(tasks),
-      rewards.length === 0 ? translatable("system.quests.reward.none") : joinLines(rewards),
+      // a quest without rewards says nothing of rewards (never "Rewards: none")
+      rewards.length === 0 ? literal("") : translatable("system.quests.rewards", joinLines(rewards)),
       data.claim === "claimed"
         ? translatable("system.quests.claimed")
         : data.claim === "book"
           ? translatable("system.quests.claim_in_book")
-          : literal(""),
+          : data.status === "locked"
+            ? lockedBy(data)
+            : literal(""),
       completedLines(data.completed),
     );
     if (data.claim === "ready")

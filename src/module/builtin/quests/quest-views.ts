@@ -53,6 +53,19 @@ export type QuestOutput = z.infer<typeof QUEST_OUTPUT>;
 
 const LIST_LIMIT = 20;
 
+/** A readable name from an item id the catalog does not know: its path's words, capitalised. */
+export const nameFromId = (id: string): string => {
+  const path =
+    id
+      .slice(id.indexOf(":") + 1)
+      .split("/")
+      .at(-1) ?? id;
+  const words = path.split(/[_\s]+/u).filter((word) => word.length > 0);
+  return words.length === 0
+    ? id
+    : words.map((word) => `${word[0]?.toUpperCase() ?? ""}${word.slice(1)}`).join(" ");
+};
+
 /** What the player-facing views of a quest book read: the book, and how to name items and untitled tasks. */
 export interface QuestViewOptions {
   readonly book: QuestBook;
@@ -118,7 +131,8 @@ export class QuestViews {
   }
 
   /**
-   * An item's name in the player's language (Chinese or English) from the catalog, else its id. A filter item
+   * An item's name in the player's language (Chinese or English) from the catalog, else one read from its id
+   * (`gtceu:lv_extractor` → "Lv Extractor"): a player reads a name, never a raw id. A filter item
    * (a tag, Item Filters, FTB Filter System) is named by the items it accepts: "Any of: Steel Ingot, …".
    */
   itemName(item: QuestItem, locale: string): string {
@@ -136,7 +150,7 @@ export class QuestViews {
       return languages === undefined ? names : languages.format(locale, key, args);
     }
     const info = catalog?.lookup(item.id);
-    if (info === undefined) return item.id;
+    if (info === undefined) return nameFromId(item.id);
     return chinese ? (info.names.zh_cn ?? info.names.en_us) : info.names.en_us;
   }
 
