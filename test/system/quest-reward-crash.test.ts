@@ -35,6 +35,8 @@ import { type Player, tempFolder, welcomeGiftQuestFiles } from "./system-support
 
 const MODES = ["give", "done", "random"] as const;
 const KILLS = loopSize(MODES.length, 8, process.env.QUEST_CRASH_KILLS);
+/** Rounds added, aimed at the give window, while no kill has landed in it yet. */
+const EXTRA_GIVE_ROUNDS = 4;
 const DELIVERY = ["system:quest_reward_delivery"];
 const BREAD = 3;
 const LEVELS = 2;
@@ -174,14 +176,18 @@ describe("quest rewards across SIGKILLs", () => {
         }
       };
 
-      for (let round = 0; round < KILLS; round++) {
+      // A kill aimed at the RUNNING..DONE window lands after DONE when the machine is busy: rounds aimed at it again
+      // follow (a few at most) until one landed in it, so coverage waits on what happened, not on timing.
+      const missedGive = (round: number): boolean =>
+        round >= KILLS && round < KILLS + EXTRA_GIVE_ROUNDS && coverage.count("give-running") === 0;
+      for (let round = 0; round < KILLS || missedGive(round); round++) {
         const server = await startServer(dataDir);
         const adminOfRound = adminBot(server.port);
         const admin = adminOfRound.get;
         const bots: Player[] = [];
         try {
           for (const name of unsettled.splice(0)) await settle(server.port, name, admin);
-          const mode = MODES[round % MODES.length] ?? "random";
+          const mode = round >= KILLS ? "give" : (MODES[round % MODES.length] ?? "random");
           const name = `Quest${seed}r${round}`.slice(0, 16);
           everyone.push(name);
           const player = await enter(server.port, name);
@@ -253,6 +259,6 @@ describe("quest rewards across SIGKILLs", () => {
       expect(coverage.count("give-running"), `kills: ${coverage}`).toBeGreaterThan(0);
       expect(figures.effectUnknown + figures.requeued, `kills: ${coverage}`).toBeGreaterThan(0);
     },
-    loopTimeout(KILLS),
+    loopTimeout(KILLS + EXTRA_GIVE_ROUNDS),
   );
 });
