@@ -117,7 +117,9 @@ describe("write declarations over the whole registry", () => {
       offered.forEach((candidate, index) => {
         if (!writes.has(candidate.action)) return;
         const consent =
-          index === 0 && decision.path === "local_fallback" && steps.includes(`fallback:offer:${candidate.action}`);
+          index === 0 &&
+          decision.path === "local_fallback" &&
+          steps.includes(`fallback:offer:${candidate.action}`);
         if (consent) offers.push(text);
         else reached.push(`${text} → candidate ${candidate.action}`);
       });
