@@ -106,6 +106,11 @@ export class PacketCodec {
     return this.#idTable(state, direction).has(name);
   }
 
+  /** The id of packet `name` in this version (the per-version table), undefined when it lacks the packet. */
+  idOf(state: ProtocolState, direction: Direction, name: string): number | undefined {
+    return this.#idTable(state, direction).get(name);
+  }
+
   /** The name of a frame's packet id, or undefined when the id is unknown or the frame is empty. */
   nameOf(state: ProtocolState, direction: Direction, frame: Buffer): string | undefined {
     try {
