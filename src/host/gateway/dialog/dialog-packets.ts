@@ -47,6 +47,20 @@ export const showDialogFrame = (codec: PacketCodec, dialog: Dialog, state: Proto
 export const clearDialogFrame = (codec: PacketCodec, state: ProtocolState = "play"): Buffer =>
   packetId(codec, state, "toClient", "clear_dialog");
 
+/** Whether a `custom_click_action` frame names one of System's ids (`system:…`), read without its payload. */
+export const isSystemClick = (frame: Buffer): boolean => {
+  try {
+    let offset = readVarInt(frame, 0).size;
+    const length = readVarInt(frame, offset);
+    offset += length.size;
+    return frame
+      .toString("utf8", offset, Math.min(frame.length, offset + length.value))
+      .startsWith("system:");
+  } catch {
+    return false;
+  }
+};
+
 /** A click as the client sent it: the action's id and its payload (undefined for none), as NBT. */
 export interface CustomClick {
   readonly id: string;

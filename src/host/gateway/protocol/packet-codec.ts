@@ -18,6 +18,7 @@ interface MinecraftData {
   readonly version: { readonly minecraftVersion: string; readonly version: number };
   readonly protocol: Record<string, { [D in Direction]?: { types: { packet?: unknown } } } | undefined>;
   readonly items: Readonly<Record<number, { readonly name: string } | undefined>>;
+  readonly itemsByName: Readonly<Record<string, unknown>>;
   supportFeature(feature: string): boolean;
 }
 interface MinecraftDataModule {
@@ -94,6 +95,13 @@ export class PacketCodec {
   itemName(id: number): string | undefined {
     const name = this.#data.items[id]?.name;
     return name === undefined ? undefined : `minecraft:${name}`;
+  }
+
+  /** Whether this version has the vanilla item (`minecraft:diamond`). */
+  knowsItem(name: string): boolean {
+    return (
+      name.startsWith("minecraft:") && Object.hasOwn(this.#data.itemsByName, name.slice("minecraft:".length))
+    );
   }
 
   /** The name of packet `id`, undefined for an id this version does not have in that state. */
