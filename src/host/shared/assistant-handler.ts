@@ -57,12 +57,13 @@ export class AssistantHostHandler implements HostHandler {
   /**
    * A request from the in-game window: typed text as the panel reads its input line (a slash line is a command as
    * in chat, anything else plain text, so no typed text becomes a command by escaping), or a card's button. It
-   * runs as chat runs it (limits, routing, permissions); the card also goes to chat, so the record stays, and is
-   * returned for the window to draw.
+   * runs as chat runs it (limits, routing, permissions). The window draws the card (`show`, first: the player is
+   * looking at it), then it also goes to chat, so the record stays.
    */
   async onWindowRequest(
     player: HostPlayer,
     request: { readonly text: string } | { readonly ref: string; readonly index: string },
+    show: (card: PresentedCard | undefined) => void = () => {},
   ): Promise<PresentedCard | undefined> {
     const info = this.#info(player);
     let reply: AssistantReply;
@@ -75,9 +76,11 @@ export class AssistantHostHandler implements HostHandler {
           ? await this.assistant.click(info, line.ref, line.index)
           : await this.assistant.submit(info, line.text);
     }
+    show(reply.card);
     if (reply.card !== undefined) {
       player.sendCard(render(reply.card));
-      await this.#narrate(player, reply.card);
+      // the window shows the card without waiting for its narration
+      void this.#narrate(player, reply.card);
     }
     return reply.card;
   }

@@ -140,17 +140,20 @@ export class AssistantWindow implements GatewayWindow {
         const mode = click.payload.mode;
         if (mode !== undefined && mode !== this.assistant.core.modeOf(player.uuid).mode)
           await this.handler.onWindowRequest(player, { text: `/system mode ${mode}` });
-        return this.#showCard(proxied, await this.handler.onWindowRequest(player, { text: typed }));
+        await this.handler.onWindowRequest(player, { text: typed }, (card) => this.#showCard(proxied, card));
+        return;
       }
       case WINDOW_CLICKS.card: {
         const { ref, index } = click.payload;
-        return this.#showCard(proxied, await this.handler.onWindowRequest(player, { ref, index }));
+        await this.handler.onWindowRequest(player, { ref, index }, (card) => this.#showCard(proxied, card));
+        return;
       }
       case WINDOW_CLICKS.page:
         if (click.payload.page === "launcher") return this.open(proxied);
         if (click.payload.page === "quests" || click.payload.page === "help") {
           const line = click.payload.page === "quests" ? "/system quests" : "/system help";
-          return this.#showCard(proxied, await this.handler.onWindowRequest(player, { text: line }));
+          await this.handler.onWindowRequest(player, { text: line }, (card) => this.#showCard(proxied, card));
+          return;
         }
         return this.#show(proxied, await this.#pages.page(player, click.payload.page));
       case WINDOW_CLICKS.entry:
