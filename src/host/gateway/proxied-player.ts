@@ -2,6 +2,8 @@ import type { Languages } from "../../util/language.js";
 import type { Logger } from "../../util/logger.js";
 import type { ChatComponent } from "../shared/chat-component.js";
 import { type ChatDialect, chatDialect, chatPacket } from "../shared/chat-packets.js";
+import type { Dialog } from "../shared/dialog.js";
+import { validateDialog } from "../shared/dialog.js";
 import { BackendConfigSession } from "./backend/config-session.js";
 import { BackendLoginSession } from "./backend/login-session.js";
 import { BackendPlaySession } from "./backend/play-session.js";
@@ -9,6 +11,7 @@ import { ClientConfigSession } from "./client/config-session.js";
 import { ClientLoginSession } from "./client/login-session.js";
 import { ClientPlaySession } from "./client/play-session.js";
 import { commandTreeFrame, patchCommandTree } from "./command-tree-patch.js";
+import { showDialogFrame, showsDialogs } from "./dialog/dialog-packets.js";
 import { disconnectFrame, disconnectText } from "./disconnect-packet.js";
 import type { GatewayCommands } from "./gateway-commands.js";
 import { forwardedAddress, type GameProfile } from "./identity/game-profile.js";
@@ -66,6 +69,10 @@ export class ProxiedPlayer {
   #loginTimer: NodeJS.Timeout | undefined;
   /** How chat components are written for this client's version. */
   readonly dialect: ChatDialect;
+  /** Whether the client draws server dialogs (1.21.6+) and System's window is on: then it gets the window. */
+  readonly windowed: boolean;
+  /** The launcher's index in the client's dialog registry (set once the backend's registry was patched). */
+  launcherIndex: number | undefined;
   /** The backend's last `declare_commands` frame (undecoded), which System's nodes are patched into. */
   backendCommandTree: Buffer | undefined;
   #state: SessionState = "login";
@@ -93,6 +100,7 @@ export class ProxiedPlayer {
     this.logger = options.logger;
     this.commands = options.commands;
     this.dialect = chatDialect((feature) => this.codec.supports(feature), this.codec.protocolVersion);
+    this.windowed = options.commands?.window !== undefined && showsDialogs(this.codec);
     this.#clientHandlers = {
       login: new ClientLoginSession(this),
       configuration: new ClientConfigSession(this),
@@ -182,6 +190,21 @@ export class ProxiedPlayer {
   send(packet: { readonly name: string; readonly params: Record<string, unknown> }): void {
     if (this.#state !== "play" || this.client.closed) return;
     this.client.write(this.codec.encode("play", "toClient", packet.name, packet.params));
+  }
+
+  /**
+   * Shows a dialog of System's (inline `show_dialog`, written by hand) once it passed the client's checks: a
+   * dialog the client would refuse (and disconnect on) is logged and not sent. PLAY only, 1.21.6+ clients only.
+   */
+  showDialog(dialog: Dialog): boolean {
+    if (!this.windowed || this.#state !== "play" || this.client.closed) return false;
+    const checked = validateDialog(dialog);
+    if (!checked.success) {
+      this.logger.error(`a dialog for ${this.username ?? "a player"} was not sent: ${checked.error}`);
+      return false;
+    }
+    this.client.write(showDialogFrame(this.codec, dialog));
+    return true;
   }
 
   /**

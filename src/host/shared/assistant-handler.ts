@@ -1,7 +1,7 @@
-import type { AssistantServer } from "../../assistant/assistant-server.js";
+import type { AssistantReply, AssistantServer } from "../../assistant/assistant-server.js";
 import type { PresentedCard } from "../../assistant/card-presenter.js";
 import type { PlayerInfo } from "../../assistant/player-directory.js";
-import { systemLine } from "../../assistant/typed-line.js";
+import { isSlashLine, slashLine, systemLine } from "../../assistant/typed-line.js";
 import { normalizeLocale } from "../../util/language.js";
 import type { AdminVerification } from "./admin-verification.js";
 import { cardComponent } from "./card-component.js";
@@ -52,6 +52,42 @@ export class AssistantHostHandler implements HostHandler {
       player.sendCard(render(reply.card));
       await this.#narrate(player, reply.card);
     }
+  }
+
+  /**
+   * A request from the in-game window: typed text as the panel reads its input line (a slash line is a command as
+   * in chat, anything else plain text, so no typed text becomes a command by escaping), or a card's button. It
+   * runs as chat runs it (limits, routing, permissions). The window draws the card (`show`, first: the player is
+   * looking at it), then it also goes to chat, so the record stays.
+   */
+  async onWindowRequest(
+    player: HostPlayer,
+    request: { readonly text: string } | { readonly ref: string; readonly index: string },
+    show: (card: PresentedCard | undefined) => void = () => {},
+  ): Promise<PresentedCard | undefined> {
+    const info = this.#info(player);
+    let reply: AssistantReply;
+    if ("ref" in request) reply = await this.assistant.click(info, request.ref, request.index);
+    else if (!isSlashLine(request.text)) reply = await this.assistant.submit(info, request.text);
+    else {
+      const line = slashLine(request.text, (head) => this.assistant.isCommand(head));
+      reply =
+        line.kind === "click"
+          ? await this.assistant.click(info, line.ref, line.index)
+          : await this.assistant.submit(info, line.text);
+    }
+    show(reply.card);
+    if (reply.card !== undefined) {
+      player.sendCard(render(reply.card));
+      // the window shows the card without waiting for its narration
+      void this.#narrate(player, reply.card);
+    }
+    return reply.card;
+  }
+
+  /** The player as the assistant sees them (operator rights only once verified, when verification is on). */
+  playerInfo(player: HostPlayer): PlayerInfo {
+    return this.#info(player);
   }
 
   /** Narration in game: Minecraft cannot speak, so a card's speech shows in the action bar (speech on only). */

@@ -1,9 +1,26 @@
 import nbt from "prismarine-nbt";
 
-/** What a click on a piece of chat does; buttons use `run_command` with `/system card <ref> <action>`. */
+/**
+ * What a click on a piece of chat does; buttons use `run_command` with `/system card <ref> <action>`. `custom`
+ * (1.21.6+ clients only) sends `custom_click_action` with `value` as its id and no payload.
+ */
 export interface ClickEvent {
-  readonly action: "run_command" | "suggest_command" | "open_url" | "copy_to_clipboard";
+  readonly action: "run_command" | "suggest_command" | "open_url" | "copy_to_clipboard" | "custom";
   readonly value: string;
+}
+
+/** How 1.21.5+ clients name a click's value in `click_event` (`command`, `url`, …); older ones read `value`. */
+const CLICK_VALUE_FIELD: Readonly<Record<ClickEvent["action"], string>> = {
+  run_command: "command",
+  suggest_command: "command",
+  open_url: "url",
+  copy_to_clipboard: "value",
+  custom: "id",
+};
+
+/** NBT text options: 1.21.5+ (protocol 770) reads `click_event`/`hover_event`, earlier `clickEvent`/`hoverEvent`. */
+export interface NbtTextOptions {
+  readonly snakeCaseEvents?: boolean;
 }
 
 /**
@@ -45,18 +62,29 @@ const styleFields = (component: ChatComponent, tag: (value: boolean) => NbtTag):
   return fields;
 };
 
-const nbtFields = (component: ChatComponent): NbtFields => {
+const nbtFields = (component: ChatComponent, options: NbtTextOptions = {}): NbtFields => {
   const fields: NbtFields = {
     text: nbt.string(literalText(component.text)),
     ...styleFields(component, (value) => nbt.byte(value ? 1 : 0)),
   };
-  if (component.clickEvent !== undefined) {
+  if (options.snakeCaseEvents === true) {
+    if (component.clickEvent !== undefined)
+      fields.click_event = nbt.comp({
+        action: nbt.string(component.clickEvent.action),
+        [CLICK_VALUE_FIELD[component.clickEvent.action]]: nbt.string(component.clickEvent.value),
+      }) as NbtTag;
+    if (component.hoverText !== undefined)
+      fields.hover_event = nbt.comp({
+        action: nbt.string("show_text"),
+        value: nbt.comp(nbtFields(component.hoverText, options)),
+      }) as NbtTag;
+  } else if (component.clickEvent !== undefined) {
     fields.clickEvent = nbt.comp({
       action: nbt.string(component.clickEvent.action),
       value: nbt.string(component.clickEvent.value),
     }) as NbtTag;
   }
-  if (component.hoverText !== undefined) {
+  if (component.hoverText !== undefined && options.snakeCaseEvents !== true) {
     fields.hoverEvent = nbt.comp({
       action: nbt.string("show_text"),
       contents: nbt.comp(nbtFields(component.hoverText)),
@@ -65,7 +93,7 @@ const nbtFields = (component: ChatComponent): NbtFields => {
   if (component.extra !== undefined && component.extra.length > 0) {
     const list: nbt.List<nbt.TagType.Compound> = {
       type: "list",
-      value: { type: "compound", value: component.extra.map(nbtFields) },
+      value: { type: "compound", value: component.extra.map((child) => nbtFields(child, options)) },
     };
     fields.extra = list;
   }
@@ -73,8 +101,8 @@ const nbtFields = (component: ChatComponent): NbtFields => {
 };
 
 /** Encodes a component as the NBT compound that 1.20.3+ clients read in `system_chat.content`. */
-export const componentToNbt = (component: ChatComponent): ComponentNbt =>
-  nbt.comp(nbtFields(component)) as ComponentNbt;
+export const componentToNbt = (component: ChatComponent, options: NbtTextOptions = {}): ComponentNbt =>
+  nbt.comp(nbtFields(component, options)) as ComponentNbt;
 
 /** The JSON shape of a component; `legacyHover` writes `hoverEvent.value` as 1.8–1.15 clients expect. */
 export type ComponentJson = { [key: string]: string | boolean | ComponentJson | ComponentJson[] };

@@ -65,3 +65,18 @@ describe("chatPacket", () => {
     expect(findHover(JSON.parse(decoded.params.message as string) as Node)).toHaveProperty("value");
   });
 });
+
+describe("chat cards for 1.21.5+ clients", () => {
+  it("writes click_event with `command` and hover_event with `value`, which 1.21.5+ clients read (clickEvent they ignore)", () => {
+    const packet = chatPacket(dialectOf("1.21.8"), card);
+    const simple = JSON.stringify(nbt.simplify(packet.params.content as nbt.Compound));
+    expect(simple).toContain(
+      `"click_event":{"action":"run_command","command":"${cardButtonCommand("c42", "recipes")}"}`,
+    );
+    expect(simple).toContain('"hover_event":{"action":"show_text","value":{"text":"Show recipes"');
+    expect(simple).not.toContain("clickEvent");
+    expect(
+      JSON.stringify(nbt.simplify(chatPacket(dialectOf("1.21.4"), card).params.content as nbt.Compound)),
+    ).toContain('"clickEvent"');
+  });
+});

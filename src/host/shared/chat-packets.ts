@@ -10,6 +10,8 @@ export interface ChatDialect {
   readonly legacyHover: boolean;
   /** 1.17+: titles go through `set_title_*` packets; before, through `title` with an action. */
   readonly titlePackets: boolean;
+  /** 1.21.5+: NBT text names its events `click_event`/`hover_event` (with `command`, `url`, `value`). */
+  readonly snakeCaseEvents: boolean;
 }
 
 /** A packet ready for `client.write(name, params)`. */
@@ -37,6 +39,8 @@ export const chatDialect = (
   legacyHover: protocolVersion < 735,
   // 755 is 1.17: the first protocol with separate title packets
   titlePackets: protocolVersion >= 755,
+  // 770 is 1.21.5: the first protocol whose text components read `click_event`
+  snakeCaseEvents: protocolVersion >= 770,
 });
 
 /**
@@ -46,7 +50,10 @@ export const chatDialect = (
  */
 export const chatPacket = (dialect: ChatDialect, component: ChatComponent): ChatPacket => {
   if (dialect.nbtComponents) {
-    return { name: "system_chat", params: { content: componentToNbt(component), isActionBar: false } };
+    return {
+      name: "system_chat",
+      params: { content: componentToNbt(component, dialect), isActionBar: false },
+    };
   }
   const json = JSON.stringify(componentToJson(component, { legacyHover: dialect.legacyHover }));
   if (dialect.systemChatPacket) {
@@ -58,7 +65,10 @@ export const chatPacket = (dialect: ChatDialect, component: ChatComponent): Chat
 /** The packet that shows a component in the action bar: `system_chat` with `isActionBar` (1.19+), `chat` position 2 before. */
 export const actionBarPacket = (dialect: ChatDialect, component: ChatComponent): ChatPacket => {
   if (dialect.nbtComponents)
-    return { name: "system_chat", params: { content: componentToNbt(component), isActionBar: true } };
+    return {
+      name: "system_chat",
+      params: { content: componentToNbt(component, dialect), isActionBar: true },
+    };
   const json = JSON.stringify(componentToJson(component, { legacyHover: dialect.legacyHover }));
   if (dialect.systemChatPacket)
     return { name: "system_chat", params: { content: json, type: 2, isActionBar: true } };
@@ -77,7 +87,7 @@ export const titlePackets = (
   const times = { fadeIn: 10, stay: 60, fadeOut: 20 };
   const text = (component: ChatComponent): unknown =>
     dialect.nbtComponents
-      ? componentToNbt(component)
+      ? componentToNbt(component, dialect)
       : JSON.stringify(componentToJson(component, { legacyHover: dialect.legacyHover }));
   if (dialect.titlePackets)
     return [

@@ -2,6 +2,7 @@ import type { AssistantServer } from "../../../assistant/assistant-server.js";
 import type { Logger } from "../../../util/logger.js";
 import type { AssistantHostHandler } from "../../shared/assistant-handler.js";
 import type { DeclareCommandsPacket } from "../../shared/declare-commands.js";
+import { AssistantWindow } from "../dialog/assistant-window.js";
 import type { RconEffects } from "../effects/rcon-effects.js";
 import type { GatewayCommands } from "../gateway-commands.js";
 import type { ProxiedPlayer } from "../proxied-player.js";
@@ -11,10 +12,12 @@ import { PlayPackets } from "./play-packets.js";
 /**
  * The gateway's commands facade over the assistant: the same host handler the embedded world uses, with a
  * GatewayHostPlayer per relayed player. A player joins the assistant when the backend's `login` reaches them
- * and leaves when their connection ends; their tree is sent again whenever their commands change.
+ * and leaves when their connection ends; their tree is sent again whenever their commands change. Players whose
+ * client draws dialogs (1.21.6+) also get System's window: `/system` alone opens it.
  */
 export class AssistantGatewayCommands implements GatewayCommands {
   readonly #players = new Map<ProxiedPlayer, GatewayHostPlayer>();
+  readonly window: AssistantWindow;
 
   /**
    * `operators` are the names in `ops` of System's server.json (any case): operators for System besides those
@@ -28,6 +31,7 @@ export class AssistantGatewayCommands implements GatewayCommands {
     /** World effects over the backend's RCON; unset, every give is refused as unsupported. */
     private readonly effects?: RconEffects,
   ) {
+    this.window = new AssistantWindow(assistant, handler, (proxied) => this.#players.get(proxied), logger);
     handler.onCommandsChanged((uuid) => {
       for (const player of this.#players.values())
         if (player.uuid === uuid) player.proxied.resendCommandTree();
@@ -48,6 +52,7 @@ export class AssistantGatewayCommands implements GatewayCommands {
     proxied.observe(this.#observer(player));
     proxied.onClose(() => {
       this.#players.delete(proxied);
+      this.window.forget(proxied);
       this.#settle(this.handler.onLeave(player), `${player.name} leaving`);
     });
     this.#settle(this.handler.onJoin(player), `${player.name} joining`);
@@ -67,7 +72,8 @@ export class AssistantGatewayCommands implements GatewayCommands {
   run(proxied: ProxiedPlayer, line: string): void {
     const player = this.#players.get(proxied);
     if (player === undefined) return;
-    this.#settle(this.handler.onCommand(player, line), `/${line} of ${player.name}`);
+    if (proxied.windowed && /^system$/iu.test(line.trim())) this.window.open(proxied);
+    else this.#settle(this.handler.onCommand(player, line), `/${line} of ${player.name}`);
   }
 
   async complete(proxied: ProxiedPlayer, line: string): Promise<readonly string[]> {

@@ -3,6 +3,7 @@ import type { InventorySnapshot, PlayerStatsSnapshot } from "../../../game/game-
 import type { ChatComponent } from "../../shared/chat-component.js";
 import { actionBarPacket, titlePackets } from "../../shared/chat-packets.js";
 import type { HostPlayer } from "../../shared/host-handler.js";
+import { WINDOW_CLICKS } from "../../shared/window/window-pages.js";
 import type { EffectTarget, RconEffects } from "../effects/rcon-effects.js";
 import type { ProxiedPlayer } from "../proxied-player.js";
 import { LivePlayerState } from "./live-player-state.js";
@@ -46,8 +47,26 @@ export class GatewayHostPlayer implements HostPlayer {
     return !this.proxied.client.closed;
   }
 
+  /** A card; a player who gets System's window (1.21.6+) finds a `[System]` button on it that opens the window. */
   sendCard(component: ChatComponent): void {
-    this.proxied.sendChat(component);
+    if (!this.proxied.windowed || component.extra === undefined) {
+      this.proxied.sendChat(component);
+      return;
+    }
+    const text = (key: string): string => this.proxied.languages.format(this.locale(), key, []);
+    this.proxied.sendChat({
+      ...component,
+      extra: [
+        ...component.extra,
+        { text: " " },
+        {
+          text: text("system.window.button"),
+          color: "light_purple",
+          clickEvent: { action: "custom", value: WINDOW_CLICKS.open },
+          hoverText: { text: text("system.window.button.hover"), color: "gray" },
+        },
+      ],
+    });
   }
 
   sendText(text: string): void {

@@ -1,3 +1,4 @@
+import { isSystemClick } from "../dialog/dialog-packets.js";
 import { forwardsChatSessions } from "../identity/login-settings.js";
 import type { DecodedPacket } from "../protocol/packet-codec.js";
 import type { ProxiedPlayer } from "../proxied-player.js";
@@ -15,6 +16,8 @@ import type { SessionHandler, Verdict } from "../session-handler.js";
  * - `settings` keep the player's language current.
  * - `tab_complete` of one of System's lines is answered by the gateway with the assistant's completions; the
  *   rest (the backend's commands, player names) is relayed.
+ * - `custom_click_action` (1.21.6+, never decoded by the library, which mis-reads it) whose id is System's
+ *   (`system:*`) goes to the window and never reaches the backend; a backend's or a plugin's is relayed as it came.
  */
 export class ClientPlaySession implements SessionHandler {
   readonly reads: ReadonlySet<string> = new Set([
@@ -24,6 +27,7 @@ export class ClientPlaySession implements SessionHandler {
     "chat_session_update",
     "tab_complete",
   ]);
+  readonly undecoded: ReadonlySet<string> = new Set(["custom_click_action"]);
 
   constructor(private readonly player: ProxiedPlayer) {}
 
@@ -40,6 +44,12 @@ export class ClientPlaySession implements SessionHandler {
         return forwardsChatSessions(player.login) ? "relay" : "consume";
       case "tab_complete":
         return this.#complete(packet.params.transactionId as number, packet.params.text as string);
+      case "custom_click_action": {
+        const window = player.commands?.window;
+        if (!player.windowed || window === undefined || !isSystemClick(packet.frame)) return "relay";
+        window.click(player, packet.frame);
+        return "consume";
+      }
       default: {
         const line = packet.params.command as string;
         const commands = player.commands;

@@ -18,6 +18,7 @@ interface MinecraftData {
   readonly version: { readonly minecraftVersion: string; readonly version: number };
   readonly protocol: Record<string, { [D in Direction]?: { types: { packet?: unknown } } } | undefined>;
   readonly items: Readonly<Record<number, { readonly name: string } | undefined>>;
+  readonly itemsByName: Readonly<Record<string, unknown>>;
   supportFeature(feature: string): boolean;
 }
 interface MinecraftDataModule {
@@ -96,6 +97,13 @@ export class PacketCodec {
     return name === undefined ? undefined : `minecraft:${name}`;
   }
 
+  /** Whether this version has the vanilla item (`minecraft:diamond`). */
+  knowsItem(name: string): boolean {
+    return (
+      name.startsWith("minecraft:") && Object.hasOwn(this.#data.itemsByName, name.slice("minecraft:".length))
+    );
+  }
+
   /** The name of packet `id`, undefined for an id this version does not have in that state. */
   name(state: ProtocolState, direction: Direction, id: number): string | undefined {
     return this.#table(state, direction).get(id);
@@ -104,6 +112,11 @@ export class PacketCodec {
   /** Whether this version has the packet (a per-version table, instead of comparing version numbers). */
   has(state: ProtocolState, direction: Direction, name: string): boolean {
     return this.#idTable(state, direction).has(name);
+  }
+
+  /** The id of packet `name` in this version (the per-version table), undefined when it lacks the packet. */
+  idOf(state: ProtocolState, direction: Direction, name: string): number | undefined {
+    return this.#idTable(state, direction).get(name);
   }
 
   /** The name of a frame's packet id, or undefined when the id is unknown or the frame is empty. */
