@@ -5,12 +5,17 @@ import { AgentFailure } from "../agent-failure.js";
 import type { BudgetDimension, Failure } from "../failure.js";
 import type { ModelPort, ModelResponse } from "../model/model-client.js";
 import type { StepRunner } from "../storage/step-runner.js";
+import { observedToolCall } from "../telemetry/observed-ports.js";
+import { NO_TELEMETRY, type Telemetry } from "../telemetry/telemetry.js";
 import type { AnyTool } from "../tool/tool.js";
 import { ToolContext } from "../tool/tool-context.js";
 import type { AnyToolType, ToolType } from "../tool/tool-type.js";
-import { BudgetCounters, modelInputBytes, worstCaseInputTokens } from "./budget-counters.js";
+import { BudgetCounters, modelInputBytes, tokenCount, worstCaseInputTokens } from "./budget-counters.js";
 import { type ExecutionPolicy, tightenPolicy } from "./execution-policy.js";
+import type { ModelActivity } from "./model-activity.js";
 import type { Standing } from "./standing.js";
+
+export type { ModelActivity } from "./model-activity.js";
 
 /** A model call as a workflow asks for it; the context adds timeout, signal and token caps. */
 export interface ModelCall {
@@ -57,13 +62,9 @@ export interface ExecutionContextOptions {
   readonly history?: readonly HistoryTurn[];
   /** Told of every model call of this request (router calls included). */
   readonly modelActivity?: ModelActivity | undefined;
+  /** Records tool calls (and, through the engine's ports, model calls and journal steps); nothing when absent. */
+  readonly telemetry?: Telemetry | undefined;
   readonly now?: () => number;
-}
-
-/** Told when a model call starts and ends (a host shows "thinking…" while one waits long). */
-export interface ModelActivity {
-  started(): void;
-  finished(): void;
 }
 
 /** One projected conversation turn as prompts carry it. */
@@ -152,6 +153,9 @@ export class ExecutionContext {
   }
   get event(): boolean {
     return this.#options.event === true;
+  }
+  get telemetry(): Telemetry {
+    return this.#options.telemetry ?? NO_TELEMETRY;
   }
   get stepPrefix(): string {
     return this.#stepPrefix;
@@ -251,10 +255,11 @@ export class ExecutionContext {
         onAbort: () => new AgentException(AgentFailure.CANCELLED),
       });
     const steps = this.#options.steps;
-    const raw =
+    const raw = await observedToolCall(this.telemetry, tool, () =>
       tool.readOnly || steps === undefined
-        ? await execute()
-        : await steps.run(`${this.requestId}/${fullStepId}`, tool, decoded.value, execute);
+        ? execute()
+        : steps.run(`${this.requestId}/${fullStepId}`, tool, decoded.value, execute),
+    );
     const output = type.output.decode(raw);
     if (!output.success) throw new AgentException(AgentFailure.MODULE_FAILED.with(id, output.error));
     this.checkAlive();
@@ -391,6 +396,3 @@ export class ExecutionContext {
     if (!(used < limit)) throw new AgentException(AgentFailure.budgetExhausted(dimension));
   }
 }
-
-const tokenCount = (reported: number, unknown: number): number =>
-  Number.isFinite(reported) ? Math.max(0, Math.ceil(reported)) : unknown;

@@ -13,6 +13,12 @@ import { createAssistant } from "../shared/create-assistant.js";
 import { OnlinePlayers } from "../shared/online-players.js";
 import { loadServerConfig, worldFolderOf } from "../shared/server-config.js";
 import { openNetworkLink } from "../shared/shared-reloads.js";
+import {
+  type HostTelemetry,
+  listenMetrics,
+  openTelemetry,
+  watchAssistant,
+} from "../shared/telemetry/host-telemetry.js";
 import { type RunningHost, start } from "./server.js";
 
 /** Aliases also registered as top-level game commands (`/reason …`), when their feature is installed. */
@@ -43,6 +49,10 @@ export interface RunningSystem {
   readonly panelUrl: string | undefined;
   readonly host: RunningHost;
   readonly assistant: AssistantServer;
+  /** Metrics and traces (telemetry.json, `OTEL_*`); `/metrics` is on the panel and on `--metrics-port`. */
+  readonly telemetry: HostTelemetry;
+  /** The `--metrics-port` address, when given. */
+  readonly metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -70,6 +80,12 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
       `Operators get admin commands only after typing, once: /system verify ${verification.code}  (this run's code; keep it private)`,
     );
   }
+  // metrics and traces first: a broken telemetry.json stops the start before anything is locked or listening
+  const telemetry = await openTelemetry({
+    dataDir,
+    environment: options.environment,
+    logger: options.logger,
+  });
   // the data folder's lock and the configured storage (a database that cannot be reached stops here, one line)
   const storage = await openStorage({
     dataDir,
@@ -92,6 +108,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     panelPort: cli.value.panelPort,
     now: () => options.clock.now(),
     logger: options.logger,
+    telemetry,
   });
   const assistant = await createAssistant({
     paths: { dataDir, world, packRoots: [...extensions.packRoots, join(dataDir, "datapacks")] },
@@ -104,11 +121,16 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     services: extensions.services,
     network,
     panel,
+    telemetry: telemetry.telemetry,
   });
+  watchAssistant(telemetry.metrics, assistant);
   if (panel !== undefined)
     servePanel(panel, assistant, options.announce ?? ((line: string) => process.stdout.write(`${line}\n`)));
   let host: RunningHost;
+  let metricsServer: { readonly url: string; close(): Promise<void> } | undefined;
   try {
+    if (cli.value.metricsPort !== undefined)
+      metricsServer = await listenMetrics({ telemetry, port: cli.value.metricsPort, logger: options.logger });
     host = await start({
       host: config.host,
       port: cli.value.port ?? config.port,
@@ -129,10 +151,12 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
       ...(options.announce === undefined ? {} : { announce: options.announce }),
     });
   } catch (error) {
+    await metricsServer?.close();
     await panel?.close();
     await assistant.close();
     await network.close();
     await storage.close();
+    await telemetry.close();
     throw error;
   }
   // playtime events: the minutes online are read from the clock every 15 s (one event per whole minute)
@@ -146,14 +170,18 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     panelUrl: panel?.url,
     host,
     assistant,
+    telemetry,
+    metricsUrl: metricsServer?.url,
     close: () => {
       closing ??= (async () => {
         clearInterval(playtime);
+        await metricsServer?.close();
         await panel?.close();
         await host.close();
         await assistant.close();
         await network.close();
         await storage.close();
+        await telemetry.close();
       })();
       return closing;
     },

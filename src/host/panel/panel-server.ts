@@ -9,6 +9,7 @@ import type { AssistantServer } from "../../assistant/assistant-server.js";
 import type { BindingOffer, PanelBindings } from "../../module/builtin/panel/panel-bindings.js";
 import { WebSocketFrameChannel } from "../../util/frame-transport.js";
 import type { Logger } from "../../util/logger.js";
+import type { HostTelemetry } from "../shared/telemetry/host-telemetry.js";
 import { renderAdminPage } from "./admin-page.js";
 import type { BindingCodes } from "./binding-codes.js";
 import type { PanelConfig } from "./panel-config.js";
@@ -57,6 +58,8 @@ export class PanelServer implements PanelBindings {
       readonly sessions: PanelSessions;
       readonly resources: string;
       readonly logger: Logger;
+      /** `/metrics` on the panel's address (loopback, or a bearer token); absent: 404. */
+      readonly telemetry?: HostTelemetry;
     },
   ) {}
 
@@ -66,6 +69,7 @@ export class PanelServer implements PanelBindings {
     readonly sessions: PanelSessions;
     readonly resources: string;
     readonly logger: Logger;
+    readonly telemetry?: HostTelemetry;
   }): Promise<PanelServer> {
     const http = createServer();
     await new Promise<void>((resolve, reject) => {
@@ -117,6 +121,8 @@ export class PanelServer implements PanelBindings {
 
   async #request(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? "/", this.url).pathname;
+    const telemetry = this.options.telemetry;
+    if (path === "/metrics" && telemetry !== undefined) return telemetry.answer(request, response);
     const headers = {
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",

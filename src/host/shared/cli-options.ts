@@ -6,6 +6,8 @@ export interface CliOptions {
   readonly port?: number;
   /** `--panel-port N`: the web panel's port instead of `panel.json`'s (0: any free port). */
   readonly panelPort?: number;
+  /** `--metrics-port N`: serve `/metrics` alone on this port too (see docs/telemetry.md). */
+  readonly metricsPort?: number;
   /** `--help` / `-h`: print `SERVE_USAGE` and start nothing. */
   readonly help?: true;
 }
@@ -14,9 +16,10 @@ export interface CliOptions {
 export const DEFAULT_DATA_DIR = "run";
 
 /** The usage line of `npm start -- …` / `system serve …`, printed with a refused flag and by `--help`. */
-export const SERVE_USAGE = "usage: system serve [--port N] [--panel-port N] [--data-dir DIR]";
+export const SERVE_USAGE =
+  "usage: system serve [--port N] [--panel-port N] [--metrics-port N] [--data-dir DIR]";
 
-const PORT_FLAGS = ["--port", "--panel-port"] as const;
+const PORT_FLAGS = ["--port", "--panel-port", "--metrics-port"] as const;
 type PortFlag = (typeof PORT_FLAGS)[number];
 const isPortFlag = (flag: string): flag is PortFlag => (PORT_FLAGS as readonly string[]).includes(flag);
 
@@ -47,5 +50,6 @@ export const parseCliOptions = (argv: readonly string[]): Validation<CliOptions>
     dataDir,
     ...(ports["--port"] === undefined ? {} : { port: ports["--port"] }),
     ...(ports["--panel-port"] === undefined ? {} : { panelPort: ports["--panel-port"] }),
+    ...(ports["--metrics-port"] === undefined ? {} : { metricsPort: ports["--metrics-port"] }),
   });
 };
