@@ -7,6 +7,13 @@ const MODEL_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120];
 /** Seconds buckets of one tool call or RCON command. */
 const TOOL_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** Default metrics whose names break Prometheus' conventions (a gauge ending in `_total`). */
+const LINT_FAILURES = [
+  "nodejs_active_handles_total",
+  "nodejs_active_requests_total",
+  "nodejs_active_resources_total",
+];
+
 /** A label value Prometheus gets: ids and codes as they are, anything else (free text, a name with spaces) `other`. */
 export const boundedLabel = (value: string | undefined, fallback = "none"): string => {
   if (value === undefined || value === "") return fallback;
@@ -161,7 +168,11 @@ export class SystemMetrics {
       [],
       TOOL_BUCKETS,
     );
-    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    if (options.defaultMetrics !== false) {
+      collectDefaultMetrics({ register: this.registry });
+      // gauges named like counters (promtool rejects them); nodejs_active_handles and friends say the same
+      for (const name of LINT_FAILURES) this.registry.removeSingleMetric(name);
+    }
   }
 
   /**
