@@ -1,14 +1,17 @@
+import { NO_TELEMETRY, type Telemetry } from "../../../agent/telemetry/telemetry.js";
 import type { Logger } from "../../../util/logger.js";
 import { invalid, type Validation, valid } from "../../../util/validation.js";
+import type { SystemMetrics } from "../../shared/telemetry/system-metrics.js";
+import { ObservedRconCommands, ObservedSaveBatcher } from "../gateway-metrics.js";
 import { RconClient } from "../rcon/rcon-client.js";
-import { RconCommands } from "../rcon/rcon-commands.js";
+import type { RconCommands } from "../rcon/rcon-commands.js";
 import { DEFAULT_SAVE_INTERVAL_SECONDS, loadRconSettings, type RconConfig } from "../rcon/rcon-config.js";
 import { RconError } from "../rcon/rcon-error.js";
 import { loadReplyLanguage } from "../rcon/reply-language.js";
 import { saveAllCommand } from "../rcon/server-commands.js";
 import { itemCatalog } from "./inventory-room.js";
 import { RconEffects } from "./rcon-effects.js";
-import { SaveBatcher } from "./save-batcher.js";
+import type { SaveBatcher } from "./save-batcher.js";
 
 /** How long the start-up check of the RCON login may take. */
 const START_CHECK_MILLIS = 5_000;
@@ -32,13 +35,18 @@ export const gatewayRconOver = (options: {
   readonly logger: Logger;
   readonly where?: string;
   readonly closeClient?: () => Promise<void>;
+  /** Counts the waits of deliveries for their save-all. */
+  readonly metrics?: SystemMetrics | undefined;
 }): GatewayRcon => {
   const { commands, logger } = options;
-  const saves = new SaveBatcher({
-    target: { save: () => commands.run(saveAllCommand()), logins: () => commands.logins },
-    intervalMillis: (options.saveIntervalSeconds ?? DEFAULT_SAVE_INTERVAL_SECONDS) * 1000,
-    logger,
-  });
+  const saves = new ObservedSaveBatcher(
+    {
+      target: { save: () => commands.run(saveAllCommand()), logins: () => commands.logins },
+      intervalMillis: (options.saveIntervalSeconds ?? DEFAULT_SAVE_INTERVAL_SECONDS) * 1000,
+      logger,
+    },
+    options.metrics,
+  );
   const effects = new RconEffects({ commands, saves, items: itemCatalog(options.version), logger });
   return {
     commands,
@@ -65,16 +73,18 @@ export const openGatewayRcon = async (options: {
   /** The backend's version (its reply texts and items). */
   readonly version: string;
   readonly logger: Logger;
+  /** Counts commands by outcome with their latency, and traces them inside requests. */
+  readonly metrics?: SystemMetrics | undefined;
+  readonly telemetry?: Telemetry;
 }): Promise<Validation<GatewayRcon>> => {
   const { config, logger } = options;
   const settings = await loadRconSettings({ config, baseDir: options.baseDir, logger });
   if (!settings.success) return settings;
   const client = new RconClient({ ...settings.value, logger });
-  const commands = new RconCommands({
-    client,
-    language: loadReplyLanguage(options.version, logger),
-    logger,
-  });
+  const commands = new ObservedRconCommands(
+    { client, language: loadReplyLanguage(options.version, logger), logger },
+    { metrics: options.metrics, telemetry: options.telemetry ?? NO_TELEMETRY },
+  );
   const where = `${config.host}:${config.port}`;
   try {
     await commands.dialect({ timeoutMillis: START_CHECK_MILLIS });
@@ -95,6 +105,7 @@ export const openGatewayRcon = async (options: {
       logger,
       where,
       closeClient: () => client.close(),
+      metrics: options.metrics,
     }),
   );
 };
