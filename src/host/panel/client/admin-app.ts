@@ -7,7 +7,7 @@ import type { TelemetrySnapshot } from "../../shared/telemetry/telemetry-history
  */
 const root = document.getElementById("telemetry");
 
-const escape = (text: string): string => text.replace(/[&<>"']/gu, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/gu, (char) => `&#${char.charCodeAt(0)};`);
 
 const COLOURS = ["#2f6fb3", "#d9822b", "#3a9a5b", "#b3432f", "#7a4fb3", "#8a8a2b", "#2b8a8a", "#b32f7a"];
 
@@ -37,14 +37,18 @@ const stacked = (
       if (height <= 0) return;
       y -= height;
       parts.push(
-        `<rect x="${(PAD.left + index * width + 1).toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(1, width - 2).toFixed(1)}" height="${height.toFixed(1)}" fill="${COLOURS[colour % COLOURS.length]}"><title>${escape(`${slot} ${name}: ${value(index, name)}`)}</title></rect>`,
+        `<rect x="${(PAD.left + index * width + 1).toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(1, width - 2).toFixed(1)}" height="${height.toFixed(1)}" fill="${COLOURS[colour % COLOURS.length]}"><title>${escapeHtml(`${slot} ${name}: ${value(index, name)}`)}</title></rect>`,
       );
     });
     if (index % Math.ceil(slots.length / 8) === 0)
-      parts.push(`<text x="${(PAD.left + index * width).toFixed(1)}" y="${H - 6}">${escape(slot)}</text>`);
+      parts.push(
+        `<text x="${(PAD.left + index * width).toFixed(1)}" y="${H - 6}">${escapeHtml(slot)}</text>`,
+      );
   });
   const legend = series
-    .map((name, colour) => `<li>${swatch(COLOURS[colour % COLOURS.length] as string)}${escape(name)}</li>`)
+    .map(
+      (name, colour) => `<li>${swatch(COLOURS[colour % COLOURS.length] as string)}${escapeHtml(name)}</li>`,
+    )
     .join("");
   return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img"><text x="2" y="${PAD.top + 8}">${max}</text><text x="2" y="${H - PAD.bottom}">0</text>${parts.join("")}</svg><ul class="legend">${legend}</ul>`;
 };
@@ -65,7 +69,17 @@ const lines = (snapshot: TelemetrySnapshot): string => {
         ];
       })
       .join(" ");
-  return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img"><text x="2" y="${PAD.top + 8}">${max}</text><text x="2" y="${H - PAD.bottom}">0</text><polyline fill="none" stroke="${COLOURS[0]}" stroke-width="2" points="${path("p50")}"/><polyline fill="none" stroke="${COLOURS[3]}" stroke-width="2" points="${path("p99")}"/></svg><ul class="legend"><li>${swatch(COLOURS[0] as string)}p50</li><li>${swatch(COLOURS[3] as string)}p99</li></ul>`;
+  // a minute alone draws no line: each point is also a dot
+  const dots = (field: "p50" | "p99", colour: string): string =>
+    path(field)
+      .split(" ")
+      .filter((point) => point !== "")
+      .map((point) => {
+        const [x, y] = point.split(",");
+        return `<circle cx="${x}" cy="${y}" r="3" fill="${colour}"/>`;
+      })
+      .join("");
+  return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img"><text x="2" y="${PAD.top + 8}">${max}</text><text x="2" y="${H - PAD.bottom}">0</text><polyline fill="none" stroke="${COLOURS[0]}" stroke-width="2" points="${path("p50")}"/><polyline fill="none" stroke="${COLOURS[3]}" stroke-width="2" points="${path("p99")}"/>${dots("p50", COLOURS[0] as string)}${dots("p99", COLOURS[3] as string)}</svg><ul class="legend"><li>${swatch(COLOURS[0] as string)}p50</li><li>${swatch(COLOURS[3] as string)}p99</li></ul>`;
 };
 
 /** Horizontal bars of counts by name. */
@@ -74,15 +88,15 @@ const bars = (entries: readonly (readonly [string, number])[]): string => {
   return `<table class="bars">${entries
     .map(
       ([name, count]) =>
-        `<tr><th>${escape(name)}</th><td><svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none"><rect width="${((count / max) * 100).toFixed(1)}" height="10" fill="${COLOURS[0]}"/></svg> ${count}</td></tr>`,
+        `<tr><th>${escapeHtml(name)}</th><td><svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none"><rect width="${((count / max) * 100).toFixed(1)}" height="10" fill="${COLOURS[0]}"/></svg> ${count}</td></tr>`,
     )
     .join("")}</table>`;
 };
 
 const render = (snapshot: TelemetrySnapshot, text: (key: string) => string): string => {
-  const none = `<p class="empty">${escape(text("system.panel.telemetry.none"))}</p>`;
+  const none = `<p class="empty">${escapeHtml(text("system.panel.telemetry.none"))}</p>`;
   const section = (key: string, body: string): string =>
-    `<div class="telemetry-chart" data-chart="${escape(key)}"><h3>${escape(text(`system.panel.telemetry.${key}`))}</h3>${body}</div>`;
+    `<div class="telemetry-chart" data-chart="${escapeHtml(key)}"><h3>${escapeHtml(text(`system.panel.telemetry.${key}`))}</h3>${body}</div>`;
   const minutes = snapshot.minutes.map((minute) => new Date(minute.at).toISOString().slice(11, 16));
   const routes = [...new Set(snapshot.minutes.flatMap((minute) => Object.keys(minute.routes)))].sort();
   const days = [...new Set(snapshot.modelDays.map((entry) => entry.day))].sort();
@@ -90,12 +104,12 @@ const render = (snapshot: TelemetrySnapshot, text: (key: string) => string): str
   const modelTable = snapshot.modelDays
     .map(
       (entry) =>
-        `<tr><td>${escape(entry.day)}</td><td>${escape(entry.model)}</td><td>${entry.calls}</td><td>${entry.inputTokens} / ${entry.outputTokens}</td></tr>`,
+        `<tr><td>${escapeHtml(entry.day)}</td><td>${escapeHtml(entry.model)}</td><td>${entry.calls}</td><td>${entry.inputTokens} / ${entry.outputTokens}</td></tr>`,
     )
     .join("");
   const failures = Object.entries(snapshot.failures).sort((a, b) => b[1] - a[1]);
   return [
-    `<h2>${escape(text("system.panel.telemetry.title"))}</h2><p class="hint">${escape(text("system.panel.telemetry.live"))}</p>`,
+    `<h2>${escapeHtml(text("system.panel.telemetry.title"))}</h2><p class="hint">${escapeHtml(text("system.panel.telemetry.live"))}</p>`,
     section(
       "requests",
       routes.length === 0
@@ -107,7 +121,7 @@ const render = (snapshot: TelemetrySnapshot, text: (key: string) => string): str
       "model",
       days.length === 0
         ? none
-        : `${stacked(days, models, (slot, model) => snapshot.modelDays.find((entry) => entry.day === days[slot] && entry.model === model)?.calls ?? 0)}<table><thead><tr><th></th><th></th><th>${escape(text("system.panel.telemetry.calls"))}</th><th>${escape(text("system.panel.telemetry.tokens"))}</th></tr></thead><tbody>${modelTable}</tbody></table>`,
+        : `${stacked(days, models, (slot, model) => snapshot.modelDays.find((entry) => entry.day === days[slot] && entry.model === model)?.calls ?? 0)}<table><thead><tr><th></th><th></th><th>${escapeHtml(text("system.panel.telemetry.calls"))}</th><th>${escapeHtml(text("system.panel.telemetry.tokens"))}</th></tr></thead><tbody>${modelTable}</tbody></table>`,
     ),
     section("failures", failures.length === 0 ? none : bars(failures)),
     section(
@@ -121,7 +135,7 @@ const render = (snapshot: TelemetrySnapshot, text: (key: string) => string): str
       ? ""
       : section(
           "gateway",
-          `<p class="figure">${escape(text("system.panel.telemetry.players"))}: ${snapshot.gateway.players} · ${escape(text("system.panel.telemetry.rcon_p99"))}: ${snapshot.gateway.rconP99 === undefined ? "–" : `${snapshot.gateway.rconP99} s`}</p>${bars(Object.entries(snapshot.gateway.rcon))}`,
+          `<p class="figure">${escapeHtml(text("system.panel.telemetry.players"))}: ${snapshot.gateway.players} · ${escapeHtml(text("system.panel.telemetry.rcon_p99"))}: ${snapshot.gateway.rconP99 === undefined ? "–" : `${snapshot.gateway.rconP99} s`}</p>${bars(Object.entries(snapshot.gateway.rcon))}`,
         ),
   ].join("");
 };
