@@ -15,7 +15,9 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   [
     "serve",
     {
-      usage: ["serve [--port N] [--panel-port N] [--data-dir DIR]   start the server (as npm start)"],
+      usage: [
+        "serve [--port N] [--panel-port N] [--metrics-port N] [--data-dir DIR]   start the server (as npm start)",
+      ],
       run: async (args, io) => {
         const { startServer } = await import("./main.js");
         await startServer(args, io.out);
