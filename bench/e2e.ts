@@ -62,12 +62,26 @@ interface ServerProcess {
   readonly tail: string[];
 }
 
-const startServer = (folder: string): Promise<ServerProcess> => {
+/** How the server of one run records telemetry: nothing, or metrics plus traces exported to `traces`. */
+interface TelemetryVariant {
+  readonly name: "off" | "on";
+  readonly traces?: string;
+}
+
+const startServer = (folder: string, variant?: TelemetryVariant): Promise<ServerProcess> => {
   mkdirSync(join(folder, "config", "system"), { recursive: true });
   writeFileSync(
     join(folder, "config", "system", "server.json"),
     JSON.stringify({ generation: "superflat", viewDistance: 2, maxPlayers: 200 }),
   );
+  if (variant !== undefined)
+    writeFileSync(
+      join(folder, "config", "system", "telemetry.json"),
+      JSON.stringify({ metrics: { enabled: variant.name === "on" } }),
+    );
+  const environment: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(environment)) if (name.startsWith("OTEL_")) delete environment[name];
+  if (variant?.traces !== undefined) environment.OTEL_EXPORTER_OTLP_ENDPOINT = variant.traces;
   const child = spawn(
     process.execPath,
     // as `npm start` runs it (package.json): a young generation that holds a request's garbage until it dies
@@ -83,7 +97,7 @@ const startServer = (folder: string): Promise<ServerProcess> => {
       "--data-dir",
       folder,
     ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"], env: environment },
   );
   const tail: string[] = [];
   const logFile = process.env.SYSTEM_BENCH_SERVER_LOG;
@@ -248,7 +262,14 @@ const pick = (bot: number, round: number): string => {
   return `/system item ${ITEMS[(bot * 7 + round) % ITEMS.length]}`;
 };
 
-const load = async (clients: readonly Client[], serverPid: number): Promise<boolean> => {
+/** What one load run measured, for comparing runs. */
+interface LoadResult {
+  readonly ok: boolean;
+  readonly requestsPerSecond: number;
+  readonly p99: number;
+}
+
+const load = async (clients: readonly Client[], serverPid: number): Promise<LoadResult> => {
   const totals: LoadTotals = { sent: 0, replies: 0, busy: 0, lost: 0, latencies: [], served: [] };
   let rssPeakSampled = 0;
   /** RSS peak of each 30 s window of the load (the soak's levelling off). */
@@ -327,7 +348,8 @@ const load = async (clients: readonly Client[], serverPid: number): Promise<bool
   );
   for (const [name, value] of rows) console.log(`  ${name.padEnd(26)} ${value}`);
   console.log(`  RSS peak per 30 s window   ${windows.map((bytes) => mb(bytes ?? 0)).join(", ")}`);
-  if (!SOAK) return totals.lost === 0 && totals.replies > 0;
+  const measured = { requestsPerSecond: totals.replies / seconds, p99: quantile(sorted, 0.99) };
+  if (!SOAK) return { ok: totals.lost === 0 && totals.replies > 0, ...measured };
   // levelled off: the last two minutes stay under the limit and grow no more than 10% over the first half's peak
   const half = windows.slice(0, Math.ceil(windows.length / 2)).map((bytes) => bytes ?? 0);
   const lastTwoMinutes = windows.slice(-4).map((bytes) => bytes ?? 0);
@@ -337,10 +359,45 @@ const load = async (clients: readonly Client[], serverPid: number): Promise<bool
     `  soak: last 2 min peak ${mb(Math.max(...lastTwoMinutes))} (${under ? "under" : "OVER"} ${mb(SOAK_RSS_LIMIT)}), ` +
       `${level ? "levelled off" : "STILL GROWING"}`,
   );
-  return totals.lost === 0 && totals.replies > 0 && under && level;
+  return { ok: totals.lost === 0 && totals.replies > 0 && under && level, ...measured };
 };
 
 // ---------- main ----------
+
+/**
+ * `SYSTEM_BENCH_TELEMETRY=1`: the load part alone, alternating servers with telemetry off (metrics off, no traces)
+ * and on (metrics, and traces exported to an OTLP/HTTP receiver in this process), off/on/off/on, then the ratios
+ * of the on runs to the off runs: requests/s (target ≥0.95) and p99 (target ≤1.1).
+ */
+const compareTelemetry = async (): Promise<number> => {
+  const { OtlpReceiver } = await import("../test/support/otlp-receiver.js");
+  const receiver = await OtlpReceiver.start();
+  const results: Record<"off" | "on", LoadResult[]> = { off: [], on: [] };
+  try {
+    for (const name of ["off", "on", "off", "on"] as const) {
+      console.log(`
+===== telemetry ${name} =====`);
+      const result = await session(name === "on" ? { name, traces: receiver.endpoint } : { name }, false);
+      if (result === undefined) return 1;
+      results[name].push(result);
+    }
+  } finally {
+    await receiver.close();
+  }
+  const mean = (list: LoadResult[], field: "requestsPerSecond" | "p99"): number =>
+    list.reduce((sum, result) => sum + result[field], 0) / list.length;
+  const rps = mean(results.on, "requestsPerSecond") / mean(results.off, "requestsPerSecond");
+  const p99 = mean(results.on, "p99") / mean(results.off, "p99");
+  console.log("\ntelemetry on vs off (mean of 2 runs each, alternating)");
+  console.log(
+    `  requests/s off ${mean(results.off, "requestsPerSecond").toFixed(1)}, on ${mean(results.on, "requestsPerSecond").toFixed(1)}: ratio ${rps.toFixed(3)} (target ≥ 0.95)`,
+  );
+  console.log(
+    `  p99 off ${fmt(mean(results.off, "p99"))}, on ${fmt(mean(results.on, "p99"))}: ratio ${p99.toFixed(3)} (target ≤ 1.1)`,
+  );
+  console.log(`  spans received by the OTLP receiver: ${receiver.spans.length}`);
+  return results.off.concat(results.on).every((result) => result.ok) ? 0 : 1;
+};
 
 const main = async (): Promise<number> => {
   console.log(
@@ -348,15 +405,28 @@ const main = async (): Promise<number> => {
       .map((v) => v.toFixed(1))
       .join(" ")}`,
   );
+  if (process.env.SYSTEM_BENCH_TELEMETRY === "1") return compareTelemetry();
+  const result = await session(undefined, true);
+  return result?.ok === true ? 0 : 1;
+};
+
+/** One server with 50 bots: the round trip (when asked) and the load; undefined when it failed. */
+const session = async (
+  variant: TelemetryVariant | undefined,
+  withRoundTrip: boolean,
+): Promise<LoadResult | undefined> => {
   const folder = tempFolder("system-bench-e2e-");
-  const server = await startServer(folder);
+  const server = await startServer(folder, variant);
   const bots: Bot[] = [];
   let ok = true;
+  let result: LoadResult | undefined;
+  disconnected.length = 0;
+  closing = false;
   try {
     console.log(`server: child pid ${server.child.pid}, port ${server.port}`);
     const probe = clientOf(await joinBot(server.port, "Bench0"));
     bots.push(probe.bot);
-    ok = (await roundTrip(probe)) && ok;
+    if (withRoundTrip) ok = (await roundTrip(probe)) && ok;
 
     const joinStarted = Date.now();
     const clients: Client[] = [probe];
@@ -371,7 +441,8 @@ const main = async (): Promise<number> => {
       await sleep(100);
     }
     console.log(`\njoined ${clients.length} bots in ${((Date.now() - joinStarted) / 1000).toFixed(1)} s`);
-    ok = (await load(clients, server.child.pid!)) && ok;
+    result = await load(clients, server.child.pid!);
+    ok = result.ok && ok;
   } catch (error) {
     ok = false;
     console.error("bench failed:", error, `\nserver output tail:\n${server.tail.join("\n")}`);
@@ -387,7 +458,7 @@ const main = async (): Promise<number> => {
     console.log(`\nserver exit code after SIGINT: ${code}`);
     rmSync(folder, { recursive: true, force: true });
   }
-  return ok ? 0 : 1;
+  return ok && result !== undefined ? result : undefined;
 };
 
 main().then(

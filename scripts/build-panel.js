@@ -12,6 +12,8 @@ const shims = join(client, "shims");
 
 export const PANEL_ENTRY = join(client, "panel-app.ts");
 export const PANEL_BUNDLE = join(root, "resources/panel/panel.js");
+export const ADMIN_ENTRY = join(client, "admin-app.ts");
+export const ADMIN_BUNDLE = join(root, "resources/panel/admin.js");
 
 /** Node modules the shared code imports, and the small browser shims that stand in for them. */
 const NODE_SHIMS = {
@@ -43,10 +45,15 @@ const panelShims = {
  * Bundles the panel and returns its text; `write` also saves it to resources/panel/panel.js. With `report`, prints
  * the size and the largest inputs.
  */
-export const buildPanel = async ({ write = false, report = false } = {}) => {
+export const buildPanel = async ({
+  write = false,
+  report = false,
+  entry = PANEL_ENTRY,
+  bundle = PANEL_BUNDLE,
+} = {}) => {
   const result = await build({
     absWorkingDir: root,
-    entryPoints: [PANEL_ENTRY],
+    entryPoints: [entry],
     bundle: true,
     platform: "browser",
     format: "esm",
@@ -57,7 +64,7 @@ export const buildPanel = async ({ write = false, report = false } = {}) => {
     plugins: [panelShims],
     metafile: true,
     write: false,
-    outfile: PANEL_BUNDLE,
+    outfile: bundle,
     logLevel: "warning",
   });
   const inputs = Object.keys(result.metafile.inputs);
@@ -66,20 +73,24 @@ export const buildPanel = async ({ write = false, report = false } = {}) => {
   const [output] = result.outputFiles;
   if (output === undefined) throw new Error("esbuild produced no output");
   const text = output.text;
-  if (write) writeFileSync(PANEL_BUNDLE, text);
+  if (write) writeFileSync(bundle, text);
   if (report) {
     const [meta] = Object.values(result.metafile.outputs);
     const largest = Object.entries(meta?.inputs ?? {})
       .sort(([, a], [, b]) => b.bytesInOutput - a.bytesInOutput)
       .slice(0, 8);
-    console.log(
-      `${relative(root, PANEL_BUNDLE)}: ${output.contents.length} bytes from ${inputs.length} modules`,
-    );
+    console.log(`${relative(root, bundle)}: ${output.contents.length} bytes from ${inputs.length} modules`);
     for (const [input, { bytesInOutput }] of largest)
       console.log(`  ${String(bytesInOutput).padStart(7)}  ${input}`);
   }
   return text;
 };
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href)
+/** The operators' page charts (resources/panel/admin.js), built the same way. */
+export const buildAdmin = (options = {}) =>
+  buildPanel({ ...options, entry: ADMIN_ENTRY, bundle: ADMIN_BUNDLE });
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   await buildPanel({ write: true, report: true });
+  await buildAdmin({ write: true, report: true });
+}

@@ -44,7 +44,7 @@ describe("system <command>", () => {
     expect(run).toEqual({
       code: 0,
       out:
-        "usage: system serve [--port N] [--panel-port N] [--data-dir DIR] [--server-dir DIR]\n" +
+        "usage: system serve [--port N] [--panel-port N] [--metrics-port N] [--data-dir DIR] [--server-dir DIR]\n" +
         "in front of your own server: npm start -- --backend HOST:PORT [--port N] [--data-dir DIR] (or config/system/gateway.json)\n",
       err: "",
     });

@@ -16,7 +16,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
     "serve",
     {
       usage: [
-        "serve [--port N] [--panel-port N] [--data-dir DIR] [--server-dir DIR]   start the server (as npm start)",
+        "serve [--port N] [--panel-port N] [--metrics-port N] [--data-dir DIR] [--server-dir DIR]   start the server (as npm start)",
       ],
       run: async (args, io) => {
         const { startServer } = await import("./main.js");

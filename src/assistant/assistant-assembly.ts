@@ -11,6 +11,7 @@ import { PromptNames } from "../agent/model/prompt-source.js";
 import type { ContextType, ServiceContext } from "../agent/module/context-type.js";
 import type { ModuleRegistry } from "../agent/module/module-registry.js";
 import { HybridRouter } from "../agent/routing/hybrid-router.js";
+import type { Telemetry } from "../agent/telemetry/telemetry.js";
 import type { Text } from "../agent/text.js";
 import type { OpenedStorage } from "../data/network/open-storage.js";
 import { BUILTIN_PACK_ROOT } from "../data/prompts/prompt-store.js";
@@ -57,6 +58,8 @@ export interface AssistantServerOptions {
   readonly storage?: OpenedStorage;
   /** Hears every `/system reload` an admin runs here (a network tells its other servers). */
   readonly onReload?: () => void;
+  /** Records requests as metrics and traces (the host's exporters); nothing when absent. */
+  readonly telemetry?: Telemetry;
   /** Hears of a player whose event task began to wait here as they are not online (a network tells the others). */
   readonly onPlayerAway?: (playerId: string) => void;
 }
@@ -98,6 +101,7 @@ export const assembleAssistant = async (
     ...(options.environment === undefined ? {} : { environment: options.environment }),
     now: () => options.clock.now(),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
   });
   const { engine, logger, generations, lifecycles } = infrastructure;
   const packRoots = [BUILTIN_PACK_ROOT, ...options.paths.packRoots];
@@ -122,7 +126,7 @@ export const assembleAssistant = async (
   const router = new HybridRouter({
     modules: engine.modules(),
     settings: () => infrastructure.semanticConfig.get(),
-    model: infrastructure.gateway,
+    model: infrastructure.modelPort,
     system: () => infrastructure.prompts.get(PromptNames.ROUTER),
     availability,
     policyOf,

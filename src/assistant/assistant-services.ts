@@ -6,6 +6,7 @@ import { AgentEngine } from "../agent/execution/agent-engine.js";
 import { ConversationService } from "../agent/execution/conversation-service.js";
 import { MemoryGenerations } from "../agent/execution/memory-generations.js";
 import { TaskExecutor } from "../agent/execution/task-executor.js";
+import type { ModelPort } from "../agent/model/model-client.js";
 import { ModelConfig } from "../agent/model/model-config.js";
 import { ModelGateway } from "../agent/model/model-gateway.js";
 import { SemanticConfig } from "../agent/routing/semantic-config.js";
@@ -13,6 +14,8 @@ import type { AgentJournal } from "../agent/storage/agent-journal.js";
 import type { AgentStore } from "../agent/storage/agent-store.js";
 import { JournalStepRunner } from "../agent/storage/journal-step-runner.js";
 import type { RunClaims } from "../agent/storage/run-claims.js";
+import { observedModelPort } from "../agent/telemetry/observed-ports.js";
+import { NO_TELEMETRY, type Telemetry } from "../agent/telemetry/telemetry.js";
 import { isDatabaseUnavailable } from "../data/network/database-errors.js";
 import { type OpenedStorage, openStorage } from "../data/network/open-storage.js";
 import { PostgresAgentJournal } from "../data/network/postgres-agent-journal.js";
@@ -63,6 +66,10 @@ export interface AssistantInfrastructure {
   /** Whether the assistant opened `storage` itself (and closes it); else its opener does. */
   readonly ownsStorage: boolean;
   readonly gateway: ModelGateway;
+  /** The gateway as the engine and the router call it: every call recorded by `telemetry`. */
+  readonly modelPort: ModelPort;
+  /** What requests record (metrics and traces); records nothing unless the host configured it. */
+  readonly telemetry: Telemetry;
   /** Write steps and event tasks: this server's files, or a network's database (shared by its servers). */
   readonly journal: AgentJournal;
   /** A network's claims of event runs (one server runs each); absent with files, where this server is alone. */
@@ -95,6 +102,7 @@ export const openInfrastructure = async (options: {
   readonly now?: () => number;
   /** The storage the host opened (startSystem, the gateway); the files of `paths` when absent. */
   readonly storage?: OpenedStorage;
+  readonly telemetry?: Telemetry;
 }): Promise<AssistantInfrastructure> => {
   const { paths, logger } = options;
   const configDir = join(paths.dataDir, "config", "system");
@@ -131,6 +139,11 @@ export const openInfrastructure = async (options: {
     ...(now === undefined ? {} : { now }),
   });
   modelConfig.bind(gateway);
+  const telemetry = options.telemetry ?? NO_TELEMETRY;
+  const modelPort =
+    telemetry === NO_TELEMETRY
+      ? gateway
+      : observedModelPort(gateway, telemetry, () => modelConfig.effective().model);
   const { journal, claims } = await openJournal(storage, join(systemDir, "journal"), logger);
   const tasks = new TaskExecutor();
   const players = new PlayerDirectory(join(systemDir, "known-players.json"), logger);
@@ -171,8 +184,9 @@ export const openInfrastructure = async (options: {
   const engine = new AgentEngine({
     config: agentConfig,
     slots: new ItemMentions(catalog),
-    model: gateway,
+    model: modelPort,
     steps: new JournalStepRunner(journal),
+    telemetry,
     logger,
     // a network's database restarting: players are told to try again
     isStorageUnavailable: isDatabaseUnavailable,
@@ -197,6 +211,8 @@ export const openInfrastructure = async (options: {
     storage,
     ownsStorage: options.storage === undefined,
     gateway,
+    modelPort,
+    telemetry,
     journal,
     ...(claims === undefined ? {} : { claims }),
     store,

@@ -15,6 +15,7 @@ import type { AnyAgentModule } from "../agent/module/agent-module.js";
 import type { HybridRouter, RouteRequest } from "../agent/routing/hybrid-router.js";
 import type { RouteDecision } from "../agent/routing/route-decision.js";
 import type { RoutingPlayer } from "../agent/routing/routing-player.js";
+import { routePathOf } from "../agent/telemetry/telemetry.js";
 import type { PermissionSnapshot } from "../module/permissions/permission-service.js";
 import type { Logger } from "../util/logger.js";
 import type { PlayerStandings } from "./player-standing.js";
@@ -124,6 +125,7 @@ export class RequestPipeline {
       const decision = this.options.router.structured({ player, action: payload.action, args: payload.args });
       trace.route = "button";
       trace.workflow = decision.module?.id.toString();
+      this.options.engine.telemetry.routed("structured", 0);
       return this.#finish(decision, request, []);
     }
     // History reaches prompts only: a player who may not call a model needs none read.
@@ -132,6 +134,7 @@ export class RequestPipeline {
     if (modeAction !== undefined) {
       trace.route = `mode:${request.snapshot.mode}`;
       trace.workflow = modeAction.type.id.toString();
+      this.options.engine.telemetry.routed("mode", 0);
       return this.execute(modeAction, request, history);
     }
     const routeRequest: RouteRequest = {
@@ -144,7 +147,7 @@ export class RequestPipeline {
       history,
       modelActivity: request.modelActivity,
     };
-    const decision = await this.options.router.route(routeRequest);
+    const decision = await this.#route(routeRequest);
     // how the text was routed, so an admin sees what routes locally and what does not
     trace.route = decision.source === "COMMAND" ? "command" : (decision.evidence.path.at(-1) ?? "none");
     trace.workflow = decision.module?.id.toString();
@@ -161,6 +164,22 @@ export class RequestPipeline {
       this.options.generations.generation(player.playerId),
     );
     return result;
+  }
+
+  /** Routes plain text inside a `route` span; the route path and its latency are recorded. */
+  async #route(request: RouteRequest): Promise<RouteDecision> {
+    const telemetry = this.options.engine.telemetry;
+    const started = performance.now();
+    const decision = await telemetry.span("route", {}, async (span) => {
+      const decided = await this.options.router.route(request);
+      span.setAttributes({
+        "system.route.path": routePathOf(decided.source),
+        "system.route.workflow": decided.module?.id.toString(),
+      });
+      return decided;
+    });
+    telemetry.routed(routePathOf(decision.source), (performance.now() - started) / 1000);
+    return decision;
   }
 
   async execute(

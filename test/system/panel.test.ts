@@ -212,7 +212,7 @@ describe("the web panel (shipped server, chromium)", () => {
       await page.getByRole("link", { name: "Admin" }).click();
       await page.getByRole("img", { name: "Model calls per player per day" }).waitFor();
       expect(await page.locator("svg.chart rect").count()).toBeGreaterThan(0);
-      expect(await page.locator("table").first().textContent()).toContain("Admin");
+      expect(await page.locator("main > table").first().textContent()).toContain("Admin");
       await page
         .getByRole("heading", { name: "Grants and modes" })
         .or(page.getByText("Grants and modes"))

@@ -10,6 +10,8 @@ import { ModuleRegistry } from "../module/module-registry.js";
 import { RoutingTable } from "../routing/routing-table.js";
 import type { SlotRecognizer } from "../routing/text-analyzer.js";
 import type { StepRunner } from "../storage/step-runner.js";
+import { observedStepRunner } from "../telemetry/observed-ports.js";
+import { budgetAttributes, NO_TELEMETRY, type Telemetry } from "../telemetry/telemetry.js";
 import type { AnyTool } from "../tool/tool.js";
 import { ToolRegistry } from "../tool/tool-registry.js";
 import type { AgentConfig } from "./agent-config.js";
@@ -83,6 +85,8 @@ export interface AgentEngineOptions {
    * restarting): the player is told STORAGE_UNAVAILABLE, to try again, instead of MODULE_FAILED.
    */
   readonly isStorageUnavailable?: (error: unknown) => boolean;
+  /** Records requests, tool calls and journal steps (wrap `model` with `observedModelPort` for model calls). */
+  readonly telemetry?: Telemetry;
 }
 
 /** The engine: registration, start, and one entry point to run any workflow under its policy. */
@@ -94,12 +98,19 @@ export class AgentEngine implements NestedWorkflows {
   #started = false;
   readonly #model: ModelPort | undefined;
   readonly #steps: StepRunner | undefined;
+  readonly #telemetry: Telemetry;
 
   constructor(private readonly options: AgentEngineOptions = {}) {
     this.#modules = new ModuleRegistry(this.tools, new RoutingTable(options.slots));
     this.#logger = options.logger ?? silentLogger;
     this.#model = options.model;
     this.#steps = options.steps;
+    this.#telemetry = options.telemetry ?? NO_TELEMETRY;
+  }
+
+  /** What requests record (the assembly's pipeline and executors share it). */
+  get telemetry(): Telemetry {
+    return this.#telemetry;
   }
 
   modules(): ModuleRegistry<RoutingTable> {
@@ -194,7 +205,8 @@ export class AgentEngine implements NestedWorkflows {
         policy,
         tools: this.declaredTools(module),
         model: this.#model,
-        steps: request.steps ?? this.#steps,
+        steps: this.#observedSteps(request.steps ?? this.#steps),
+        telemetry: this.#telemetry,
         signal: request.signal,
         event: request.event ?? false,
         standing: request.standing,
@@ -206,8 +218,22 @@ export class AgentEngine implements NestedWorkflows {
     );
   }
 
-  /** Runs an action's workflow. Never throws: every failure becomes a failed AgentResult. */
-  async execute(action: AgentAction, request: ExecutionRequest): Promise<AgentResult> {
+  #observedSteps(steps: StepRunner | undefined): StepRunner | undefined {
+    return steps === undefined || this.#telemetry === NO_TELEMETRY
+      ? steps
+      : observedStepRunner(steps, this.#telemetry);
+  }
+
+  /**
+   * Runs an action's workflow. Never throws: every failure becomes a failed AgentResult. A durable event's run is
+   * a request of its own for telemetry (entry `event`).
+   */
+  execute(action: AgentAction, request: ExecutionRequest): Promise<AgentResult> {
+    if (request.event !== true) return this.#execute(action, request);
+    return this.#telemetry.request("event", request, () => this.#execute(action, request));
+  }
+
+  async #execute(action: AgentAction, request: ExecutionRequest): Promise<AgentResult> {
     if (!this.#started) return AgentResult.error(AgentFailure.MODULE_FAILED.with("engine not started"));
     const primary = this.#modules.forAction(action.type);
     if (primary === undefined)
@@ -229,11 +255,21 @@ export class AgentEngine implements NestedWorkflows {
     const decoded = module.action.codec.decode(action.input);
     if (!decoded.success) return AgentResult.error(AgentFailure.INPUT_INVALID.with(decoded.error));
     let context: ExecutionContext | undefined;
+    this.#telemetry.workflow(module.id.toString());
     try {
       context = this.createContext(module, request);
       request.onContext?.(context);
       context.checkAlive();
-      const result = await module.run(decoded.value, context);
+      const running = context;
+      const result = await this.#telemetry.span(
+        `workflow ${module.id}`,
+        { "system.workflow": module.id.toString() },
+        async (span) => {
+          const outcome = await module.run(decoded.value, running);
+          span.setAttributes(budgetAttributes(running.counters));
+          return outcome;
+        },
+      );
       // Ended from outside (its feature switched off): whatever the workflow made of the abort, say why.
       if (context.ended !== undefined) return AgentResult.error(context.ended);
       // Last check before the output: a player who lost standing meanwhile sees no answer. A durable event's

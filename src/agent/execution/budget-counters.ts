@@ -42,3 +42,7 @@ export const modelInputBytes = (call: { readonly system: string; readonly user: 
  * byte, plus the chat template's framing. Reserved against totalTokens before a call.
  */
 export const worstCaseInputTokens = (bytes: number): number => bytes + INPUT_TOKEN_OVERHEAD;
+
+/** A reported token count, or `unknown` (the reservation) when it is not a number: never charged as 0 or NaN. */
+export const tokenCount = (reported: number, unknown: number): number =>
+  Number.isFinite(reported) ? Math.max(0, Math.ceil(reported)) : unknown;

@@ -1,8 +1,10 @@
 import type { Json } from "../../util/codec.js";
 import type { ModelPort } from "../model/model-client.js";
 import type { StepRunner } from "../storage/step-runner.js";
+import type { Telemetry } from "../telemetry/telemetry.js";
 import type { AnyTool } from "../tool/tool.js";
 import type { ExecutionPolicy } from "./execution-policy.js";
+import type { ModelActivity } from "./model-activity.js";
 import type { Standing } from "./standing.js";
 /** A model call as a workflow asks for it; the context adds timeout, signal and token caps. */
 export interface ModelCall {
@@ -49,13 +51,9 @@ export interface ExecutionContextOptions {
   readonly history?: readonly HistoryTurn[];
   /** Told of every model call of this request (router calls included). */
   readonly modelActivity?: ModelActivity | undefined;
+  /** Records tool calls (and, through the engine's ports, model calls and journal steps); nothing when absent. */
+  readonly telemetry?: Telemetry | undefined;
   readonly now?: () => number;
-}
-
-/** Told when a model call starts and ends (a host shows "thinking…" while one waits long). */
-export interface ModelActivity {
-  started(): void;
-  finished(): void;
 }
 
 /** One projected conversation turn as prompts carry it. */

@@ -3,10 +3,12 @@ import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
 import type { BudgetDimension, Failure } from "../failure.js";
 import type { ModelResponse } from "../model/model-client.js";
+import { observedToolCall } from "../telemetry/observed-ports.js";
+import { NO_TELEMETRY, type Telemetry } from "../telemetry/telemetry.js";
 import type { AnyTool } from "../tool/tool.js";
 import { ToolContext } from "../tool/tool-context.js";
 import type { AnyToolType, ToolType } from "../tool/tool-type.js";
-import { BudgetCounters, modelInputBytes, worstCaseInputTokens } from "./budget-counters.js";
+import { BudgetCounters, modelInputBytes, tokenCount, worstCaseInputTokens } from "./budget-counters.js";
 import type {
   DeclaredTools,
   ExecutionContextOptions,
@@ -19,9 +21,9 @@ export type {
   DeclaredTools,
   ExecutionContextOptions,
   HistoryTurn,
-  ModelActivity,
   ModelCall,
 } from "./execution-context-options.js";
+export type { ModelActivity } from "./model-activity.js";
 
 /**
  * One player request's lifetime, permissions and budget. Every tool and model call goes through here and is
@@ -103,6 +105,9 @@ export class ExecutionContext {
   }
   get event(): boolean {
     return this.#options.event === true;
+  }
+  get telemetry(): Telemetry {
+    return this.#options.telemetry ?? NO_TELEMETRY;
   }
   get stepPrefix(): string {
     return this.#stepPrefix;
@@ -207,10 +212,11 @@ export class ExecutionContext {
             onAbort: () => new AgentException(AgentFailure.CANCELLED),
           });
     const steps = this.#options.steps;
-    const raw =
+    const raw = await observedToolCall(this.telemetry, tool, () =>
       tool.readOnly || steps === undefined
-        ? await execute()
-        : await steps.run(`${this.requestId}/${fullStepId}`, tool, decoded.value, execute);
+        ? execute()
+        : steps.run(`${this.requestId}/${fullStepId}`, tool, decoded.value, execute),
+    );
     const output = type.output.decode(raw);
     if (!output.success) throw new AgentException(AgentFailure.MODULE_FAILED.with(id, output.error));
     this.checkAlive();
@@ -347,6 +353,3 @@ export class ExecutionContext {
     if (!(used < limit)) throw new AgentException(AgentFailure.budgetExhausted(dimension));
   }
 }
-
-const tokenCount = (reported: number, unknown: number): number =>
-  Number.isFinite(reported) ? Math.max(0, Math.ceil(reported)) : unknown;

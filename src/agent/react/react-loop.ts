@@ -49,7 +49,15 @@ export const ReActLoop = {
       react.nextRound();
       let result: RoundResult<O>;
       try {
-        result = await playRound(execution, react, options, finalOnly);
+        result = await execution.telemetry.span(
+          "react.round",
+          { "system.react.round": react.round, "system.react.final_only": finalOnly },
+          async (span) => {
+            const played = await playRound(execution, react, options, finalOnly);
+            span.setAttributes({ "system.react.result": played.kind });
+            return played;
+          },
+        );
       } catch (error) {
         const failure = AgentException.failure(error);
         if (error instanceof GuardStop || isTerminal(failure)) return failed(react, failure);

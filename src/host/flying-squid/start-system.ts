@@ -14,6 +14,12 @@ import { checkGamePort, StartError } from "../shared/game-port.js";
 import { OnlinePlayers } from "../shared/online-players.js";
 import { loadServerConfig, serverConfigPath, worldFolderOf } from "../shared/server-config.js";
 import { openNetworkLink } from "../shared/shared-reloads.js";
+import {
+  type HostTelemetry,
+  listenMetrics,
+  openTelemetry,
+  watchAssistant,
+} from "../shared/telemetry/host-telemetry.js";
 import { type RunningHost, start } from "./server.js";
 
 /** Aliases also registered as top-level game commands (`/reason …`), when their feature is installed. */
@@ -44,6 +50,10 @@ export interface RunningSystem {
   readonly panelUrl: string | undefined;
   readonly host: RunningHost;
   readonly assistant: AssistantServer;
+  /** Metrics and traces (telemetry.json, `OTEL_*`); `/metrics` is on the panel and on `--metrics-port`. */
+  readonly telemetry: HostTelemetry;
+  /** The `--metrics-port` address, when given. */
+  readonly metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -74,6 +84,12 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
       `Operators get admin commands only after typing, once: /system verify ${verification.code}  (this run's code; keep it private)`,
     );
   }
+  // metrics and traces first: a broken telemetry.json stops the start before anything is locked or listening
+  const telemetry = await openTelemetry({
+    dataDir,
+    environment: options.environment,
+    logger: options.logger,
+  });
   // the data folder's lock and the configured storage (a database that cannot be reached stops here, one line)
   const storage = await openStorage({
     dataDir,
@@ -96,6 +112,7 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     panelPort: cli.value.panelPort,
     now: () => options.clock.now(),
     logger: options.logger,
+    telemetry,
   });
   const assistant = await createAssistant({
     paths: {
@@ -113,9 +130,14 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     services: extensions.services,
     network,
     panel,
+    telemetry: telemetry.telemetry,
   });
+  watchAssistant(telemetry.metrics, assistant);
   let host: RunningHost;
+  let metricsServer: { readonly url: string; close(): Promise<void> } | undefined;
   try {
+    if (cli.value.metricsPort !== undefined)
+      metricsServer = await listenMetrics({ telemetry, port: cli.value.metricsPort, logger: options.logger });
     host = await start({
       host: config.host,
       port,
@@ -145,10 +167,12 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
       },
     });
   } catch (error) {
+    await metricsServer?.close();
     await panel?.close();
     await assistant.close();
     await network.close();
     await storage.close();
+    await telemetry.close();
     throw error;
   }
   // playtime events: the minutes online are read from the clock every 15 s (one event per whole minute)
@@ -162,14 +186,18 @@ export const startSystem = async (options: SystemOptions): Promise<RunningSystem
     panelUrl: panel?.url,
     host,
     assistant,
+    telemetry,
+    metricsUrl: metricsServer?.url,
     close: () => {
       closing ??= (async () => {
         clearInterval(playtime);
+        await metricsServer?.close();
         await panel?.close();
         await host.close();
         await assistant.close();
         await network.close();
         await storage.close();
+        await telemetry.close();
       })();
       return closing;
     },

@@ -10,6 +10,8 @@ export interface GatewayCliOptions {
   readonly port?: number;
   /** The web panel's port (0: any free port), instead of `port` in `config/system/panel.json`. */
   readonly panelPort?: number;
+  /** `--metrics-port N`: `/metrics` alone on this port too (docs/telemetry.md). */
+  readonly metricsPort?: number;
   /** `--rcon HOST:PORT`: the backend's RCON, over `rcon` in gateway.json (checked when merged with the file). */
   readonly rcon?: string;
   /** `--rcon-password-file FILE`: the file holding its password (a relative path is in the data folder). */
@@ -21,12 +23,13 @@ export interface GatewayCliOptions {
 }
 
 export const GATEWAY_USAGE =
-  "usage: system gateway --backend HOST:PORT [--port N] [--panel-port N] [--data-dir DIR] [--rcon HOST:PORT --rcon-password-file FILE] [--server-dir DIR]";
+  "usage: system gateway --backend HOST:PORT [--port N] [--panel-port N] [--metrics-port N] [--data-dir DIR] [--rcon HOST:PORT --rcon-password-file FILE] [--server-dir DIR]";
 
 const FLAGS = new Set([
   "--backend",
   "--port",
   "--panel-port",
+  "--metrics-port",
   "--data-dir",
   "--rcon",
   "--rcon-password-file",
@@ -59,7 +62,9 @@ export const parseGatewayCliOptions = (argv: readonly string[]): Validation<Gate
       const port = Number(value);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         return invalid(`${flag} must be 0–65535, got ${value}`);
-      options = flag === "--port" ? { ...options, port } : { ...options, panelPort: port };
+      if (flag === "--port") options = { ...options, port };
+      else if (flag === "--metrics-port") options = { ...options, metricsPort: port };
+      else options = { ...options, panelPort: port };
     }
   }
   return valid(options);

@@ -5,7 +5,7 @@ import { acceptClient, type BackendAddress } from "./client/handshake-session.js
 import type { GatewayCommands } from "./gateway-commands.js";
 import type { LoginSettings } from "./identity/login-settings.js";
 import type { PacketCodec } from "./protocol/packet-codec.js";
-import type { ProxiedPlayer } from "./proxied-player.js";
+import type { ProxiedPlayer, RelayTraffic } from "./proxied-player.js";
 
 /** Where the gateway listens and what it relays to. */
 export interface GatewayServerOptions {
@@ -21,6 +21,8 @@ export interface GatewayServerOptions {
   readonly logger: Logger;
   /** System's commands in players' trees and chat; unset, the gateway only relays. */
   readonly commands?: GatewayCommands;
+  /** Counts relayed frames and bytes (metrics); nothing when unset. */
+  readonly traffic?: RelayTraffic | undefined;
 }
 
 /**
@@ -52,6 +54,7 @@ export class GatewayServer {
         commands: options.commands,
         login: options.login,
         onPlayer: (player) => {
+          player.traffic = options.traffic;
           gateway.#players.add(player);
           player.onClose(() => gateway.#players.delete(player));
         },

@@ -30,6 +30,11 @@ export interface PacketObserver {
   observe(direction: Direction, name: string, frame: Buffer): void;
 }
 
+/** What the gateway's metrics count of each frame a player's relay reads. */
+export interface RelayTraffic {
+  frame(direction: Direction, bytes: number, decoded: boolean): void;
+}
+
 /** The states a relayed player passes through after the handshake; each has a handler per side. */
 type SessionState = Extract<ProtocolState, "login" | "configuration" | "play">;
 
@@ -89,6 +94,8 @@ export class ProxiedPlayer {
   readonly #backendHandlers: Record<SessionState, SessionHandler>;
   readonly #closeListeners: (() => void)[] = [];
   #observer: PacketObserver | undefined;
+  /** Counts relayed frames and bytes (the gateway's metrics); none when unset. */
+  traffic: RelayTraffic | undefined;
 
   constructor(options: ProxiedPlayerOptions) {
     this.client = options.client;
@@ -277,12 +284,15 @@ export class ProxiedPlayer {
     const state = this.#state;
     const name = this.codec.nameOf(state, direction, frame);
     let verdict: Verdict = "relay";
+    let decoded = false;
     if (name !== undefined && handler.undecoded?.has(name))
       verdict = handler.handle({ name, params: {}, frame });
     else if (name !== undefined && handler.reads.has(name)) {
       const packet = this.codec.decode(state, direction, frame);
+      decoded = packet !== undefined;
       if (packet !== undefined) verdict = handler.handle(packet);
     }
+    this.traffic?.frame(direction, frame.length, decoded);
     if (verdict === "relay") target.forward(frame, wire);
     this.#observed(state, direction, name, frame);
   }

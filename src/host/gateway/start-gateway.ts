@@ -7,6 +7,7 @@ import { Languages } from "../../util/language.js";
 import { consoleLogger, type Logger } from "../../util/logger.js";
 import { checkGamePort, gamePortLine } from "../shared/game-port.js";
 import { installShutdown } from "../shared/shutdown.js";
+import { type HostTelemetry, listenMetrics, openTelemetry } from "../shared/telemetry/host-telemetry.js";
 import { type GatewayAssistant, startGatewayAssistant } from "./assistant/gateway-assistant.js";
 import { pingBackend } from "./backend-status.js";
 import { type GatewayRcon, gatewayRconOver, openGatewayRcon } from "./effects/gateway-rcon.js";
@@ -21,6 +22,7 @@ import {
   parseAddress,
   serverDirOf,
 } from "./gateway-config.js";
+import { relayTraffic } from "./gateway-metrics.js";
 import { GatewayServer } from "./gateway-server.js";
 import { type LoginSettings, prepareLogin } from "./identity/login-settings.js";
 import { PacketCodec } from "./protocol/packet-codec.js";
@@ -66,6 +68,10 @@ export interface RunningGateway {
   readonly assistant: AssistantServer | undefined;
   /** The web panel's address (`config/system/panel.json`, `--panel-port`); undefined when it is off or not started. */
   readonly panelUrl: string | undefined;
+  /** Metrics and traces (telemetry.json, `OTEL_*`). */
+  readonly telemetry: HostTelemetry;
+  /** The `--metrics-port` address, when given. */
+  readonly metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -107,15 +113,22 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
   );
   warnUnsafe(host, backendAddress, login.value, options.logger);
   const announce = options.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const rcon = await rconOf(options, config.rcon, cli.value, dataDir, codec.minecraftVersion);
+  const environment = options.environment ?? process.env;
+  const telemetry = await openTelemetry({ dataDir, environment, logger: options.logger }).catch(
+    (error: unknown) => {
+      throw new GatewayStartError(error instanceof Error ? error.message : String(error));
+    },
+  );
+  const rcon = await rconOf(options, config.rcon, cli.value, dataDir, codec.minecraftVersion, telemetry);
   const assistant: GatewayAssistant | undefined =
     options.commands === undefined
       ? await startGatewayAssistant({
           dataDir,
           logger: options.logger,
           clock: options.clock ?? systemClock(),
-          environment: options.environment ?? process.env,
+          environment,
           panelPort: cli.value.panelPort,
+          telemetry,
           announce,
           serverDir:
             cli.value.serverDir === undefined ? serverDirOf(config, dataDir) : resolve(cli.value.serverDir),
@@ -146,6 +159,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     languages: Languages.load(RESOURCES),
     logger: options.logger,
     ...(commands === undefined ? {} : { commands }),
+    ...(telemetry.metrics === undefined ? {} : { traffic: relayTraffic(telemetry.metrics) }),
   }).catch(async (error: unknown) => {
     await assistant?.close();
     await rcon?.close();
@@ -169,6 +183,16 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     options.logger.info(
       `RCON at ${rcon.where}: rewards are given through it and done once a save-all after them has finished`,
     );
+  telemetry.metrics?.gauge(
+    "system_gateway_players",
+    "Players the gateway relays now.",
+    [],
+    () => server.players().length,
+  );
+  const metricsServer =
+    cli.value.metricsPort === undefined
+      ? undefined
+      : await listenMetrics({ telemetry, port: cli.value.metricsPort, logger: options.logger });
   announce(`listening on ${formatAddress({ host, port: server.port })}`);
   let closing: Promise<void> | undefined;
   return {
@@ -179,11 +203,15 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     server,
     assistant: assistant?.assistant,
     panelUrl: assistant?.panelUrl,
+    telemetry,
+    metricsUrl: metricsServer?.url,
     close: () => {
       closing ??= (async () => {
+        await metricsServer?.close();
         await server.close();
         await assistant?.close();
         await rcon?.close();
+        await telemetry.close();
       })();
       return closing;
     },
@@ -201,12 +229,14 @@ const rconOf = async (
   flags: { readonly rcon?: string; readonly rconPasswordFile?: string },
   dataDir: string,
   version: string,
+  telemetry: HostTelemetry,
 ): Promise<GatewayRcon | undefined> => {
   if (options.rcon !== undefined)
     return gatewayRconOver({
       commands: options.rcon,
       version,
       logger: options.logger,
+      metrics: telemetry.metrics,
       ...(fromFile === undefined ? {} : { saveIntervalSeconds: fromFile.saveIntervalSeconds }),
     });
   const merged = mergeRconFlags(fromFile, flags);
@@ -218,6 +248,8 @@ const rconOf = async (
     baseDir: dataDir,
     version,
     logger: options.logger,
+    metrics: telemetry.metrics,
+    telemetry: telemetry.telemetry,
   });
   if (!opened.success) throw new GatewayStartError(opened.error);
   return opened.value;

@@ -70,7 +70,11 @@ const table = (caption: string, head: readonly string[], rows: readonly (readonl
  * grants and modes, recent event tasks, and deliveries waiting for an admin. Read-only: changes are the admin
  * commands in game (`/system grant`, `/system mode`, `/system deliveries`), which check permissions as always.
  */
-export const renderAdminPage = (assistant: AssistantServer, admin: string): string => {
+export const renderAdminPage = (
+  assistant: AssistantServer,
+  admin: string,
+  view: { readonly locale: string; readonly charts: boolean } = { locale: "en_us", charts: false },
+): string => {
   const { infrastructure, core, events } = assistant;
   const name = (uuid: string): string => infrastructure.players.nameOf(uuid) ?? uuid;
   const usage = core.usage(undefined);
@@ -91,6 +95,11 @@ export const renderAdminPage = (assistant: AssistantServer, admin: string): stri
 <link rel="stylesheet" href="/panel.css"></head>
 <body class="admin"><header><h1>System · admin</h1><span id="player">${escapeHtml(admin)}</span><a href="/">Panel</a></header>
 <main>
+${
+  view.charts
+    ? `<section id="telemetry" class="telemetry" data-locale="${escapeHtml(view.locale)}"></section><script type="module" src="/admin.js"></script>`
+    : `<p class="hint">${escapeHtml(assistant.text(view.locale, "system.panel.telemetry.off"))}</p>`
+}
 <h2>Model calls per player per day</h2>
 ${usageChart(usage)}
 ${table(

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { AssistantServer } from "../../assistant/assistant-server.js";
 import { BUILTIN_PACK_ROOT } from "../../data/prompts/prompt-store.js";
 import type { Logger } from "../../util/logger.js";
+import type { HostTelemetry } from "../shared/telemetry/host-telemetry.js";
 import { BindingCodes } from "./binding-codes.js";
 import { loadPanelConfig } from "./panel-config.js";
 import { PanelServer } from "./panel-server.js";
@@ -20,6 +21,8 @@ export const openPanel = async (options: {
   readonly panelPort: number | undefined;
   readonly now: () => number;
   readonly logger: Logger;
+  /** Serves `/metrics` on the panel too. */
+  readonly telemetry?: HostTelemetry;
 }): Promise<PanelServer | undefined> => {
   const { logger, now } = options;
   const loaded = await loadPanelConfig(options.dataDir, logger);
@@ -38,6 +41,7 @@ export const openPanel = async (options: {
       sessions,
       resources: BUILTIN_PACK_ROOT,
       logger,
+      ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     });
   } catch (error) {
     logger.warn(panelNotStarted(config, error));

@@ -22,6 +22,7 @@ import { ADMIN_LEVEL } from "../../module/builtin/core/core-services.js";
 import type { FrameChannel } from "../../util/frame-transport.js";
 import type { Logger } from "../../util/logger.js";
 import { Registry } from "../../util/registry.js";
+import { observedReply } from "../shared/telemetry/observed-reply.js";
 import type { PanelSessions } from "./panel-sessions.js";
 import { panelHistory, panelState } from "./panel-views.js";
 
@@ -239,6 +240,13 @@ export class PanelConnections {
    * still runs, the rest is routed).
    */
   #run(player: PlayerInfo, request: ChatRequest | CardActionRequest): Promise<AssistantReply> {
+    const button = request instanceof CardActionRequest || /^\/?system\s+card\s/iu.test(request.text);
+    return observedReply(this.assistant, button ? "button" : "panel", player.uuid, () =>
+      this.#line(player, request),
+    );
+  }
+
+  #line(player: PlayerInfo, request: ChatRequest | CardActionRequest): Promise<AssistantReply> {
     if (request instanceof CardActionRequest)
       return this.assistant.clickAction(player, request.card, request.action, request.args);
     if (!isSlashLine(request.text)) return this.assistant.submit(player, request.text);

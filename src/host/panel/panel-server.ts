@@ -4,11 +4,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Duplex } from "node:stream";
-import { WebSocketServer } from "ws";
+import { type WebSocket, WebSocketServer } from "ws";
 import type { AssistantServer } from "../../assistant/assistant-server.js";
 import type { BindingOffer, PanelBindings } from "../../module/builtin/panel/panel-bindings.js";
 import { WebSocketFrameChannel } from "../../util/frame-transport.js";
 import type { Logger } from "../../util/logger.js";
+import type { HostTelemetry } from "../shared/telemetry/host-telemetry.js";
+import { TelemetryHistory } from "../shared/telemetry/telemetry-history.js";
 import { renderAdminPage } from "./admin-page.js";
 import type { BindingCodes } from "./binding-codes.js";
 import type { PanelConfig } from "./panel-config.js";
@@ -24,6 +26,7 @@ const STATIC: Readonly<Record<string, { file: string; type: string }>> = {
   "/": { file: "panel/index.html", type: "text/html; charset=utf-8" },
   "/panel.js": { file: "panel/panel.js", type: "text/javascript; charset=utf-8" },
   "/panel.css": { file: "panel/panel.css", type: "text/css; charset=utf-8" },
+  "/admin.js": { file: "panel/admin.js", type: "text/javascript; charset=utf-8" },
   "/lang/en_us.json": { file: "assets/system/lang/en_us.json", type: "application/json; charset=utf-8" },
   "/lang/zh_cn.json": { file: "assets/system/lang/zh_cn.json", type: "application/json; charset=utf-8" },
 };
@@ -47,6 +50,8 @@ const cookiesOf = (request: IncomingMessage): Map<string, string> => {
 export class PanelServer implements PanelBindings {
   readonly #sockets = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
   #connections: PanelConnections | undefined;
+  /** What the operators' page charts, sampled from the metrics registry; absent when metrics are off. */
+  readonly #history: TelemetryHistory | undefined;
 
   private constructor(
     private readonly http: Server,
@@ -57,8 +62,13 @@ export class PanelServer implements PanelBindings {
       readonly sessions: PanelSessions;
       readonly resources: string;
       readonly logger: Logger;
+      /** `/metrics` on the panel's address (loopback, or a bearer token); absent: 404. */
+      readonly telemetry?: HostTelemetry;
     },
-  ) {}
+  ) {
+    const metrics = options.telemetry?.metrics;
+    this.#history = metrics === undefined ? undefined : new TelemetryHistory(metrics);
+  }
 
   static async open(options: {
     readonly config: PanelConfig;
@@ -66,6 +76,7 @@ export class PanelServer implements PanelBindings {
     readonly sessions: PanelSessions;
     readonly resources: string;
     readonly logger: Logger;
+    readonly telemetry?: HostTelemetry;
   }): Promise<PanelServer> {
     const http = createServer();
     await new Promise<void>((resolve, reject) => {
@@ -110,6 +121,7 @@ export class PanelServer implements PanelBindings {
   }
 
   async close(): Promise<void> {
+    this.#history?.close();
     this.#connections?.closeAll();
     for (const client of this.#sockets.clients) client.terminate();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
@@ -117,6 +129,8 @@ export class PanelServer implements PanelBindings {
 
   async #request(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? "/", this.url).pathname;
+    const telemetry = this.options.telemetry;
+    if (path === "/metrics" && telemetry !== undefined) return telemetry.answer(request, response);
     const headers = {
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
@@ -154,7 +168,11 @@ export class PanelServer implements PanelBindings {
           );
         return;
       }
-      const page = renderAdminPage(connections.assistant, connections.describe(playerId)?.player ?? playerId);
+      const described = connections.describe(playerId);
+      const page = renderAdminPage(connections.assistant, described?.player ?? playerId, {
+        locale: described?.locale ?? "en_us",
+        charts: this.#history !== undefined,
+      });
       response.writeHead(200, { ...headers, "Content-Type": "text/html; charset=utf-8" }).end(page);
       return;
     }
@@ -224,6 +242,17 @@ export class PanelServer implements PanelBindings {
     const connections = this.#connections as PanelConnections;
     const token = cookiesOf(request).get(SESSION_COOKIE) as string;
     const playerId = this.options.sessions.playerOf(token) as string;
+    if (new URL(request.url ?? "/", this.url).pathname === "/ws/admin") {
+      const history = this.#history;
+      if (history === undefined || !connections.isAdmin(playerId)) {
+        socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n");
+        return;
+      }
+      this.#sockets.handleUpgrade(request, socket, head, (ws) =>
+        adminCharts(ws, history, this.options.logger),
+      );
+      return;
+    }
     this.#sockets.handleUpgrade(request, socket, head, (ws) => {
       connections.open(new WebSocketFrameChannel(ws), playerId, token);
     });
@@ -231,14 +260,33 @@ export class PanelServer implements PanelBindings {
 
   /** Why a WebSocket upgrade is refused: not the panel's socket, another origin, or no bound session. */
   #refusal(request: IncomingMessage): string | undefined {
-    if (new URL(request.url ?? "/", this.url).pathname !== "/ws" || this.#connections === undefined)
-      return "404 Not Found";
+    const path = new URL(request.url ?? "/", this.url).pathname;
+    if ((path !== "/ws" && path !== "/ws/admin") || this.#connections === undefined) return "404 Not Found";
     if (request.headers.origin !== this.url) return "403 Forbidden";
     if (this.options.sessions.playerOf(cookiesOf(request).get(SESSION_COOKIE)) === undefined)
       return "401 Unauthorized";
     return undefined;
   }
 }
+
+/** How often the operators' page gets a new snapshot of the charts. */
+const CHART_REFRESH_MILLIS = 5_000;
+
+/** Sends the operators' page a snapshot of the charts at once and every few seconds until it closes. */
+const adminCharts = (socket: WebSocket, history: TelemetryHistory, logger: Logger): void => {
+  const send = (): void => {
+    history
+      .snapshot()
+      .then((snapshot) => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(snapshot));
+      })
+      .catch((error: unknown) => logger.error("operators' charts failed", error));
+  };
+  send();
+  const timer = setInterval(send, CHART_REFRESH_MILLIS);
+  socket.on("close", () => clearInterval(timer));
+  socket.on("message", () => {});
+};
 
 const readBody = (request: IncomingMessage): Promise<string> =>
   new Promise((resolve, reject) => {

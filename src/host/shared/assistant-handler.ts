@@ -8,6 +8,7 @@ import { cardComponent } from "./card-component.js";
 import { brigadierTree } from "./declare-commands.js";
 import type { HostCommandTree, HostHandler, HostPlayer } from "./host-handler.js";
 import type { OnlinePlayers } from "./online-players.js";
+import { observedReply } from "./telemetry/observed-reply.js";
 
 /**
  * Connects the flying-squid host to an AssistantServer through its narrow facade: forwards `/system …` and
@@ -46,7 +47,9 @@ export class AssistantHostHandler implements HostHandler {
     }
     const reply =
       base.toLowerCase() !== "system"
-        ? await this.assistant.submit(this.#info(player), `/${trimmed}`)
+        ? await observedReply(this.assistant, "chat", player.uuid, () =>
+            this.assistant.submit(this.#info(player), `/${trimmed}`),
+          )
         : await this.#system(this.#info(player), body);
     if (reply.card !== undefined) {
       player.sendCard(render(reply.card));
@@ -199,9 +202,11 @@ export class AssistantHostHandler implements HostHandler {
   /** A click, a known command after `/system` (explicit, so a typo gets its usage), or plain text. */
   #system(player: PlayerInfo, body: string) {
     const line = systemLine(body, (head) => this.assistant.isCommand(head));
-    return line.kind === "click"
-      ? this.assistant.click(player, line.ref, line.index)
-      : this.assistant.submit(player, line.text);
+    return observedReply(this.assistant, line.kind === "click" ? "button" : "chat", player.uuid, () =>
+      line.kind === "click"
+        ? this.assistant.click(player, line.ref, line.index)
+        : this.assistant.submit(player, line.text),
+    );
   }
 }
 

@@ -8,6 +8,8 @@ export interface CliOptions {
   readonly panelPort?: number;
   /** `--server-dir DIR`: a modpack server's folder whose mods, datapacks and KubeJS System reads for items. */
   readonly serverDir?: string;
+  /** `--metrics-port N`: serve `/metrics` alone on this port too (see docs/telemetry.md). */
+  readonly metricsPort?: number;
   /** `--help` / `-h`: print `SERVE_USAGE` and start nothing. */
   readonly help?: true;
 }
@@ -17,9 +19,9 @@ export const DEFAULT_DATA_DIR = "run";
 
 /** The usage line of `npm start -- …` / `system serve …`, printed with a refused flag and by `--help`. */
 export const SERVE_USAGE =
-  "usage: system serve [--port N] [--panel-port N] [--data-dir DIR] [--server-dir DIR]";
+  "usage: system serve [--port N] [--panel-port N] [--metrics-port N] [--data-dir DIR] [--server-dir DIR]";
 
-const PORT_FLAGS = ["--port", "--panel-port"] as const;
+const PORT_FLAGS = ["--port", "--panel-port", "--metrics-port"] as const;
 type PortFlag = (typeof PORT_FLAGS)[number];
 const isPortFlag = (flag: string): flag is PortFlag => (PORT_FLAGS as readonly string[]).includes(flag);
 
@@ -68,5 +70,6 @@ export const parseCliOptions = (argv: readonly string[]): Validation<CliOptions>
     ...(serverDir === undefined ? {} : { serverDir }),
     ...(ports["--port"] === undefined ? {} : { port: ports["--port"] }),
     ...(ports["--panel-port"] === undefined ? {} : { panelPort: ports["--panel-port"] }),
+    ...(ports["--metrics-port"] === undefined ? {} : { metricsPort: ports["--metrics-port"] }),
   });
 };

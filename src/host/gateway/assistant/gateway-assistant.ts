@@ -11,6 +11,7 @@ import { createAssistant } from "../../shared/create-assistant.js";
 import { OnlinePlayers } from "../../shared/online-players.js";
 import { DEFAULT_SERVER_CONFIG } from "../../shared/server-config.js";
 import { openNetworkLink } from "../../shared/shared-reloads.js";
+import { type HostTelemetry, watchAssistant } from "../../shared/telemetry/host-telemetry.js";
 import type { RconEffects } from "../effects/rcon-effects.js";
 import { KillStatistics, type KillStatisticsOptions } from "../rcon/kill-statistics.js";
 import { AssistantGatewayCommands } from "./assistant-commands.js";
@@ -59,6 +60,8 @@ export const startGatewayAssistant = async (options: {
    */
   readonly listenHost?: string;
   readonly onlineMode?: boolean;
+  /** Metrics and traces the gateway opened (telemetry.json, `OTEL_*`); none when absent. */
+  readonly telemetry?: HostTelemetry;
 }): Promise<GatewayAssistant> => {
   const { dataDir, logger } = options;
   const world = join(dataDir, DEFAULT_SERVER_CONFIG.worldFolder);
@@ -96,6 +99,7 @@ export const startGatewayAssistant = async (options: {
     panelPort: options.panelPort,
     now: () => options.clock.now(),
     logger,
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
   });
   const assistant = await createAssistant({
     paths: {
@@ -113,7 +117,9 @@ export const startGatewayAssistant = async (options: {
     services: extensions.services,
     network,
     panel,
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry.telemetry }),
   });
+  watchAssistant(options.telemetry?.metrics, assistant);
   if (panel !== undefined) servePanel(panel, assistant, options.announce);
   const handler = new AssistantHostHandler(assistant, players, verification);
   const playtime = setInterval(() => {

@@ -1,7 +1,10 @@
+import { NO_TELEMETRY, type Telemetry } from "../../../agent/telemetry/telemetry.js";
 import type { Logger } from "../../../util/logger.js";
 import { invalid, type Validation, valid } from "../../../util/validation.js";
+import type { SystemMetrics } from "../../shared/telemetry/system-metrics.js";
+import { ObservedRconCommands, ObservedSaveBatcher } from "../gateway-metrics.js";
 import { RconClient } from "../rcon/rcon-client.js";
-import { RconCommands } from "../rcon/rcon-commands.js";
+import type { RconCommands } from "../rcon/rcon-commands.js";
 import { DEFAULT_SAVE_INTERVAL_SECONDS, loadRconSettings, type RconConfig } from "../rcon/rcon-config.js";
 import { RconError } from "../rcon/rcon-error.js";
 import { loadReplyLanguage } from "../rcon/reply-language.js";
@@ -9,7 +12,7 @@ import { saveAllCommand } from "../rcon/server-commands.js";
 import { itemCatalog } from "./inventory-room.js";
 import { RconAvailability } from "./rcon-availability.js";
 import { RconEffects } from "./rcon-effects.js";
-import { SaveBatcher } from "./save-batcher.js";
+import type { SaveBatcher } from "./save-batcher.js";
 
 /** How long the start-up check of the RCON login may take. */
 const START_CHECK_MILLIS = 5_000;
@@ -35,13 +38,18 @@ export const gatewayRconOver = (options: {
   readonly logger: Logger;
   readonly where?: string;
   readonly closeClient?: () => Promise<void>;
+  /** Counts the waits of deliveries for their save-all. */
+  readonly metrics?: SystemMetrics | undefined;
 }): GatewayRcon => {
   const { commands, logger } = options;
-  const saves = new SaveBatcher({
-    target: { save: () => commands.run(saveAllCommand()), logins: () => commands.logins },
-    intervalMillis: (options.saveIntervalSeconds ?? DEFAULT_SAVE_INTERVAL_SECONDS) * 1000,
-    logger,
-  });
+  const saves = new ObservedSaveBatcher(
+    {
+      target: { save: () => commands.run(saveAllCommand()), logins: () => commands.logins },
+      intervalMillis: (options.saveIntervalSeconds ?? DEFAULT_SAVE_INTERVAL_SECONDS) * 1000,
+      logger,
+    },
+    options.metrics,
+  );
   const where = options.where ?? "RCON";
   const availability = new RconAvailability({ commands, where, logger });
   const effects = new RconEffects({
@@ -78,16 +86,18 @@ export const openGatewayRcon = async (options: {
   /** The backend's version (its reply texts and items). */
   readonly version: string;
   readonly logger: Logger;
+  /** Counts commands by outcome with their latency, and traces them inside requests. */
+  readonly metrics?: SystemMetrics | undefined;
+  readonly telemetry?: Telemetry;
 }): Promise<Validation<GatewayRcon>> => {
   const { config, logger } = options;
   const settings = await loadRconSettings({ config, baseDir: options.baseDir, logger });
   if (!settings.success) return settings;
   const client = new RconClient({ ...settings.value, logger });
-  const commands = new RconCommands({
-    client,
-    language: loadReplyLanguage(options.version, logger),
-    logger,
-  });
+  const commands = new ObservedRconCommands(
+    { client, language: loadReplyLanguage(options.version, logger), logger },
+    { metrics: options.metrics, telemetry: options.telemetry ?? NO_TELEMETRY },
+  );
   const where = `${config.host}:${config.port}`;
   let down: string | undefined;
   try {
@@ -106,6 +116,7 @@ export const openGatewayRcon = async (options: {
     logger,
     where,
     closeClient: () => client.close(),
+    metrics: options.metrics,
   });
   // the start line says it; the probe then asks again until RCON answers
   if (down !== undefined) rcon.availability.failed(down, { quiet: true });

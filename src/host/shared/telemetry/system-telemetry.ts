@@ -1,0 +1,192 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { AgentException } from "../../../agent/agent-exception.js";
+import { AgentFailure } from "../../../agent/agent-failure.js";
+import type { AgentResult } from "../../../agent/agent-result.js";
+import {
+  type ModelCallRecord,
+  outcomeOf,
+  type RequestEntry,
+  type RequestIdentity,
+  type RoutePath,
+  type SpanAttributes,
+  type Telemetry,
+  type TelemetrySpan,
+} from "../../../agent/telemetry/telemetry.js";
+import { boundedLabel, type SystemMetrics } from "./system-metrics.js";
+import type { TraceExport } from "./trace-export.js";
+
+/** What one running request has recorded so far (its labels are set once it ends). */
+interface RequestState {
+  route: RoutePath | undefined;
+  workflow: string | undefined;
+  /** A refusal already counted by the model call that met it (not counted again for the request). */
+  quotaCounted: boolean;
+  busyCounted: boolean;
+}
+
+interface Scope {
+  readonly span: Span | undefined;
+  readonly request: RequestState | undefined;
+}
+
+const NO_SPAN: TelemetrySpan = { setAttributes: () => {}, fail: () => {} };
+
+const defined = (attributes: SpanAttributes): Record<string, string | number | boolean> => {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = value;
+  return out;
+};
+
+const wrap = (span: Span): TelemetrySpan => ({
+  setAttributes: (attributes) => span.setAttributes(defined(attributes)),
+  fail: (code) => span.setStatus({ code: SpanStatusCode.ERROR, message: code }),
+});
+
+const QUOTA = AgentFailure.QUOTA_EXCEEDED.code;
+const BUSY = AgentFailure.BUSY.code;
+const CANCELLED = AgentFailure.CANCELLED.code;
+
+/**
+ * The host's Telemetry: Prometheus counts in `metrics` (when on) and OpenTelemetry spans through `traces` (when
+ * on). The current request and span follow the work through AsyncLocalStorage, so a model call deep in a ReAct
+ * round is a child of that round's span and its refusal is known to the request it belongs to. Steps outside any
+ * request (a save-all batch) make no spans of their own.
+ */
+export class SystemTelemetry implements Telemetry {
+  readonly #scope = new AsyncLocalStorage<Scope>();
+
+  constructor(
+    readonly metrics: SystemMetrics | undefined,
+    readonly traces: TraceExport | undefined,
+  ) {}
+
+  get recordsContent(): boolean {
+    return this.traces?.recordContent === true;
+  }
+
+  async request(
+    entry: RequestEntry,
+    identity: RequestIdentity,
+    work: () => Promise<AgentResult>,
+  ): Promise<AgentResult> {
+    const state: RequestState = {
+      route: undefined,
+      workflow: undefined,
+      quotaCounted: false,
+      busyCounted: false,
+    };
+    const traces = this.traces;
+    const span = traces?.tracer.startSpan(
+      `request ${entry}`,
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          "system.entry": entry,
+          "system.player": traces.player(identity.playerId),
+          ...(identity.requestId === undefined ? {} : { "system.request.id": identity.requestId }),
+        },
+      },
+      ROOT_CONTEXT,
+    );
+    const started = process.hrtime.bigint();
+    let outcome = AgentFailure.MODULE_FAILED.code;
+    try {
+      const result = await this.#scope.run({ span, request: state }, work);
+      outcome = outcomeOf(result);
+      return result;
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = state.route ?? "none";
+      const workflow = boundedLabel(state.workflow);
+      const metrics = this.metrics;
+      if (metrics !== undefined) {
+        metrics.requests.inc({ entry, route, workflow, outcome: boundedLabel(outcome) });
+        metrics.requestSeconds.observe({ entry, route }, seconds);
+        if (outcome === QUOTA && !state.quotaCounted) metrics.quotaRefusals.inc();
+        if (outcome === BUSY && !state.busyCounted) metrics.busy.inc({ source: "player" });
+        if (outcome === CANCELLED) metrics.cancellations.inc();
+      }
+      if (span !== undefined) {
+        span.setAttributes({
+          "system.route.path": route,
+          "system.workflow": workflow,
+          "system.outcome": outcome,
+        });
+        if (outcome !== "ok") span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+        span.end();
+      }
+    }
+  }
+
+  span<T>(name: string, attributes: SpanAttributes, work: (span: TelemetrySpan) => Promise<T>): Promise<T> {
+    const scope = this.#scope.getStore();
+    const traces = this.traces;
+    if (traces === undefined || scope?.span === undefined) return work(NO_SPAN);
+    const span = traces.tracer.startSpan(
+      name,
+      { kind: SpanKind.INTERNAL, attributes: defined(attributes) },
+      trace.setSpan(ROOT_CONTEXT, scope.span),
+    );
+    return this.#scope.run({ span, request: scope.request }, async () => {
+      try {
+        return await work(wrap(span));
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: AgentException.failure(error).code });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  routed(path: RoutePath, seconds: number): void {
+    const request = this.#scope.getStore()?.request;
+    if (request !== undefined) request.route = path;
+    if (seconds > 0) this.metrics?.routingSeconds.observe({ route: path }, seconds);
+  }
+
+  workflow(workflow: string): void {
+    const request = this.#scope.getStore()?.request;
+    if (request !== undefined && request.workflow === undefined) request.workflow = workflow;
+  }
+
+  modelCall(record: ModelCallRecord): void {
+    const metrics = this.metrics;
+    if (metrics === undefined) return;
+    const labels = { model: boundedLabel(record.model, "unknown"), workflow: boundedLabel(record.workflow) };
+    metrics.modelCalls.inc({ ...labels, outcome: boundedLabel(record.outcome) });
+    metrics.modelSeconds.observe(labels, record.seconds);
+    if (record.inputTokens > 0) metrics.inputTokens.inc(labels, record.inputTokens);
+    if (record.outputTokens > 0) metrics.outputTokens.inc(labels, record.outputTokens);
+    const request = this.#scope.getStore()?.request;
+    if (record.outcome === QUOTA) {
+      metrics.quotaRefusals.inc();
+      if (request !== undefined) request.quotaCounted = true;
+    }
+    if (record.outcome === BUSY) {
+      metrics.busy.inc({ source: "model" });
+      if (request !== undefined) request.busyCounted = true;
+    }
+  }
+
+  toolCall(tool: string, outcome: string, seconds: number): void {
+    const metrics = this.metrics;
+    if (metrics === undefined) return;
+    metrics.toolCalls.inc({ tool: boundedLabel(tool), outcome: boundedLabel(outcome) });
+    metrics.toolSeconds.observe({ tool: boundedLabel(tool) }, seconds);
+  }
+
+  journalStep(outcome: string): void {
+    this.metrics?.journalSteps.inc({ outcome: boundedLabel(outcome) });
+  }
+
+  /** Sends buffered spans now (tests; shutdown calls `close`). */
+  async flush(): Promise<void> {
+    await this.traces?.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.traces?.close();
+  }
+}
