@@ -173,8 +173,8 @@ export class RequestPipeline {
     const decision = await telemetry.span("route", {}, async (span) => {
       const decided = await this.options.router.route(request);
       span.setAttributes({
-        "system.route.path": routePathOf(decided.source),
-        "system.route.workflow": decided.module?.id.toString(),
+        "assistant.route.path": routePathOf(decided.source),
+        "assistant.route.workflow": decided.module?.id.toString(),
       });
       return decided;
     });

@@ -68,6 +68,9 @@ export const serverBundle = (): Promise<string> => {
       platform: "node",
       format: "esm",
       target: "node20",
+      // as Node resolves packages: without esbuild's default "module" condition, which picks builds that only a
+      // bundler can load (@opentelemetry/api's build/esm imports its files without extensions)
+      conditions: ["node"],
       outfile,
       logLevel: "warning",
       plugins: [inPlace],

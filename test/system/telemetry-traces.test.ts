@@ -67,7 +67,7 @@ describe("traces of the shipped server", () => {
           await (server.system.telemetry.telemetry as { flush?: () => Promise<void> }).flush?.();
           return receiver.spans.find(
             (span) =>
-              span.name === "request chat" && span.attributes["system.workflow"] === "system:reasoning",
+              span.name === "request chat" && span.attributes["assistant.workflow"] === "system:reasoning",
           );
         },
         { timeout: 20_000 },
@@ -75,23 +75,23 @@ describe("traces of the shipped server", () => {
       .toBeDefined()
       .then(() =>
         receiver.spans.find(
-          (span) => span.name === "request chat" && span.attributes["system.workflow"] === "system:reasoning",
+          (span) => span.name === "request chat" && span.attributes["assistant.workflow"] === "system:reasoning",
         ),
       );
     const request = root as ReceivedSpan;
     expect(request.parentSpanId).toBeUndefined();
-    expect(request.attributes["system.route.path"]).toBe("command");
-    expect(request.attributes["system.outcome"]).toBe("ok");
+    expect(request.attributes["assistant.route.path"]).toBe("command");
+    expect(request.attributes["assistant.outcome"]).toBe("ok");
     expect(request.resource["service.name"]).toBe("system");
     const spans = receiver.trace(request.traceId);
     const route = childrenOf(spans, request).find((span) => span.name === "route");
-    expect(route?.attributes["system.route.path"]).toBe("command");
+    expect(route?.attributes["assistant.route.path"]).toBe("command");
     const workflow = childrenOf(spans, request).find((span) => span.name === "workflow system:reasoning");
     expect(workflow).toBeDefined();
-    expect(workflow?.attributes["system.budget.modelCalls"]).toBe(2);
-    expect(workflow?.attributes["system.budget.toolCalls"]).toBe(1);
+    expect(workflow?.attributes["assistant.budget.modelCalls"]).toBe(2);
+    expect(workflow?.attributes["assistant.budget.toolCalls"]).toBe(1);
     const rounds = childrenOf(spans, workflow as ReceivedSpan).filter((span) => span.name === "react.round");
-    expect(rounds.map((round) => round.attributes["system.react.round"])).toEqual([1, 2]);
+    expect(rounds.map((round) => round.attributes["assistant.react.round"])).toEqual([1, 2]);
     const [first, second] = rounds as [ReceivedSpan, ReceivedSpan];
     const firstModel = childrenOf(spans, first).find((span) => span.name === `chat ${TEST_MODEL}`);
     expect(firstModel?.attributes["gen_ai.request.model"]).toBe(TEST_MODEL);
@@ -108,7 +108,7 @@ describe("traces of the shipped server", () => {
     expect(everything).not.toContain("Dig deep");
     expect(everything).not.toContain("Steve");
     expect(everything).not.toContain(uuidOf(server.system, "Steve"));
-    expect(String(request.attributes["system.player"])).toMatch(/^[0-9a-f]{16}$/u);
+    expect(String(request.attributes["assistant.player"])).toMatch(/^[0-9a-f]{16}$/u);
   });
 
   it("records a write step of the journal inside its request's trace", async () => {

@@ -263,7 +263,7 @@ export class AgentEngine implements NestedWorkflows {
       const running = context;
       const result = await this.#telemetry.span(
         `workflow ${module.id}`,
-        { "system.workflow": module.id.toString() },
+        { "assistant.workflow": module.id.toString() },
         async (span) => {
           const outcome = await module.run(decoded.value, running);
           span.setAttributes(budgetAttributes(running.counters));

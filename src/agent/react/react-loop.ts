@@ -51,10 +51,10 @@ export const ReActLoop = {
       try {
         result = await execution.telemetry.span(
           "react.round",
-          { "system.react.round": react.round, "system.react.final_only": finalOnly },
+          { "assistant.react.round": react.round, "assistant.react.final_only": finalOnly },
           async (span) => {
             const played = await playRound(execution, react, options, finalOnly);
-            span.setAttributes({ "system.react.result": played.kind });
+            span.setAttributes({ "assistant.react.result": played.kind });
             return played;
           },
         );

@@ -25,7 +25,7 @@ export const observedModelPort = (port: ModelPort, telemetry: Telemetry, model: 
         "gen_ai.system": "openai",
         "gen_ai.request.model": name,
         "gen_ai.request.max_tokens": request.maxOutputTokens,
-        "system.workflow": meta.workflow,
+        "assistant.workflow": meta.workflow,
         ...(telemetry.recordsContent
           ? { "gen_ai.prompt": `${request.system}\n${JSON.stringify(request.user)}` }
           : {}),
@@ -71,7 +71,7 @@ const finite = (value: number): number => (Number.isFinite(value) ? Math.max(0, 
 /** A step runner that records each journal write step in a `journal.step` span and counts it by outcome. */
 export const observedStepRunner = (steps: StepRunner, telemetry: Telemetry): StepRunner => ({
   run: (stepKey: string, tool: AnyTool, input: unknown, effect: () => Promise<unknown>): Promise<unknown> =>
-    telemetry.span("journal.step", { "system.tool": tool.id.toString() }, async (span) => {
+    telemetry.span("journal.step", { "assistant.tool": tool.id.toString() }, async (span) => {
       try {
         const result = await steps.run(stepKey, tool, input, effect);
         telemetry.journalStep("done");
@@ -97,7 +97,7 @@ export const observedToolCall = <T>(
     {
       "gen_ai.operation.name": "execute_tool",
       "gen_ai.tool.name": id,
-      "system.tool.read_only": tool.readOnly,
+      "assistant.tool.read_only": tool.readOnly,
     },
     async (span) => {
       const started = process.hrtime.bigint();

@@ -93,12 +93,12 @@ export const NO_TELEMETRY: Telemetry = {
 export const outcomeOf = (result: AgentResult): string =>
   result.isPartial() ? "partial" : (result.failure?.code ?? "ok");
 
-/** The budget counters of a request as span attributes (`system.budget.modelCalls`, …). */
+/** The budget counters of a request as span attributes (`assistant.budget.modelCalls`, …). */
 export const budgetAttributes = (counters: {
   snapshot(): Readonly<Record<string, number>>;
 }): SpanAttributes =>
   Object.fromEntries(
-    Object.entries(counters.snapshot()).map(([name, value]) => [`system.budget.${name}`, value]),
+    Object.entries(counters.snapshot()).map(([name, value]) => [`assistant.budget.${name}`, value]),
   );
 
 const PATHS: Readonly<Record<RouteSource, RoutePath>> = {

@@ -58,7 +58,7 @@ export class ObservedRconCommands extends RconCommands {
   override run<R>(command: RconCommand<R>, options: { readonly timeoutMillis?: number } = {}): Promise<R> {
     const name = KNOWN_COMMANDS.has(command.name) ? command.name : "other";
     const { metrics, telemetry } = this.observe;
-    return telemetry.span(`rcon ${name}`, { "system.rcon.command": name }, async (span) => {
+    return telemetry.span(`rcon ${name}`, { "assistant.rcon.command": name }, async (span) => {
       const started = process.hrtime.bigint();
       let outcome = "ok";
       try {

@@ -82,9 +82,9 @@ export class SystemTelemetry implements Telemetry {
       {
         kind: SpanKind.SERVER,
         attributes: {
-          "system.entry": entry,
-          "system.player": traces.player(identity.playerId),
-          ...(identity.requestId === undefined ? {} : { "system.request.id": identity.requestId }),
+          "assistant.entry": entry,
+          "assistant.player": traces.player(identity.playerId),
+          ...(identity.requestId === undefined ? {} : { "assistant.request.id": identity.requestId }),
         },
       },
       ROOT_CONTEXT,
@@ -109,9 +109,9 @@ export class SystemTelemetry implements Telemetry {
       }
       if (span !== undefined) {
         span.setAttributes({
-          "system.route.path": route,
-          "system.workflow": workflow,
-          "system.outcome": outcome,
+          "assistant.route.path": route,
+          "assistant.workflow": workflow,
+          "assistant.outcome": outcome,
         });
         if (outcome !== "ok") span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
         span.end();
