@@ -1,5 +1,14 @@
 import type { CardView, SpeechContent } from "../agent/card/card-builder.js";
-import { type Text, translatable } from "../agent/text.js";
+import { type Text, type TextArgument, translatable } from "../agent/text.js";
+
+/**
+ * The number in a card's count of days ("1 day" is `system.check_in.days.one`, "5 days" carries 5), so the
+ * narration says "day 5 of your streak" in its own words.
+ */
+const dayNumber = (days: Text | undefined): TextArgument => {
+  if (days === undefined || days.kind === "literal") return days?.text ?? "";
+  return days.key.endsWith(".one") ? 1 : (days.args[0] ?? "");
+};
 
 /**
  * Narration of cards that carry no SpeechContent of their own: a short line for check-in and its reward (the
@@ -7,8 +16,8 @@ import { type Text, translatable } from "../agent/text.js";
  * delivered) always wins. Keyed by the card's template, so modules never depend on this package.
  */
 const NARRATED: Readonly<Record<string, (args: readonly Text[]) => Text>> = {
-  "system.check_in.card.done": (args) => translatable("system.speech.check_in", ...args.slice(0, 1)),
-  "system.check_in.card.done_pending": (args) => translatable("system.speech.check_in", ...args.slice(0, 1)),
+  "system.check_in.card.done": (args) => translatable("system.speech.check_in", dayNumber(args[0])),
+  "system.check_in.card.done_pending": (args) => translatable("system.speech.check_in", dayNumber(args[0])),
   "system.check_in.card.delivered": () => translatable("system.speech.check_in_reward"),
 };
 

@@ -79,7 +79,7 @@ describe("check-in tells the truth (shipped server, real bots)", () => {
       offset += 1_500;
       const second = await alex.say("/system checkin", (m) => checkInReply(m.text) && m !== first);
       expect(second.text).toMatch(
-        /^You have already checked in today \(\d{4}-\d{2}-\d{2}\)\. Streak: 1 day\(s\)\.\n↻ This repeats the answer given 1 s ago/,
+        /^You have already checked in today \(\d{4}-\d{2}-\d{2}\)\. Streak: 1 day\.\n↻ This repeats the answer given 1 s ago/,
       );
       await settled(server, alex);
       expect(bread(alex)).toBe(3);

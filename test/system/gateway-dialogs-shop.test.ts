@@ -70,7 +70,12 @@ describe("gateway: a purchase confirmed in the window", () => {
     writeFileSync(
       join(config, "gateway.json"),
       JSON.stringify({
-        rcon: { host: "127.0.0.1", port: rcon.port, passwordFile: "rcon.secret", saveIntervalSeconds: 0 },
+        rcon: {
+          host: "127.0.0.1",
+          port: rcon.port,
+          passwordFile: "config/system/rcon.secret",
+          saveIntervalSeconds: 0,
+        },
       }),
     );
     writeFileSync(

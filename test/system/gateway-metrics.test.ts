@@ -36,7 +36,12 @@ describe("gateway metrics", () => {
     writeFileSync(
       join(config, "gateway.json"),
       JSON.stringify({
-        rcon: { host: "127.0.0.1", port: standIn.port, passwordFile: "rcon.secret", saveIntervalSeconds: 0 },
+        rcon: {
+          host: "127.0.0.1",
+          port: standIn.port,
+          passwordFile: "config/system/rcon.secret",
+          saveIntervalSeconds: 0,
+        },
       }),
     );
     writeFileSync(

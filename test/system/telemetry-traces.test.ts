@@ -75,7 +75,8 @@ describe("traces of the shipped server", () => {
       .toBeDefined()
       .then(() =>
         receiver.spans.find(
-          (span) => span.name === "request chat" && span.attributes["assistant.workflow"] === "system:reasoning",
+          (span) =>
+            span.name === "request chat" && span.attributes["assistant.workflow"] === "system:reasoning",
         ),
       );
     const request = root as ReceivedSpan;

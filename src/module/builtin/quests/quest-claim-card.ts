@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { AgentResult } from "../../../agent/agent-result.js";
 import { CardBuilder } from "../../../agent/card/card-builder.js";
-import { joinLines, present } from "../../../agent/card/card-text.js";
+import { joinLines } from "../../../agent/card/card-text.js";
 import { CardType } from "../../../agent/card/card-type.js";
 import { literal, translatable } from "../../../agent/text.js";
 import { codec } from "../../../util/codec.js";
@@ -80,20 +79,3 @@ export const QUEST_CLAIM_CARD = CardType.of<QuestClaimCardData>(
     return builder;
   },
 );
-
-/**
- * A claim answer given again by the replay cache: a claim that was queued or delivered reads as "You already
- * claimed the rewards", as a new click would now, so the rewards are never announced twice. Other answers (a
- * choice to make, an incomplete quest) stay as they were.
- */
-export const replayedClaim = (stored: AgentResult): AgentResult => {
-  const presentation = stored.presentation;
-  if (presentation?.type !== QUEST_CLAIM_CARD.id.toString()) return stored;
-  const data = QUEST_CLAIM_CARD.codec.decode(presentation.data);
-  if (!data.success || (data.value.status !== "queued" && data.value.status !== "delivered")) return stored;
-  const { questId, title } = data.value;
-  return AgentResult.success(
-    undefined,
-    present(QUEST_CLAIM_CARD.card({ questId, title, status: "already", items: [], skipped: [] })),
-  );
-};

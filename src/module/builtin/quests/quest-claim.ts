@@ -22,12 +22,7 @@ import {
 } from "../../../game/tools/give-items-tool.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
-import {
-  QUEST_CLAIM_ACTION_ID,
-  QUEST_CLAIM_CARD,
-  type QuestClaimCardData,
-  replayedClaim,
-} from "./quest-claim-card.js";
+import { QUEST_CLAIM_ACTION_ID, QUEST_CLAIM_CARD, type QuestClaimCardData } from "./quest-claim-card.js";
 import { IN_QUEST_BOOK } from "./quest-mod-progress.js";
 import type { QuestProgress, QuestProgressData } from "./quest-progress.js";
 import { planClaim } from "./quest-rewards.js";
@@ -107,18 +102,13 @@ export class QuestClaimModule extends AbstractAgentModule<ClaimInput> {
   constructor(private readonly options: QuestClaimOptions) {
     super({
       action: QUEST_CLAIM_ACTION,
-      writes: "replayable",
+      writes: "state",
       description: "Claim the rewards of a completed FTB quest (card button).",
       routing: ModuleRouting.structuredOnly<ClaimInput>(),
-      // idempotent by itself (a second click finds the claim and queues nothing new), so it is not replayed: a
-      // claim after an attempt that gave nothing (no room) must run again and queue the next attempt
+      // idempotent by itself (a second click finds the claim, says it was claimed and queues nothing new), so it
+      // is not replayed: a claim after an attempt that gave nothing (no room) must run again and queue the next one
       policy: SIMPLE_POLICY,
     });
-  }
-
-  /** A repeated click within the replay window reads "You already claimed the rewards", never the rewards again. */
-  replayed(stored: AgentResult): AgentResult {
-    return replayedClaim(stored);
   }
 
   override async run(input: ClaimInput, context: ExecutionContext): Promise<AgentResult> {
