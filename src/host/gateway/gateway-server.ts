@@ -6,6 +6,7 @@ import type { GatewayCommands } from "./gateway-commands.js";
 import type { LoginSettings } from "./identity/login-settings.js";
 import type { PacketCodec } from "./protocol/packet-codec.js";
 import type { ProxiedPlayer } from "./proxied-player.js";
+import type { ItemIds } from "./registry-sync/loader-syncs.js";
 
 /** Where the gateway listens and what it relays to. */
 export interface GatewayServerOptions {
@@ -21,6 +22,8 @@ export interface GatewayServerOptions {
   readonly logger: Logger;
   /** System's commands in players' trees and chat; unset, the gateway only relays. */
   readonly commands?: GatewayCommands;
+  /** The item numbers the server saved with its world (`level.dat`, `fabricRegistry.dat`), when it has some. */
+  readonly savedItems?: ItemIds | undefined;
 }
 
 /**
@@ -51,6 +54,7 @@ export class GatewayServer {
         logger: options.logger,
         commands: options.commands,
         login: options.login,
+        savedItems: options.savedItems,
         onPlayer: (player) => {
           gateway.#players.add(player);
           player.onClose(() => gateway.#players.delete(player));

@@ -26,6 +26,7 @@ import { type LoginSettings, prepareLogin } from "./identity/login-settings.js";
 import { PacketCodec } from "./protocol/packet-codec.js";
 import type { RconCommands } from "./rcon/rcon-commands.js";
 import { mergeRconFlags } from "./rcon/rcon-config.js";
+import { readSavedItemIds } from "./registry-sync/saved-registry.js";
 
 /** What `system gateway` starts; system tests start exactly this. */
 export interface GatewayOptions {
@@ -108,6 +109,14 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
   warnUnsafe(host, backendAddress, login.value, options.logger);
   const announce = options.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
   const rcon = await rconOf(options, config.rcon, cli.value, dataDir, codec.minecraftVersion);
+  const serverDir =
+    cli.value.serverDir === undefined ? serverDirOf(config, dataDir) : resolve(cli.value.serverDir);
+  // the numbering a modded server saved with its world, for connections whose loader sync is not seen
+  const saved = serverDir === undefined ? undefined : await readSavedItemIds(serverDir, options.logger);
+  if (saved !== undefined)
+    options.logger.info(
+      `${saved.ids.size} item numbers saved in ${saved.file}, used until a loader's sync is seen`,
+    );
   const assistant: GatewayAssistant | undefined =
     options.commands === undefined
       ? await startGatewayAssistant({
@@ -117,8 +126,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
           environment: options.environment ?? process.env,
           panelPort: cli.value.panelPort,
           announce,
-          serverDir:
-            cli.value.serverDir === undefined ? serverDirOf(config, dataDir) : resolve(cli.value.serverDir),
+          serverDir,
           effects: rcon?.effects,
           listenHost: host,
           onlineMode: config.onlineMode,
@@ -146,6 +154,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     languages: Languages.load(RESOURCES),
     logger: options.logger,
     ...(commands === undefined ? {} : { commands }),
+    savedItems: saved?.ids,
   }).catch(async (error: unknown) => {
     await assistant?.close();
     await rcon?.close();
