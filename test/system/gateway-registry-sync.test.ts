@@ -1,5 +1,9 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import type { Bot } from "mineflayer";
+import nbt from "prismarine-nbt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Entries,
@@ -11,6 +15,7 @@ import {
   neoForgeStartPayload,
 } from "../../src/host/gateway/registry-sync/sync-bytes.test-support.js";
 import { type ChatMessage, command, recordChat } from "../e2e/assistant-support.js";
+import { writeContentServer } from "../support/content-pack.js";
 import {
   type CapturedPacket,
   type GatewayUnderTest,
@@ -19,6 +24,7 @@ import {
   recordReceived,
   startGatewayFor,
   startPlainBackend,
+  tempFolder,
   waitFor,
 } from "./gateway-support.js";
 
@@ -44,7 +50,9 @@ interface BackendClient {
  * STAND-IN for a modded backend, on the plain backend's own minecraft-protocol server: for `Neo` it sends
  * NeoForge's configuration sync (start, the item registry as a `neoforge:split` packet in three slices,
  * completed) before the vanilla configuration; for `Forgey` it sends Forge's login handshake (`S2CModList`, then
- * `S2CRegistry` for blocks and items in `fml:loginwrapper` queries) before `success`.
+ * `S2CRegistry` for blocks and items in `fml:loginwrapper` queries) before `success`. Unlike Forge, it does not
+ * wait for the client's answers: they reach it after its own `compress` and its decoder logs "incorrect header
+ * check" for them, which changes nothing the test reads.
  */
 const moddedSync = (backend: PlainBackend): void => {
   const server = backend.server._server as unknown as {
@@ -90,6 +98,25 @@ const moddedSync = (backend: PlainBackend): void => {
   });
 };
 
+/** A Forge world's `level.dat` whose `fml.Registries` saved `minecraft:item` as `entries`. */
+const writeForgeLevel = (serverDir: string, entries: Entries): void => {
+  const ids = entries.map(([id, name]) => ({ K: nbt.string(name), V: nbt.int(id) }));
+  const root = nbt.comp({
+    Data: nbt.comp({ LevelName: nbt.string("world") }),
+    fml: nbt.comp({
+      Registries: nbt.comp({
+        // a list of compounds: { type: "list", value: { type: "compound", value: [...] } }
+        "minecraft:item": nbt.comp({ ids: nbt.list(nbt.comp(ids)) }),
+      }),
+    }),
+  });
+  mkdirSync(join(serverDir, "world"), { recursive: true });
+  writeFileSync(
+    join(serverDir, "world", "level.dat"),
+    gzipSync(nbt.writeUncompressed(root as unknown as nbt.NBT, "big")),
+  );
+};
+
 /** Puts item number `itemId` into hotbar slot `slot` (36–44) of the player's window, as the backend does. */
 const setSlot = (backend: PlainBackend, name: string, slot: number, itemId: number, count: number): void => {
   const serv = backend.server as unknown as {
@@ -132,7 +159,17 @@ describe("gateway: modded item numbers learnt from the loader's registry sync", 
   beforeAll(async () => {
     backend = await startPlainBackend({ vanilla: true });
     moddedSync(backend);
-    gateway = await startGatewayFor(backend.port, { assistant: true });
+    // the server's folder: its mods name the items (content catalog), its world saved Forge's numbering
+    const serverDir = tempFolder("gateway-registry-server-");
+    await writeContentServer(serverDir);
+    writeForgeLevel(serverDir, [
+      [0, "minecraft:air"],
+      [2, "mekanism:ingot_osmium"],
+    ]);
+    const dataDir = tempFolder("gateway-registry-");
+    mkdirSync(join(dataDir, "config/system"), { recursive: true });
+    writeFileSync(join(dataDir, "config/system/gateway.json"), JSON.stringify({ serverDir }));
+    gateway = await startGatewayFor(backend.port, { assistant: true, dataDir });
   }, 120_000);
 
   afterAll(async () => {
@@ -173,9 +210,24 @@ describe("gateway: modded item numbers learnt from the loader's registry sync", 
       setSlot(backend, name, 36, 1, 3);
       setSlot(backend, name, 37, 5, 2);
       const card = await me(bot, chat, (text) => text.includes("Inventory: 2 slots used"));
-      expect(card).toContain("create:andesite_alloy × 3");
+      expect(card).toContain("Andesite Alloy × 3");
       expect(card).toContain("unknown item (number 5) × 2");
       // vanilla's number 1 (stone) is never used for a connection whose sync was seen
       expect(card).not.toMatch(/stone/iu);
     });
+
+  it("uses the numbering the server saved with its world for a connection whose sync was not seen", async () => {
+    expect(gateway.logger.has("2 item numbers saved in")).toBe(true);
+    let chat: ChatMessage[] = [];
+    const bot = await joinBot(gateway.port, "Plain", (joining) => {
+      chat = recordChat(joining);
+    });
+    bots.push(bot);
+    await me(bot, chat, (text) => text.includes("Inventory: 0 slots used"));
+    setSlot(backend, "Plain", 36, 2, 4);
+    setSlot(backend, "Plain", 37, 1, 1);
+    const card = await me(bot, chat, (text) => text.includes("Inventory: 2 slots used"));
+    expect(card).toContain("Osmium Ingot × 4");
+    expect(card).toContain("unknown item (number 1) × 1");
+  });
 });
