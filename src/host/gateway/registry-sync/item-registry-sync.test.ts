@@ -176,6 +176,14 @@ describe("ItemRegistrySync", () => {
     expect(sync.name(900)).toBe("mekanism:ingot_osmium");
   });
 
+  it("learns Fabric 1.21's numbers from configuration slices", () => {
+    const sync = syncOf(neo);
+    const bytes = fabricDirectBytes({ "minecraft:item": ITEMS });
+    for (const slice of [bytes, Buffer.alloc(0)])
+      relay(sync, neo, "configuration", payload(neo, "configuration", "fabric:registry/sync/direct", slice));
+    expect(sync.name(1)).toBe("create:andesite_alloy");
+  });
+
   it("keeps vanilla numbering when Fabric syncs registries without the item registry", () => {
     const fabric = codecOf("1.20.1");
     const sync = syncOf(fabric);
