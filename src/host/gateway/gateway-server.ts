@@ -6,6 +6,7 @@ import type { GatewayCommands } from "./gateway-commands.js";
 import type { LoginSettings } from "./identity/login-settings.js";
 import type { PacketCodec } from "./protocol/packet-codec.js";
 import type { ProxiedPlayer, RelayTraffic } from "./proxied-player.js";
+import type { ItemIds } from "./registry-sync/loader-syncs.js";
 
 /** Where the gateway listens and what it relays to. */
 export interface GatewayServerOptions {
@@ -23,6 +24,8 @@ export interface GatewayServerOptions {
   readonly commands?: GatewayCommands;
   /** Counts relayed frames and bytes (metrics); nothing when unset. */
   readonly traffic?: RelayTraffic | undefined;
+  /** The item numbers the server saved with its world (`level.dat`, `fabricRegistry.dat`), when it has some. */
+  readonly savedItems?: ItemIds | undefined;
 }
 
 /**
@@ -53,6 +56,7 @@ export class GatewayServer {
         logger: options.logger,
         commands: options.commands,
         login: options.login,
+        savedItems: options.savedItems,
         onPlayer: (player) => {
           player.traffic = options.traffic;
           gateway.#players.add(player);

@@ -19,6 +19,8 @@ import type { LoginSettings } from "./identity/login-settings.js";
 import { legacyForwardingHost } from "./identity/player-forwarding.js";
 import type { FrameConnection, WireFrame } from "./protocol/frame-connection.js";
 import type { DecodedPacket, Direction, PacketCodec, ProtocolState } from "./protocol/packet-codec.js";
+import { ItemRegistrySync } from "./registry-sync/item-registry-sync.js";
+import type { ItemIds } from "./registry-sync/loader-syncs.js";
 import type { SessionHandler, Verdict } from "./session-handler.js";
 
 /**
@@ -52,6 +54,8 @@ export interface ProxiedPlayerOptions {
   readonly logger: Logger;
   /** System's commands in this player's tree and chat; unset, the gateway only relays. */
   readonly commands?: GatewayCommands;
+  /** The item numbers the server saved with its world, for a connection whose loader sync is not seen. */
+  readonly savedItems?: ItemIds | undefined;
 }
 
 /**
@@ -68,6 +72,8 @@ export class ProxiedPlayer {
   readonly languages: Languages;
   readonly logger: Logger;
   readonly commands: GatewayCommands | undefined;
+  /** This connection's item numbers, learnt from the loader's registry sync as it is relayed. */
+  readonly items: ItemRegistrySync;
   /** Who the gateway told the backend joined (the forwarded profile); undefined until the login is sent on. */
   profile: GameProfile | undefined;
   readonly #handshake: DecodedPacket;
@@ -106,6 +112,13 @@ export class ProxiedPlayer {
     this.languages = options.languages;
     this.logger = options.logger;
     this.commands = options.commands;
+    const saved = options.savedItems;
+    this.items = new ItemRegistrySync(
+      this.codec,
+      saved === undefined ? (id) => this.codec.itemName(id) : (id) => saved.get(id),
+      this.logger,
+      () => this.username ?? "a player",
+    );
     this.dialect = chatDialect((feature) => this.codec.supports(feature), this.codec.protocolVersion);
     this.windowed = options.commands?.window !== undefined && showsDialogs(this.codec);
     this.#clientHandlers = {
@@ -294,6 +307,8 @@ export class ProxiedPlayer {
     }
     this.traffic?.frame(direction, frame.length, decoded);
     if (verdict === "relay") target.forward(frame, wire);
+    // the loader's registry sync is read after its frame went on, whatever the handler did with it
+    if (this.items.reads(state, direction, name)) this.items.observe(state, frame);
     this.#observed(state, direction, name, frame);
   }
 

@@ -28,6 +28,7 @@ import { type LoginSettings, prepareLogin } from "./identity/login-settings.js";
 import { PacketCodec } from "./protocol/packet-codec.js";
 import type { RconCommands } from "./rcon/rcon-commands.js";
 import { mergeRconFlags } from "./rcon/rcon-config.js";
+import { readSavedItemIds } from "./registry-sync/saved-registry.js";
 
 /** What `system gateway` starts; system tests start exactly this. */
 export interface GatewayOptions {
@@ -120,6 +121,14 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     },
   );
   const rcon = await rconOf(options, config.rcon, cli.value, dataDir, codec.minecraftVersion, telemetry);
+    const serverDir =
+    cli.value.serverDir === undefined ? serverDirOf(config, dataDir) : resolve(cli.value.serverDir);
+  // the numbering a modded server saved with its world, for connections whose loader sync is not seen
+  const saved = serverDir === undefined ? undefined : await readSavedItemIds(serverDir, options.logger);
+  if (saved !== undefined)
+    options.logger.info(
+      `${saved.ids.size} item numbers saved in ${saved.file}, used until a loader's sync is seen`,
+    );
   const assistant: GatewayAssistant | undefined =
     options.commands === undefined
       ? await startGatewayAssistant({
@@ -130,8 +139,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
           panelPort: cli.value.panelPort,
           telemetry,
           announce,
-          serverDir:
-            cli.value.serverDir === undefined ? serverDirOf(config, dataDir) : resolve(cli.value.serverDir),
+          serverDir,
           effects: rcon?.effects,
           listenHost: host,
           onlineMode: config.onlineMode,
@@ -160,6 +168,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     logger: options.logger,
     ...(commands === undefined ? {} : { commands }),
     ...(telemetry.metrics === undefined ? {} : { traffic: relayTraffic(telemetry.metrics) }),
+    savedItems: saved?.ids,
   }).catch(async (error: unknown) => {
     await assistant?.close();
     await rcon?.close();

@@ -84,19 +84,24 @@ export class AssistantGatewayCommands implements GatewayCommands {
   /** The relayed packets feed the player's state, and what happens to them becomes game events. */
   #observer(player: GatewayHostPlayer): PlayPackets {
     const { handler } = this;
-    return new PlayPackets(player.proxied.codec, player.state, {
-      died: () => this.#settle(handler.onDeath(player), `death of ${player.name}`),
-      dimensionChanged: (dimension) =>
-        this.#settle(handler.onDimensionChange(player, dimension), `${player.name} entering ${dimension}`),
-      advanced: (advancement) =>
-        this.#settle(handler.onAdvancement(player, advancement), `${advancement} of ${player.name}`),
-      // after the join in progress, which set the level the player had when it began
-      opLevelChanged: () =>
-        this.#settle(
-          this.assistant.turnSettled(player.uuid).then(() => handler.onOperatorChange(player)),
-          `operator level of ${player.name}`,
-        ),
-    });
+    return new PlayPackets(
+      player.proxied.codec,
+      player.state,
+      {
+        died: () => this.#settle(handler.onDeath(player), `death of ${player.name}`),
+        dimensionChanged: (dimension) =>
+          this.#settle(handler.onDimensionChange(player, dimension), `${player.name} entering ${dimension}`),
+        advanced: (advancement) =>
+          this.#settle(handler.onAdvancement(player, advancement), `${advancement} of ${player.name}`),
+        // after the join in progress, which set the level the player had when it began
+        opLevelChanged: () =>
+          this.#settle(
+            this.assistant.turnSettled(player.uuid).then(() => handler.onOperatorChange(player)),
+            `operator level of ${player.name}`,
+          ),
+      },
+      (id) => player.proxied.items.name(id),
+    );
   }
 
   #settle(work: Promise<void> | void, what: string): void {

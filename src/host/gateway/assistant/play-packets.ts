@@ -85,6 +85,11 @@ export class PlayPackets implements PacketObserver {
     private readonly codec: PacketCodec,
     private readonly state: LivePlayerState,
     private readonly events: PlayPacketEvents,
+    /**
+     * The id of a live stack's item number on this connection (the loader's synced registry, the server's saved
+     * copy, else vanilla numbering); undefined leaves the stack unknown (`unknown:item_<n>`).
+     */
+    private readonly itemName: (id: number) => string | undefined = (id) => codec.itemName(id),
   ) {}
 
   observes(direction: Direction, name: string): boolean {
@@ -248,7 +253,7 @@ export class PlayPackets implements PacketObserver {
   }
 
   #stack(item: unknown, slot: number): ItemStackSnapshot | undefined {
-    return stackOf(item, slot, (id) => this.codec.itemName(id));
+    return stackOf(item, slot, this.itemName);
   }
 
   /** A frame that did not decode: the piece it carries is unknown from now on (the entity id is read by hand). */

@@ -6,6 +6,7 @@ import type { LoginSettings } from "../identity/login-settings.js";
 import { FrameConnection } from "../protocol/frame-connection.js";
 import { PacketCodec } from "../protocol/packet-codec.js";
 import { ProxiedPlayer } from "../proxied-player.js";
+import type { ItemIds } from "../registry-sync/loader-syncs.js";
 
 /** Where the backend listens. */
 export interface BackendAddress {
@@ -25,6 +26,8 @@ export interface HandshakeOptions {
   readonly login: LoginSettings;
   /** Receives each player relayed with System (a login of a protocol version the gateway knows). */
   readonly onPlayer: (player: ProxiedPlayer) => void;
+  /** The item numbers the server saved with its world (a fallback for connections without a loader sync). */
+  readonly savedItems?: ItemIds | undefined;
 }
 
 /** The first byte of a pre-1.7 server list ping, which is not a framed packet. */
@@ -80,6 +83,7 @@ const onHandshake = (client: FrameConnection, frame: Buffer, options: HandshakeO
       languages: options.languages,
       logger: options.logger,
       ...(options.commands === undefined ? {} : { commands: options.commands }),
+      ...(options.savedItems === undefined ? {} : { savedItems: options.savedItems }),
     }),
   );
 };

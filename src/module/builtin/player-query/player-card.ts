@@ -19,6 +19,20 @@ const playerCardSchema = z.object({
 /** A player's stats as the card shows them. */
 export type PlayerCardData = z.infer<typeof playerCardSchema>;
 
+/** The number of a stack the host could not name (the gateway's `unknown:item_<n>`). */
+const UNKNOWN_ITEM = /^unknown:item_(\d+)$/u;
+
+/**
+ * A stack's name: the catalog's, else a number the host could not name said to be unknown (never its raw
+ * placeholder), else its id.
+ */
+const stackName = (item: string, name: string | undefined): Text => {
+  const unknown = UNKNOWN_ITEM.exec(item);
+  if (unknown !== null && (name === undefined || name === item))
+    return translatable("system.player.inventory.unknown_item", unknown[1] ?? "");
+  return literal(name ?? item);
+};
+
 const round = (value: number): string => String(Math.round(value * 10) / 10);
 
 /** `system:player`: health, food, xp, position, dimension, game mode and an inventory summary. */
@@ -32,7 +46,7 @@ export const PLAYER_CARD = CardType.of<PlayerCardData>("system:player", codec(pl
           totals.map((total, index) =>
             translatable(
               "system.player.inventory.item",
-              literal(data.itemNames[index] ?? total.item),
+              stackName(total.item, data.itemNames[index]),
               total.count,
             ),
           ),

@@ -66,6 +66,19 @@ describe("system:player_query", () => {
     expect(chinese).toContain("游戏模式：未知");
   });
 
+  it("says a stack the host could not name is an unknown item with its number, in both languages", async () => {
+    const steve = harness.bridge.join(STEVE, "Steve");
+    // the gateway's placeholder for a number its connection's numbering does not have
+    steve.stacks = [
+      { slot: 36, item: "unknown:item_1305", count: 4 },
+      { slot: 37, item: "minecraft:bread", count: 2 },
+    ];
+    const text = harness.render(await harness.command(STEVE, "/system me")).text;
+    expect(text).toContain("Inventory: 2 slots used, 34 free — unknown item (number 1305) × 4, Bread × 2");
+    const chinese = harness.render(await harness.command(STEVE, "/system me", "zh_cn"), "zh_cn").text;
+    expect(chinese).toContain("未知物品（编号 1305） ×4");
+  });
+
   it("never shows another player's data, and refuses when the player is not in the game", async () => {
     harness.bridge.join(STEVE, "Steve", { health: 4 });
     harness.bridge.join(ALEX, "Alex", { health: 19 });
