@@ -2,7 +2,7 @@ import type { AgentResult } from "../agent-result.js";
 import type { RouteSource } from "../routing/route-decision.js";
 
 /** How a request reached System: typed in chat, sent from the web panel, a card button, a durable game event. */
-export type RequestEntry = "chat" | "panel" | "button" | "event";
+export type RequestEntry = "chat" | "panel" | "window" | "button" | "event";
 
 /**
  * Which step of routing decided a request: an exact command, the local semantic match, the intent cache, the

@@ -121,7 +121,7 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     },
   );
   const rcon = await rconOf(options, config.rcon, cli.value, dataDir, codec.minecraftVersion, telemetry);
-    const serverDir =
+  const serverDir =
     cli.value.serverDir === undefined ? serverDirOf(config, dataDir) : resolve(cli.value.serverDir);
   // the numbering a modded server saved with its world, for connections whose loader sync is not seen
   const saved = serverDir === undefined ? undefined : await readSavedItemIds(serverDir, options.logger);

@@ -1,4 +1,4 @@
-import type { AssistantReply, AssistantServer } from "../../assistant/assistant-server.js";
+import type { AssistantServer } from "../../assistant/assistant-server.js";
 import type { PresentedCard } from "../../assistant/card-presenter.js";
 import type { PlayerInfo } from "../../assistant/player-directory.js";
 import { isSlashLine, slashLine, systemLine } from "../../assistant/typed-line.js";
@@ -69,16 +69,22 @@ export class AssistantHostHandler implements HostHandler {
     show: (card: PresentedCard | undefined) => void = () => {},
   ): Promise<PresentedCard | undefined> {
     const info = this.#info(player);
-    let reply: AssistantReply;
-    if ("ref" in request) reply = await this.assistant.click(info, request.ref, request.index);
-    else if (!isSlashLine(request.text)) reply = await this.assistant.submit(info, request.text);
-    else {
-      const line = slashLine(request.text, (head) => this.assistant.isCommand(head));
-      reply =
+    const line: { kind: "click"; ref: string; index: string } | { kind: "text"; text: string } =
+      "ref" in request
+        ? { kind: "click", ...request }
+        : !isSlashLine(request.text)
+          ? { kind: "text", text: request.text }
+          : slashLine(request.text, (head) => this.assistant.isCommand(head));
+    // counted as the window's own entry (a button it shows counts as a button, as in chat)
+    const reply = await observedReply(
+      this.assistant,
+      line.kind === "click" ? "button" : "window",
+      player.uuid,
+      () =>
         line.kind === "click"
-          ? await this.assistant.click(info, line.ref, line.index)
-          : await this.assistant.submit(info, line.text);
-    }
+          ? this.assistant.click(info, line.ref, line.index)
+          : this.assistant.submit(info, line.text),
+    );
     show(reply.card);
     if (reply.card !== undefined) {
       player.sendCard(render(reply.card));
