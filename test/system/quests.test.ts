@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScriptedModelServer } from "../support/scripted-model-server.js";
 import {
+  advancementRule,
   joinPlayer,
   modelEnvironment,
   type Player,
@@ -36,6 +37,12 @@ describe("FTB quests (shipped server)", () => {
       ops: ["Admin"],
       files: {
         ...questFolderFiles(FIXTURE),
+        // the shipped default rule that announces a completed quest (the others would change what tests count)
+        "config/system/advancements.json": JSON.stringify({
+          rules: [
+            advancementRule("quest_narration", "system:quest_completed", {}, "system:quest_announce", {}),
+          ],
+        }),
         // the check-in reward brings the oak logs the first quest asks for
         // FTB team progress a modded server wrote (1.21.1 layout): "Veteran" finished Timber! and claimed its
         // reward there, under an online-mode UUID (this offline server finds them by name)
@@ -124,18 +131,25 @@ describe("FTB quests (shipped server)", () => {
     expect(card.clicks.length).toBe(2);
   });
 
-  it("ticks a checkmark from its card button, once", async () => {
+  /** Messages that announce the completion of `title` (the card's line once said it too: twice in all). */
+  const announcements = (player: Player, title: string): string[] =>
+    player.chat.filter((m) => /Quest complete/.test(m.text) && m.text.includes(title)).map((m) => m.text);
+
+  it("ticks a checkmark from its card button, once, and announces the completion once", async () => {
     const card = await steve.say("/system quest read the rules", (m) => m.text.startsWith("Read the rules"));
     const click = card.clicks.find((value) => value.startsWith("/system card "));
     expect(click).toBeDefined();
     const ticked = await steve.say(click as string, (m) => m.text.startsWith("Read the rules"));
     expect(ticked.text).toContain("✔ I have read the rules");
-    expect(ticked.text).toContain("★ Quest complete: Read the rules");
+    expect(ticked.text).toContain("(complete)");
+    // the quest_narration rule's notice announces it; the card does not say it again
+    expect(ticked.text).not.toContain("Quest complete");
+    await steve.next((m) => m.text === "★ Quest completed: Read the rules");
     // another spelling: an identical line within 3 s would share the first answer (request dedupe)
     const after = await steve.say("/system quest Read the Rules", (m) => m.text.startsWith("Read the rules"));
     expect(after.text).toContain("(complete)");
     expect(after.text).toContain("✔ I have read the rules");
-    expect(after.text).not.toContain("★ Quest complete");
+    expect(announcements(steve, "Read the rules")).toEqual(["★ Quest completed: Read the rules"]);
   });
 
   it("completes an item task from the real inventory and unlocks the hidden quest that waited for it", async () => {
@@ -144,9 +158,11 @@ describe("FTB quests (shipped server)", () => {
     const timber = await steve.say("/system quest timber", (m) => m.text.startsWith("Timber!"));
     expect(timber.text).toContain("(complete)");
     expect(timber.text).toMatch(/✔ Oak Log/);
-    // its completion is announced once, with narration
-    expect(timber.text).toContain("★ Quest complete: Timber!");
+    // its completion is announced once, by the rule's notice (with narration), not on the card
+    expect(timber.text).not.toContain("Quest complete");
+    await steve.next((m) => m.text === "★ Quest completed: Timber!");
     const list = await steve.say("/system 任务列表", (m) => m.text.startsWith("Quests you can work on"));
+    expect(announcements(steve, "Timber!")).toEqual(["★ Quest completed: Timber!"]);
     // a complete quest whose rewards wait comes first, then the hidden quest it unlocked
     expect(list.text).toContain("1. Timber! — Getting Started (complete, rewards to claim)");
     expect(list.text).toContain("2. Stone Age — Getting Started (open)");
@@ -207,7 +223,8 @@ describe("FTB quests (shipped server)", () => {
     expect(done.text).toContain("Completed 3000000000000003 (Stone Age) for Steve.");
     const stone = await steve.say("/system quest Stone Age", (m) => m.text.startsWith("Stone Age"));
     expect(stone.text).toContain("(complete)");
-    expect(stone.text).toContain("★ Quest complete: Stone Age");
+    expect(stone.text).not.toContain("Quest complete");
+    await steve.next((m) => m.text === "★ Quest completed: Stone Age");
     const claim = stone.clicks.find((value) => value.startsWith("/system card "));
     const queued = await steve.say(claim as string, (m) => /claimed/.test(m.text));
     expect(queued.text).toContain("3 experience levels");

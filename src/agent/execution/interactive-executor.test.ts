@@ -266,6 +266,37 @@ describe("background history", () => {
   });
 });
 
+describe("background history after the reply", () => {
+  it("starts a player's history write only after the turn that answered them", async () => {
+    const generations = new MemoryGenerations();
+    const store = new InMemoryConversationStore();
+    const events: string[] = [];
+    const append = store.append.bind(store);
+    store.append = async (playerId, turns) => {
+      events.push("history write");
+      await append(playerId, turns);
+    };
+    const conversation = new ConversationService({ store, generations });
+    const preferences = conversation.preferences.bind(conversation);
+    conversation.preferences = async (playerId) => {
+      events.push("history read");
+      return preferences(playerId);
+    };
+    const executor = new InteractiveExecutor({
+      pool: new BoundedPool("interactive", { running: 4, queued: 32 }),
+      generations,
+      conversation,
+      backgroundHistory: true,
+      handler: async (admitted) => AgentResult.success(literal(admitted.text)),
+    });
+    // the reply is sent in the answer's continuation, a microtask of the same turn
+    await executor.submit(request("alex", "hello")).then(() => events.push("reply sent"));
+    expect(events).toEqual(["reply sent"]);
+    await executor.flush();
+    expect(events).toEqual(["reply sent", "history read", "history write"]);
+  });
+});
+
 describe("background history backpressure", () => {
   it("makes a player's reply wait once more than four history writes are pending", async () => {
     const generations = new MemoryGenerations();

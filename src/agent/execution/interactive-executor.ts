@@ -66,6 +66,9 @@ export interface InteractiveExecutorOptions<P = unknown> {
   readonly logger?: Logger;
 }
 
+/** Settles in the event loop's next check phase, after the microtasks (and the reply) of this turn. */
+const afterThisTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 const CANCELLED = AgentResult.error(AgentFailure.CANCELLED);
 
 /** Background history writes one player may have pending before a reply waits for them. */
@@ -267,7 +270,10 @@ export class InteractiveExecutor<P = unknown> {
     const previous = this.#writes.get(playerId) ?? Promise.resolve();
     const pending = (this.#pending.get(playerId) ?? 0) + 1;
     this.#pending.set(playerId, pending);
+    // the write starts once this turn of the event loop is over: its reads and encoding never run before the reply
+    // that is still on its way to the player
     const next = previous
+      .then(afterThisTurn)
       .then(write)
       .catch((error: unknown) => this.#logger.error(`history write of ${playerId} failed`, error))
       .finally(() => {

@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { joinLines } from "../../../agent/card/card-text.js";
-import { literal, translatable } from "../../../agent/text.js";
 import { QUEST_DETAIL_CARD, QUEST_LIST_CARD } from "./quest-cards.js";
 
 const detail = {
@@ -18,14 +16,12 @@ const detail = {
 };
 
 describe("quest cards", () => {
-  it("list a completion without narrating it (the quest_narration rule does) and offer the claim button while rewards are unclaimed", () => {
-    const card = QUEST_DETAIL_CARD.build({ ...detail, claim: "ready", completed: ["Timber!"] });
+  it("neither list nor narrate a completion (the quest_narration rule announces it) and offer the claim button while rewards are unclaimed", () => {
+    const card = QUEST_DETAIL_CARD.build({ ...detail, claim: "ready" });
     expect(card.speech).toBeUndefined();
-    expect(card.arguments).toContainEqual(
-      joinLines([translatable("system.quests.completed", literal("Timber!"))]),
-    );
+    expect(JSON.stringify(card.arguments)).not.toContain("system.quests.completed");
     expect(card.buttons.map((button) => button.action)).toEqual(["system:quest_claim"]);
-    const quiet = QUEST_DETAIL_CARD.build({ ...detail, claim: "claimed", completed: [] });
+    const quiet = QUEST_DETAIL_CARD.build({ ...detail, claim: "claimed" });
     expect(quiet.speech).toBeUndefined();
     expect(quiet.buttons).toEqual([]);
   });
@@ -35,7 +31,6 @@ describe("quest cards", () => {
       ...detail,
       starterGift: true,
       claim: "ready",
-      completed: [],
       gift: {
         entries: [
           { item: "minecraft:bread", name: "Bread", count: 4, deliverable: true },
@@ -56,7 +51,6 @@ describe("quest cards", () => {
       ...detail,
       status: "available",
       claim: "none",
-      completed: [],
       tasks: [{ id: "3100000000000002", type: "item", title: "Oak Log", status: "submit", have: 2, need: 2 }],
     });
     expect(card.buttons.map((button) => button.action)).toEqual(["system:quest_submit"]);
@@ -70,6 +64,6 @@ describe("quest cards", () => {
       chapter: "C",
       status: "available" as const,
     }));
-    expect(QUEST_LIST_CARD.build({ kind: "available", quests, completed: [] }).buttons).toHaveLength(8);
+    expect(QUEST_LIST_CARD.build({ kind: "available", quests }).buttons).toHaveLength(8);
   });
 });

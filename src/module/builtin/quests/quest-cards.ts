@@ -13,19 +13,11 @@ export const QUEST_SUBMIT_ACTION_ID = "system:quest_submit";
 
 const BUTTONS = 8;
 
-/** "★ Quest complete: …" lines after a card (empty when nothing completed). */
-const completedLines = (titles: readonly string[]): Text =>
-  titles.length === 0
-    ? literal("")
-    : joinLines(titles.map((title) => translatable("system.quests.completed", literal(title))));
-
 const listSchema = z.object({
   /** `available`: what the player can do now; `candidates`: several quests match `query`. */
   kind: z.enum(["available", "candidates"]),
   query: z.string().max(100).optional(),
   quests: z.array(QUEST_BRIEF).max(20),
-  /** Quests this request found complete for the first time (announced with narration). */
-  completed: z.array(z.string()).max(8).default([]),
 });
 export type QuestListData = z.infer<typeof listSchema>;
 
@@ -51,7 +43,6 @@ export const QUEST_LIST_CARD = CardType.of<QuestListData>("system:quest_list", c
     data.kind === "available" ? "system.quests.list" : "system.quests.candidates",
     joinLines(lines),
     literal(data.query ?? ""),
-    completedLines(data.completed),
   );
   for (const quest of data.quests.slice(0, BUTTONS))
     builder.labelledButton({
@@ -102,8 +93,6 @@ const detailSchema = QUEST_OUTPUT.extend({
    * the FTB quest book (the mod delivers them, System shows no button).
    */
   claim: z.enum(["none", "ready", "claimed", "book"]),
-  /** Quests this request found complete for the first time (announced with narration). */
-  completed: z.array(z.string()).max(8).default([]),
 });
 export type QuestDetailData = z.infer<typeof detailSchema>;
 
@@ -154,7 +143,6 @@ export const QUEST_DETAIL_CARD = CardType.of<QuestDetailData>(
           : data.status === "locked"
             ? lockedBy(data)
             : literal(""),
-      completedLines(data.completed),
     );
     if (data.claim === "ready")
       builder.labelledButton({

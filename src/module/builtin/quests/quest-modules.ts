@@ -17,7 +17,7 @@ import { codec } from "../../../util/codec.js";
 import { unknownPlayer } from "../core/core-module.js";
 import { ADMIN_LEVEL, type CoreServices, isAdmin } from "../core/core-services.js";
 import { QUEST_CHECK_ACTION_ID, QUEST_DETAIL_ACTION_ID, QUEST_LIST_CARD } from "./quest-cards.js";
-import { completedTitles, detailCard } from "./quest-detail-card.js";
+import { detailCard } from "./quest-detail-card.js";
 import { IN_QUEST_BOOK, IN_QUEST_BOOK_ADMIN } from "./quest-mod-progress.js";
 import { questProfiles } from "./quest-routing.js";
 import type { QuestService } from "./quest-service.js";
@@ -55,18 +55,10 @@ export class QuestListModule extends AbstractAgentModule<ListInput> {
   }
 
   override async run(_input: ListInput, context: ExecutionContext): Promise<AgentResult> {
-    const { completed } = await this.service.record(context.playerId);
+    // a completion recorded here is announced by the quest_narration rule, not on this card
+    await this.service.record(context.playerId);
     const { quests } = await context.tool(FTB_QUERY, "query", {});
-    return AgentResult.success(
-      undefined,
-      present(
-        QUEST_LIST_CARD.card({
-          kind: "available",
-          quests,
-          completed: completedTitles(this.service, completed, context.locale),
-        }),
-      ),
-    );
+    return AgentResult.success(undefined, present(QUEST_LIST_CARD.card({ kind: "available", quests })));
   }
 }
 
@@ -109,7 +101,6 @@ export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
   override async run(input: DetailInput, context: ExecutionContext): Promise<AgentResult> {
     context.checkInput(input.query);
     const recorded = await this.service.record(context.playerId);
-    const completed = completedTitles(this.service, recorded.completed, context.locale);
     const direct = this.service.byReference(context.playerId, input.query);
     let reference = direct?.id;
     if (reference === undefined) {
@@ -117,7 +108,7 @@ export class QuestDetailModule extends AbstractAgentModule<DetailInput> {
       if (quests.length !== 1)
         return AgentResult.success(
           undefined,
-          present(QUEST_LIST_CARD.card({ kind: "candidates", query: input.query, quests, completed })),
+          present(QUEST_LIST_CARD.card({ kind: "candidates", query: input.query, quests })),
         );
       reference = quests[0]?.id as string;
     }
@@ -175,7 +166,7 @@ export class QuestCheckModule extends AbstractAgentModule<CheckInput> {
     const quest = this.service.book.questOfTask(taskId);
     if (outcome === "refused" || quest === undefined)
       throw new AgentException(AgentFailure.NOT_FOUND.with(input.task));
-    // the quest as it stands now, with its completion announced when this tick completed it
+    // the quest as it stands now (a completion this tick recorded is announced by the quest_narration rule)
     const recorded = await this.service.record(context.playerId);
     const state = await this.service.state(context.playerId);
     return detailCard(this.service, context, this.service.detail(state, quest, context.locale), recorded);
