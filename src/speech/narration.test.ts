@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CardBuilder } from "../agent/card/card-builder.js";
-import { literal, translatable } from "../agent/text.js";
+import { literal, type Text, translatable } from "../agent/text.js";
 import { narrationOf, spokenSummary } from "./narration.js";
 
 describe("narration", () => {
@@ -16,6 +16,17 @@ describe("narration", () => {
       literal("Bread × 3"),
     ).build();
     expect(narrationOf(checkIn)).toEqual({ text: translatable("system.speech.check_in", literal("3")) });
+    // the card counts days in words ("1 day", "5 days"): the narration says the day's number
+    const counted = (streak: Text) =>
+      narrationOf(
+        CardBuilder.of("system.check_in.card.done", streak, literal("5 days"), literal("Bread × 3")).build(),
+      );
+    expect(counted(translatable("system.check_in.days.one"))).toEqual({
+      text: translatable("system.speech.check_in", 1),
+    });
+    expect(counted(translatable("system.check_in.days.other", literal("5")))).toEqual({
+      text: translatable("system.speech.check_in", literal("5")),
+    });
     expect(narrationOf(CardBuilder.of("system.help.list").build())).toBeUndefined();
     const answer = CardBuilder.of(
       "system.question.card.knowledge",

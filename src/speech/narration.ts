@@ -6,7 +6,8 @@ import { type Text, type TextArgument, translatable } from "../agent/text.js";
  * narration says "day 5 of your streak" in its own words.
  */
 const dayNumber = (days: Text | undefined): TextArgument => {
-  if (days === undefined || days.kind === "literal") return days?.text ?? "";
+  if (days === undefined) return "";
+  if (days.kind === "literal") return days;
   return days.key.endsWith(".one") ? 1 : (days.args[0] ?? "");
 };
 
