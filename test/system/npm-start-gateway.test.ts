@@ -87,7 +87,8 @@ describe("npm start with a backend: the gateway", () => {
     ]);
     children.push(started.child);
     const port = await listeningPort(started);
-    expect(started.output()).toContain(`relaying to 127.0.0.1:${backend.port}`);
+    // info lines are written once per event-loop turn: the relaying line may follow `listening on`
+    await expect.poll(() => started.output()).toContain(`relaying to 127.0.0.1:${backend.port}`);
     // the gateway's world is the backend's: no embedded world was made
     expect(existsSync(join(dataDir, "world", "level.dat"))).toBe(false);
     await systemAnswers(port, "FlagUser");
@@ -104,7 +105,8 @@ describe("npm start with a backend: the gateway", () => {
     children.push(started.child);
     const port = await listeningPort(started);
     expect(port).not.toBe(1);
-    expect(started.output()).toContain(`relaying to 127.0.0.1:${backend.port}`);
+    // info lines are written once per event-loop turn: the relaying line may follow `listening on`
+    await expect.poll(() => started.output()).toContain(`relaying to 127.0.0.1:${backend.port}`);
     await systemAnswers(port, "FileUser");
 
     const empty = tempFolder("npm-gateway-nobackend-");
