@@ -386,7 +386,8 @@ const load = async (clients: readonly Client[], serverPid: number): Promise<Load
 
 /**
  * `SYSTEM_BENCH_TELEMETRY=1`: the load part alone, alternating servers with telemetry off (metrics off, no traces)
- * and on (metrics, and traces exported to an OTLP/HTTP receiver in this process), off/on/off/on, then the ratios
+ * and on (metrics, and traces exported to an OTLP/HTTP receiver in this process; metrics alone with
+ * `SYSTEM_BENCH_TELEMETRY_TRACES=0`), off/on/off/on, then the ratios
  * of the on runs to the off runs: requests/s (target ≥0.95) and p99 (target ≤1.1).
  */
 const compareTelemetry = async (): Promise<number> => {
@@ -397,7 +398,9 @@ const compareTelemetry = async (): Promise<number> => {
     for (const name of ["off", "on", "off", "on"] as const) {
       console.log(`
 ===== telemetry ${name} =====`);
-      const result = await session(name === "on" ? { name, traces: receiver.endpoint } : { name }, false);
+      // SYSTEM_BENCH_TELEMETRY_TRACES=0: "on" is metrics alone, to tell the two costs apart
+      const traces = process.env.SYSTEM_BENCH_TELEMETRY_TRACES === "0" ? {} : { traces: receiver.endpoint };
+      const result = await session(name === "on" ? { name, ...traces } : { name }, false);
       if (result === undefined) return 1;
       results[name].push(result);
     }
