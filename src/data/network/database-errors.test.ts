@@ -14,6 +14,7 @@ describe("isDatabaseUnavailable", () => {
 
   it("is true for pg's words for a cut connection and PostgreSQL's shutdown states, along the cause chain", () => {
     expect(isDatabaseUnavailable(new Error("Connection terminated unexpectedly"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Client was closed and is not queryable"))).toBe(true);
     const shutdown = Object.assign(new Error("terminating connection due to administrator command"), {
       code: "57P01",
     });

@@ -18,6 +18,8 @@ const PG_MESSAGES = [
   /^Connection terminated/,
   /^timeout exceeded when trying to connect/,
   /^Client has encountered a connection error/,
+  // a client whose connection ended under a request (a restart cut it) and that a query still reached
+  /^Client was closed and is not queryable/,
 ];
 
 /**
