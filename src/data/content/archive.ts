@@ -52,11 +52,17 @@ const bomb = (message: string): ArchiveError => new ArchiveError("zip_bomb", mes
 /** Jars up to this size are read whole and their entries inflated in one call each (most mods are a few MB). */
 const IN_MEMORY_BYTES = 64 * 1024 * 1024;
 
-/** The central directory of zip bytes, through yauzl; entries by name. */
-const directory = async (bytes: Buffer, limits: ArchiveLimits): Promise<Map<string, Entry>> => {
+/**
+ * The central directory of a zip that `open` gives, through yauzl: its file entries by name, within the entry
+ * limit. The zip stays open for reading entries; it is closed when listing fails.
+ */
+const listEntries = async (
+  open: () => Promise<ZipFile>,
+  limits: ArchiveLimits,
+): Promise<{ zip: ZipFile; entries: Map<string, Entry> }> => {
   let zip: ZipFile;
   try {
-    zip = await yauzl.fromBufferPromise(bytes, { lazyEntries: true, strictFileNames: false });
+    zip = await open();
   } catch (error) {
     throw new ArchiveError("corrupt", `not a readable zip (${(error as Error).message})`);
   }
@@ -76,10 +82,19 @@ const directory = async (bytes: Buffer, limits: ArchiveLimits): Promise<Map<stri
       zip.readEntry();
     });
   } catch (error) {
-    throw new ArchiveError("corrupt", `damaged central directory (${(error as Error).message})`);
-  } finally {
     zip.close();
+    throw new ArchiveError("corrupt", `damaged central directory (${(error as Error).message})`);
   }
+  return { zip, entries };
+};
+
+/** The central directory of zip bytes; entries by name (inflated later from the bytes themselves). */
+const directory = async (bytes: Buffer, limits: ArchiveLimits): Promise<Map<string, Entry>> => {
+  const { zip, entries } = await listEntries(
+    () => yauzl.fromBufferPromise(bytes, { lazyEntries: true, strictFileNames: false }),
+    limits,
+  );
+  zip.close();
   return entries;
 };
 
@@ -136,31 +151,7 @@ export const openZip = async (source: string | Buffer, limits: ArchiveLimits): P
 /** Reads a large zip through yauzl's streams (nothing but the entries read is held in memory). */
 const openStreamedZip = async (source: string, limits: ArchiveLimits): Promise<ArchiveReader> => {
   const options = { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false };
-  let zip: ZipFile;
-  try {
-    zip = await yauzl.openPromise(source, options);
-  } catch (error) {
-    throw new ArchiveError("corrupt", `not a readable zip (${(error as Error).message})`);
-  }
-  if (zip.entryCount > limits.maxEntries) {
-    zip.close();
-    throw bomb(`${zip.entryCount} entries, more than the limit of ${limits.maxEntries}`);
-  }
-  const entries = new Map<string, Entry>();
-  try {
-    await new Promise<void>((resolve, reject) => {
-      zip.on("entry", (entry: Entry) => {
-        if (!entry.fileName.endsWith("/")) entries.set(entry.fileName, entry);
-        zip.readEntry();
-      });
-      zip.on("end", () => resolve());
-      zip.on("error", reject);
-      zip.readEntry();
-    });
-  } catch (error) {
-    zip.close();
-    throw new ArchiveError("corrupt", `damaged central directory (${(error as Error).message})`);
-  }
+  const { zip, entries } = await listEntries(() => yauzl.openPromise(source, options), limits);
   let total = 0;
   return {
     names: [...entries.keys()],
