@@ -14,11 +14,17 @@ const failuresOf = (result) => {
     const name = file.name?.replace(`${process.cwd()}/`, "") ?? "?";
     const failedTests = (file.assertionResults ?? []).filter((test) => test.status === "failed");
     for (const test of failedTests) {
-      const message = String(test.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300);
+      const message = String(test.failureMessages?.[0] ?? "")
+        .split("\n")[0]
+        .slice(0, 300);
       lines.push(`${name} > ${test.fullName ?? test.title}: ${message}`);
     }
     if (failedTests.length === 0 && file.status === "failed") {
-      lines.push(`${name}: ${String(file.message ?? "failed to run").split("\n")[0].slice(0, 300)}`);
+      lines.push(
+        `${name}: ${String(file.message ?? "failed to run")
+          .split("\n")[0]
+          .slice(0, 300)}`,
+      );
     }
   }
   return lines;
@@ -43,7 +49,8 @@ const runProject = (project) => {
     ],
     { stdio: "inherit" },
   );
-  if (!existsSync(report)) return { passed: 0, failed: 1, ok: false, failures: [`${project}: no report written`] };
+  if (!existsSync(report))
+    return { passed: 0, failed: 1, ok: false, failures: [`${project}: no report written`] };
   const result = JSON.parse(readFileSync(report, "utf8"));
   let failed = (result.numFailedTests ?? 0) + (result.numRuntimeErrorTests ?? 0);
   if (result.success === false && failed === 0) failed = 1;
