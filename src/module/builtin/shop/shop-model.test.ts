@@ -470,8 +470,23 @@ describe("shop purchases (model)", () => {
   it("charges once, delivers once or refunds, over concurrent and replayed confirms, refusals and crashes", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 8, maxLength: 40 }), (commands) => runModel(commands)),
-      { numRuns: 25 },
+      {
+        numRuns: Number(globalThis.process.env.SHOP_MODEL_RUNS ?? 25),
+        // a crash between the order's DELIVERED and the stock's settle left the diamond's reservation behind (the
+        // crash lands there in about one run in three, so the case runs eight times)
+        examples: Array.from({ length: 8 }, (): [Command[]] => [
+          [
+            { kind: "quote", player: 0, entry: 2, count: 1 },
+            { kind: "confirm", quote: 0, clicks: 1 },
+            { kind: "confirm", quote: 0, clicks: 1 },
+            { kind: "crash" },
+            { kind: "confirm", quote: 0, clicks: 1 },
+            { kind: "give", player: 0, outcome: "ok" },
+            { kind: "join", player: 0 },
+          ],
+        ]),
+      },
     );
     if (globalThis.process.env.SHOP_MODEL_STATS !== undefined) console.log(Object.fromEntries(seen));
-  }, 60_000);
+  }, 600_000);
 });

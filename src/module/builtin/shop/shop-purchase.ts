@@ -169,7 +169,11 @@ export class ShopPurchaseModule extends AbstractAgentModule<PurchaseInput> {
       const reason = ShopCommerce.reasonOf(order.reason) ?? AgentFailure.MODULE_FAILED;
       return AgentResult.error(reason).withPresentation(await card("REJECTED", reason));
     }
-    if (order.state === "DELIVERED") await this.#reportDelivered(playerId, input);
+    if (order.state === "DELIVERED") {
+      // a process stopped between the order's DELIVERED and the stock's settle: the reservation is dropped now
+      await stock.settle(orderId);
+      await this.#reportDelivered(playerId, input);
+    }
     if (order.state === "DELIVERED" || order.state === "REFUNDED")
       return AgentResult.success(undefined, await card(order.state));
     try {
