@@ -83,6 +83,12 @@ const startServer = (folder: string, variant?: TelemetryVariant): Promise<Server
   const environment: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(environment)) if (name.startsWith("OTEL_")) delete environment[name];
   if (variant?.traces !== undefined) environment.OTEL_EXPORTER_OTLP_ENDPOINT = variant.traces;
+  // SYSTEM_BENCH_TRACES_SAMPLE_RATIO: the share of requests traced (the standard sampler variables)
+  const ratio = process.env.SYSTEM_BENCH_TRACES_SAMPLE_RATIO;
+  if (variant?.traces !== undefined && ratio !== undefined) {
+    environment.OTEL_TRACES_SAMPLER = "parentbased_traceidratio";
+    environment.OTEL_TRACES_SAMPLER_ARG = ratio;
+  }
   const child = spawn(
     process.execPath,
     // as `npm start` runs it (package.json): a young generation that holds a request's garbage until it dies
@@ -287,6 +293,8 @@ interface LoadResult {
   readonly ok: boolean;
   readonly requestsPerSecond: number;
   readonly p99: number;
+  /** The server's CPU time per reply, in ms: what a request costs, whatever else the machine runs. */
+  readonly cpuPerReply: number;
 }
 
 const load = async (clients: readonly Client[], serverPid: number): Promise<LoadResult> => {
@@ -361,6 +369,7 @@ const load = async (clients: readonly Client[], serverPid: number): Promise<Load
       "server CPU (child)",
       `${serverCpu.toFixed(1)} s (${((100 * serverCpu) / seconds).toFixed(0)}% of one core)`,
     ],
+    ["server CPU per reply", `${((1000 * serverCpu) / Math.max(1, totals.replies)).toFixed(3)} ms`],
     [
       "bot CPU (this process)",
       `${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s (${((benchCpu.user + benchCpu.system) / 1e4 / seconds).toFixed(0)}% of one core)`,
@@ -368,7 +377,11 @@ const load = async (clients: readonly Client[], serverPid: number): Promise<Load
   );
   for (const [name, value] of rows) console.log(`  ${name.padEnd(26)} ${value}`);
   console.log(`  RSS peak per 30 s window   ${windows.map((bytes) => mb(bytes ?? 0)).join(", ")}`);
-  const measured = { requestsPerSecond: totals.replies / seconds, p99: quantile(sorted, 0.99) };
+  const measured = {
+    requestsPerSecond: totals.replies / seconds,
+    p99: quantile(sorted, 0.99),
+    cpuPerReply: (1000 * serverCpu) / Math.max(1, totals.replies),
+  };
   if (!SOAK) return { ok: totals.lost === 0 && totals.replies > 0, ...measured };
   // levelled off: the last two minutes stay under the limit and grow no more than 10% over the first half's peak
   const half = windows.slice(0, Math.ceil(windows.length / 2)).map((bytes) => bytes ?? 0);
@@ -387,7 +400,8 @@ const load = async (clients: readonly Client[], serverPid: number): Promise<Load
 /**
  * `SYSTEM_BENCH_TELEMETRY=1`: the load part alone, alternating servers with telemetry off (metrics off, no traces)
  * and on (metrics, and traces exported to an OTLP/HTTP receiver in this process; metrics alone with
- * `SYSTEM_BENCH_TELEMETRY_TRACES=0`), off/on/off/on, then the ratios
+ * `SYSTEM_BENCH_TELEMETRY_TRACES=0`; a share of requests traced with `SYSTEM_BENCH_TRACES_SAMPLE_RATIO=0.1`),
+ * off/on/off/on, then the ratios
  * of the on runs to the off runs: requests/s (target ≥0.95) and p99 (target ≤1.1).
  */
 const compareTelemetry = async (): Promise<number> => {
@@ -407,7 +421,7 @@ const compareTelemetry = async (): Promise<number> => {
   } finally {
     await receiver.close();
   }
-  const mean = (list: LoadResult[], field: "requestsPerSecond" | "p99"): number =>
+  const mean = (list: LoadResult[], field: "requestsPerSecond" | "p99" | "cpuPerReply"): number =>
     list.reduce((sum, result) => sum + result[field], 0) / list.length;
   const rps = mean(results.on, "requestsPerSecond") / mean(results.off, "requestsPerSecond");
   const p99 = mean(results.on, "p99") / mean(results.off, "p99");
@@ -417,6 +431,9 @@ const compareTelemetry = async (): Promise<number> => {
   );
   console.log(
     `  p99 off ${fmt(mean(results.off, "p99"))}, on ${fmt(mean(results.on, "p99"))}: ratio ${p99.toFixed(3)} (target ≤ 1.1)`,
+  );
+  console.log(
+    `  server CPU per reply off ${mean(results.off, "cpuPerReply").toFixed(3)} ms, on ${mean(results.on, "cpuPerReply").toFixed(3)} ms: ratio ${(mean(results.on, "cpuPerReply") / mean(results.off, "cpuPerReply")).toFixed(3)}`,
   );
   console.log(`  spans received by the OTLP receiver: ${receiver.spans.length}`);
   return results.off.concat(results.on).every((result) => result.ok) ? 0 : 1;

@@ -122,7 +122,8 @@ export class SystemTelemetry implements Telemetry {
   span<T>(name: string, attributes: SpanAttributes, work: (span: TelemetrySpan) => Promise<T>): Promise<T> {
     const scope = this.#scope.getStore();
     const traces = this.traces;
-    if (traces === undefined || scope?.span === undefined) return work(NO_SPAN);
+    // a request left out by the sampler has no spans below its root either
+    if (traces === undefined || scope?.span === undefined || !scope.span.isRecording()) return work(NO_SPAN);
     const span = traces.tracer.startSpan(
       name,
       { kind: SpanKind.INTERNAL, attributes: defined(attributes) },

@@ -29,6 +29,11 @@ export interface TelemetryConfig {
     readonly recordPlayers: boolean;
     /** The salt of the players' hash; a random one per start when absent (hashes then differ across restarts). */
     readonly playerSalt?: string;
+    /**
+     * The share of requests traced, 0 to 1 (default 1: every request). A request's trace is kept or left out whole;
+     * `OTEL_TRACES_SAMPLER` (with `OTEL_TRACES_SAMPLER_ARG`) wins when set.
+     */
+    readonly sampleRatio: number;
   };
 }
 
@@ -48,14 +53,15 @@ const TELEMETRY_CONFIG = codec<TelemetryConfig>(
         recordContent: z.boolean().default(false),
         recordPlayers: z.boolean().default(false),
         playerSalt: z.string().min(8).max(256).optional(),
+        sampleRatio: z.number().min(0).max(1).default(1),
       })
-      .default({ enabled: false, recordContent: false, recordPlayers: false }),
+      .default({ enabled: false, recordContent: false, recordPlayers: false, sampleRatio: 1 }),
   }) as unknown as z.ZodType<TelemetryConfig>,
 );
 
 export const DEFAULT_TELEMETRY_CONFIG: TelemetryConfig = {
   metrics: { enabled: true, host: "127.0.0.1" },
-  traces: { enabled: false, recordContent: false, recordPlayers: false },
+  traces: { enabled: false, recordContent: false, recordPlayers: false, sampleRatio: 1 },
 };
 
 /** The settings with the bearer token read (its file must exist and hold 16+ characters). */

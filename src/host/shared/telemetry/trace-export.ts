@@ -2,7 +2,13 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Tracer } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
+import {
+  BatchSpanProcessor,
+  NodeTracerProvider,
+  ParentBasedSampler,
+  type Sampler,
+  TraceIdRatioBasedSampler,
+} from "@opentelemetry/sdk-trace-node";
 import type { TelemetryConfig } from "./telemetry-config.js";
 
 /** Where traces go and what they may carry, once tracing is on. */
@@ -35,6 +41,22 @@ export const traceEndpoint = (
   return config.endpoint ?? "http://localhost:4318/v1/traces";
 };
 
+/** The most players whose hashes are kept; past it the map starts again (a hash costs a SHA-256). */
+const HASHED_PLAYERS = 4_096;
+
+/**
+ * The sampler of telemetry.json's `sampleRatio`, or undefined to let the SDK read `OTEL_TRACES_SAMPLER` (which wins
+ * when set) or keep its default, every trace.
+ */
+export const samplerOf = (
+  ratio: number,
+  environment: Readonly<Record<string, string | undefined>>,
+): Sampler | undefined => {
+  if ((environment.OTEL_TRACES_SAMPLER?.trim() ?? "") !== "") return undefined;
+  if (ratio >= 1) return undefined;
+  return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+};
+
 /**
  * Starts exporting traces with the official SDK to `endpoint` (batched, OTLP/HTTP JSON). The provider is not
  * registered globally: System's spans go through the tracer handed out here, and nothing else in the process is
@@ -47,21 +69,36 @@ export const startTraceExport = (options: {
   readonly version: string;
 }): TraceExport => {
   const exporter = new OTLPTraceExporter({ url: options.endpoint });
+  const sampler = samplerOf(options.config.sampleRatio, process.env);
   const provider = new NodeTracerProvider({
+    ...(sampler === undefined ? {} : { sampler }),
     resource: resourceFromAttributes({
       "service.name": options.serviceName,
       "service.version": options.version,
     }),
-    spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1_000 })],
+    // a busy server ends thousands of spans a second: a queue of several seconds' worth, sent in large batches
+    spanProcessors: [
+      new BatchSpanProcessor(exporter, {
+        scheduledDelayMillis: 1_000,
+        maxQueueSize: 16_384,
+        maxExportBatchSize: 2_048,
+      }),
+    ],
   });
   const salt = options.config.playerSalt ?? randomBytes(16).toString("hex");
+  const hashed = new Map<string, string>();
+  const hash = (playerId: string): string => {
+    const known = hashed.get(playerId);
+    if (known !== undefined) return known;
+    const made = createHash("sha256").update(salt).update(playerId).digest("hex").slice(0, 16);
+    if (hashed.size >= HASHED_PLAYERS) hashed.clear();
+    hashed.set(playerId, made);
+    return made;
+  };
   return {
     tracer: provider.getTracer("system", options.version),
     recordContent: options.config.recordContent,
-    player: (playerId) =>
-      options.config.recordPlayers
-        ? playerId
-        : createHash("sha256").update(salt).update(playerId).digest("hex").slice(0, 16),
+    player: (playerId) => (options.config.recordPlayers ? playerId : hash(playerId)),
     flush: () => provider.forceFlush(),
     close: () => provider.shutdown(),
   };

@@ -1,0 +1,74 @@
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  InMemorySpanExporter,
+  NodeTracerProvider,
+  ParentBasedSampler,
+  type Sampler,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-node";
+import { describe, expect, it } from "vitest";
+import { AgentResult } from "../../../agent/agent-result.js";
+import { SystemTelemetry } from "./system-telemetry.js";
+import { samplerOf, type TraceExport } from "./trace-export.js";
+
+/** A TraceExport over an in-memory exporter with the given sampler. */
+const exportWith = (sampler: Sampler): { traces: TraceExport; exporter: InMemorySpanExporter } => {
+  const exporter = new InMemorySpanExporter();
+  const provider = new NodeTracerProvider({ sampler, spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  return {
+    exporter,
+    traces: {
+      tracer: provider.getTracer("test"),
+      recordContent: false,
+      player: (playerId) => playerId,
+      flush: () => provider.forceFlush(),
+      close: () => provider.shutdown(),
+    },
+  };
+};
+
+/** One request with a workflow span and a tool span inside it. */
+const oneRequest = (telemetry: SystemTelemetry): Promise<AgentResult> =>
+  telemetry.request("chat", { playerId: "p", requestId: "r" }, () =>
+    telemetry.span("workflow test:w", {}, () =>
+      telemetry.span("execute_tool test:t", {}, async () => AgentResult.success(undefined)),
+    ),
+  );
+
+describe("trace sampling", () => {
+  it("keeps every trace unless telemetry.json's sampleRatio is below 1; OTEL_TRACES_SAMPLER wins", () => {
+    expect(samplerOf(1, {})).toBeUndefined();
+    expect(samplerOf(0.25, { OTEL_TRACES_SAMPLER: "always_on" })).toBeUndefined();
+    const sampler = samplerOf(0.25, {});
+    expect(sampler).toBeInstanceOf(ParentBasedSampler);
+    expect(sampler?.toString()).toContain("0.25");
+  });
+
+  it("records a sampled request's whole tree and nothing of a request left out, below its root either", async () => {
+    const on = exportWith(new AlwaysOnSampler());
+    await oneRequest(new SystemTelemetry(undefined, on.traces));
+    expect(on.exporter.getFinishedSpans().map((span) => span.name)).toEqual([
+      "execute_tool test:t",
+      "workflow test:w",
+      "request chat",
+    ]);
+    const off = exportWith(new AlwaysOffSampler());
+    let started = 0;
+    const tracer = off.traces.tracer;
+    const counting: TraceExport = {
+      ...off.traces,
+      tracer: {
+        startSpan: (...args: Parameters<typeof tracer.startSpan>) => {
+          started++;
+          return tracer.startSpan(...args);
+        },
+        startActiveSpan: tracer.startActiveSpan.bind(tracer),
+      } as typeof tracer,
+    };
+    await oneRequest(new SystemTelemetry(undefined, counting));
+    expect(off.exporter.getFinishedSpans()).toEqual([]);
+    // the root alone was asked for: no span object is made for the steps of a request left out
+    expect(started).toBe(1);
+  });
+});
