@@ -7,7 +7,7 @@ import mineflayer, { type Bot } from "mineflayer";
 export const tempFolder = (prefix: string): string => mkdtempSync(join(tmpdir(), prefix));
 
 /** Polls until `check` returns a value other than undefined, or fails after `timeoutMillis`. */
-export const waitFor = async <T>(check: () => T | undefined, timeoutMillis = 10_000): Promise<T> => {
+export const waitFor = async <T>(check: () => T | undefined, timeoutMillis = 30_000): Promise<T> => {
   const deadline = Date.now() + timeoutMillis;
   for (;;) {
     const value = check();

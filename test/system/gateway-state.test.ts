@@ -184,12 +184,13 @@ describe("gateway: live player state and game events from the relay", () => {
 
   it("reports the leave (its task runs at the next join) and a join that is not a first join", async () => {
     steve.quit();
-    await waitFor(() => (gateway.gateway.server.players().length === 1 ? true : undefined));
+    await waitFor(() => (gateway.gateway.server.players().length === 1 ? true : undefined), 30_000);
     steve = await joinBot(gateway.port, "Steve", (bot) => {
       chat = recordChat(bot);
     });
-    await waitFor(() =>
-      seen("You left last time.") === 1 && seen("Joined again.") === 1 ? true : undefined,
+    await waitFor(
+      () => (seen("You left last time.") === 1 && seen("Joined again.") === 1 ? true : undefined),
+      30_000,
     );
     expect(seen("First time here.")).toBe(0);
     expect(adminChat.some((message) => message.text === "You died.")).toBe(false);

@@ -472,6 +472,14 @@ describe("shop purchases (model)", () => {
       fc.asyncProperty(fc.array(command, { minLength: 8, maxLength: 40 }), (commands) => runModel(commands)),
       {
         numRuns: Number(globalThis.process.env.SHOP_MODEL_RUNS ?? 25),
+        // a failure's `{ seed, path }` replays it: SHOP_MODEL_SEED=<seed> SHOP_MODEL_PATH=<path>
+        ...(globalThis.process.env.SHOP_MODEL_SEED === undefined
+          ? {}
+          : {
+              seed: Number(globalThis.process.env.SHOP_MODEL_SEED),
+              path: globalThis.process.env.SHOP_MODEL_PATH ?? "0",
+              endOnFailure: true,
+            }),
         // a crash between the order's DELIVERED and the stock's settle left the diamond's reservation behind (the
         // crash lands there in about one run in three, so the case runs eight times)
         examples: Array.from({ length: 8 }, (): [Command[]] => [
