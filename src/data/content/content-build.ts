@@ -18,7 +18,9 @@ import {
   openZip,
 } from "./archive.js";
 import { ContentCatalog } from "./content-catalog.js";
+import { mergeLayers } from "./content-merge.js";
 import { type ContentLayer, emptyLayer, type LayerKind } from "./content-model.js";
+import { readSnapshot, snapshotPath, sourcesKey, writeSnapshot } from "./content-snapshot.js";
 import { readServerScript, readStartupScript } from "./kubejs-reading.js";
 import { readArchive } from "./layer-reading.js";
 
@@ -45,6 +47,8 @@ interface CacheEntry {
 export interface BuildStats {
   readonly sources: number;
   readonly fromCache: number;
+  /** Whether the merged catalog came whole from the snapshot (no source changed since it was written). */
+  readonly fromSnapshot: boolean;
   readonly millis: number;
 }
 
@@ -166,21 +170,46 @@ const writeCache = (path: string, entries: Map<string, CacheEntry>): void => {
   renameSync(temporary, path);
 };
 
+const logIssues = (catalog: ContentCatalog, logger: Logger): void => {
+  for (const issue of catalog.issues)
+    logger.warn(
+      `content: ${issue.file}${issue.entry === undefined ? "" : ` ${issue.entry}`}: ${issue.message}`,
+    );
+};
+
 /**
  * Builds the content catalog of a server folder: every source read in place (or taken from the cache when its
  * size and time are unchanged), issues logged one line each with file and entry, a progress line for a big
- * pack. Never throws for bad content: an unreadable jar is skipped and named.
+ * pack. When no source changed since the last build the merged catalog comes whole from the snapshot beside the
+ * cache. Never throws for bad content: an unreadable jar is skipped and named.
  */
 export const buildContentCatalog = async (options: {
   readonly serverDir: string;
   readonly logger: Logger;
-  /** Where read layers are kept between starts; no cache when absent. */
+  /** Where read layers are kept between starts (and the merged snapshot beside them); no cache when absent. */
   readonly cacheFile?: string;
   readonly limits?: ArchiveLimits;
 }): Promise<{ catalog: ContentCatalog; stats: BuildStats }> => {
   const started = Date.now();
   const limits = options.limits ?? DEFAULT_ARCHIVE_LIMITS;
   const sources = contentSources(options.serverDir);
+  const keys = sources.map((source) => relative(options.serverDir, source.path));
+  const prints = sources.map(fingerprint);
+  const snapshotFile = options.cacheFile === undefined ? undefined : snapshotPath(options.cacheFile);
+  const snapshotKey = sourcesKey(keys.map((key, position) => [key, prints[position]!] as const));
+  if (snapshotFile !== undefined) {
+    const snapshot = readSnapshot(snapshotFile, snapshotKey);
+    if ("tables" in snapshot) {
+      const catalog = new ContentCatalog(snapshot.tables);
+      logIssues(catalog, options.logger);
+      const stats = { sources: sources.length, fromCache: sources.length, fromSnapshot: true };
+      return { catalog, stats: { ...stats, millis: Date.now() - started } };
+    }
+    if ("corrupt" in snapshot)
+      options.logger.warn(
+        `content: snapshot ${snapshotFile} unreadable (${snapshot.corrupt}); rebuilding it`,
+      );
+  }
   const cache = readCache(options.cacheFile);
   const next = new Map<string, CacheEntry>();
   const layers: ContentLayer[] = new Array(sources.length);
@@ -200,12 +229,13 @@ export const buildContentCatalog = async (options: {
   const worker = async (): Promise<void> => {
     while (index < sources.length) {
       const position = index++;
-      const source = sources[position]!;
-      const key = relative(options.serverDir, source.path);
-      const print = fingerprint(source);
+      const key = keys[position]!;
+      const print = prints[position]!;
       const cached = cache.get(key);
       const layer =
-        cached?.fingerprint === print ? cached.layer : await readSource(source, options.serverDir, limits);
+        cached?.fingerprint === print
+          ? cached.layer
+          : await readSource(sources[position]!, options.serverDir, limits);
       if (cached?.fingerprint === print) fromCache++;
       layers[position] = layer;
       next.set(key, { fingerprint: print, layer });
@@ -213,11 +243,9 @@ export const buildContentCatalog = async (options: {
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_SOURCES }, worker));
-  const catalog = new ContentCatalog(layers);
-  for (const issue of catalog.issues)
-    options.logger.warn(
-      `content: ${issue.file}${issue.entry === undefined ? "" : ` ${issue.entry}`}: ${issue.message}`,
-    );
+  const state = mergeLayers(layers);
+  const catalog = new ContentCatalog(state);
+  logIssues(catalog, options.logger);
   if (options.cacheFile !== undefined && fromCache < sources.length) {
     try {
       writeCache(options.cacheFile, next);
@@ -225,5 +253,13 @@ export const buildContentCatalog = async (options: {
       options.logger.warn(`content: cache not written (${(error as Error).message})`);
     }
   }
-  return { catalog, stats: { sources: sources.length, fromCache, millis: Date.now() - started } };
+  if (snapshotFile !== undefined) {
+    try {
+      writeSnapshot(snapshotFile, snapshotKey, state);
+    } catch (error) {
+      options.logger.warn(`content: snapshot not written (${(error as Error).message})`);
+    }
+  }
+  const stats = { sources: sources.length, fromCache, fromSnapshot: false };
+  return { catalog, stats: { ...stats, millis: Date.now() - started } };
 };
