@@ -1,13 +1,6 @@
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { writeFileAtomic } from "../../util/atomic-file.js";
 import type { Logger } from "../../util/logger.js";
 import { levelName } from "../quests/ftb-server-folder.js";
 import {
@@ -163,11 +156,20 @@ const readCache = (path: string | undefined): Map<string, CacheEntry> => {
   }
 };
 
-const writeCache = (path: string, entries: Map<string, CacheEntry>): void => {
+/** The cache file's text in chunks, one layer at a time: never the whole cache as one string in memory. */
+function* cacheText(entries: ReadonlyMap<string, CacheEntry>): Generator<string> {
+  yield `{"version":${CACHE_VERSION},"entries":{`;
+  let first = true;
+  for (const [key, entry] of entries) {
+    yield `${first ? "" : ","}${JSON.stringify(key)}:${JSON.stringify(entry)}`;
+    first = false;
+  }
+  yield "}}";
+}
+
+const writeCache = async (path: string, entries: ReadonlyMap<string, CacheEntry>): Promise<void> => {
   mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.tmp`;
-  writeFileSync(temporary, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(entries) }));
-  renameSync(temporary, path);
+  await writeFileAtomic(path, cacheText(entries));
 };
 
 const logIssues = (catalog: ContentCatalog, logger: Logger): void => {
@@ -248,14 +250,18 @@ export const buildContentCatalog = async (options: {
   logIssues(catalog, options.logger);
   if (options.cacheFile !== undefined && fromCache < sources.length) {
     try {
-      writeCache(options.cacheFile, next);
+      await writeCache(options.cacheFile, next);
     } catch (error) {
       options.logger.warn(`content: cache not written (${(error as Error).message})`);
     }
   }
+  // the layers are merged: what the snapshot does not share with them can go before it is written
+  cache.clear();
+  next.clear();
+  layers.length = 0;
   if (snapshotFile !== undefined) {
     try {
-      writeSnapshot(snapshotFile, snapshotKey, state);
+      await writeSnapshot(snapshotFile, snapshotKey, state);
     } catch (error) {
       options.logger.warn(`content: snapshot not written (${(error as Error).message})`);
     }

@@ -1,16 +1,8 @@
 import { createHash } from "node:crypto";
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  renameSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { dirname } from "node:path";
 import { deserialize, serialize } from "node:v8";
+import { writeFileAtomic } from "../../util/atomic-file.js";
 import {
   type CatalogState,
   type CatalogTables,
@@ -24,22 +16,25 @@ import {
  * same sizes and times) a start deserializes it instead of parsing every layer and merging them again.
  *
  * The file: `SYSCONT\n`, a 4-byte length, a JSON header (format version, the key of the sources it was built
- * from, the payload's length and SHA-1), then the payload (`v8.serialize` of `Payload`). A file of another
- * version or other sources is stale (silently rebuilt); one that fails any check is corrupt.
+ * from), frames (a 4-byte length, then `v8.serialize` of one part), and the SHA-1 of the frames. A file of another
+ * version or other sources is stale (silently rebuilt, only its header read); one that fails any check is
+ * corrupt.
  *
- * Deserializing objects is what costs (V8 builds them a property at a time): the payload keeps few of them.
- * Items are columns of strings, made into objects at load; recipes, drops and tag items are JSON text per key,
- * parsed when first asked for.
+ * Deserializing objects is what costs (V8 builds them a property at a time), so the frames hold few of them: the
+ * first one the items as columns of strings (made into objects at load), the lang tables and the small parts;
+ * the others the big tables (recipes, drops, tag items) as JSON text per key, a few thousand keys a frame (the
+ * writer never holds them all as text at once), parsed when a key is first asked for.
  */
 const MAGIC = Buffer.from("SYSCONT\n", "latin1");
-/** Bump when `CatalogState` changes shape: a snapshot of another version is rebuilt, never misread. */
+/** Bump when `CatalogState` or the frames change shape: a snapshot of another version is rebuilt, never misread. */
 const SNAPSHOT_VERSION = 1;
+/** Keys of a big table per frame. */
+const KEYS_PER_FRAME = 4096;
+const DIGEST_BYTES = 20;
 
 interface Header {
   readonly version: number;
   readonly sources: string;
-  readonly length: number;
-  readonly sha1: string;
 }
 
 /** Where the snapshot of a per-file cache lives: `content-cache.json` → `content-cache.snapshot`. */
@@ -61,40 +56,11 @@ const readAt = (file: number, length: number, position: number): Buffer => {
   return bytes.subarray(0, done);
 };
 
-const sha1 = (bytes: Uint8Array): string => createHash("sha1").update(bytes).digest("hex");
-
-/** Writes the snapshot atomically (a temporary file renamed over the old one). */
-export const writeSnapshot = (path: string, sources: string, state: CatalogState): void => {
-  const payload = serialize(encode(state));
-  const header = Buffer.from(
-    JSON.stringify({
-      version: SNAPSHOT_VERSION,
-      sources,
-      length: payload.length,
-      sha1: sha1(payload),
-    } satisfies Header),
-  );
-  const size = Buffer.alloc(4);
-  size.writeUInt32BE(header.length);
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.tmp`;
-  const file = openSync(temporary, "w");
-  try {
-    for (const part of [MAGIC, size, header, payload]) writeSync(file, part);
-  } finally {
-    closeSync(file);
-  }
-  renameSync(temporary, path);
-};
-
-/** The snapshot's payload: the merged state with items as columns and the big tables as JSON per key. */
-interface Payload {
+/** The first frame: items as columns, the lang tables, the small parts of the state. */
+interface Head {
   readonly itemIds: string[];
   /** locale → each item's name in it (null: none), in `itemIds` order. */
   readonly itemNames: Map<string, (string | null)[]>;
-  readonly recipesByOutput: Map<string, string>;
-  readonly dropsByItem: Map<string, string>;
-  readonly tagItems: Map<string, string>;
   readonly lang: Map<string, Map<string, string>>;
   readonly rest: Pick<
     CatalogState,
@@ -102,10 +68,75 @@ interface Payload {
   >;
 }
 
-const jsonEntries = (table: ReadonlyMap<string, unknown>): Map<string, string> => {
-  const texts = new Map<string, string>();
-  for (const [key, value] of table) texts.set(key, JSON.stringify(value));
-  return texts;
+const TABLES = ["recipesByOutput", "dropsByItem", "tagItems"] as const;
+type TableName = (typeof TABLES)[number];
+
+/** A frame of a big table: keys and their values as JSON text, side by side. */
+interface TableFrame {
+  readonly table: TableName;
+  readonly keys: string[];
+  readonly texts: string[];
+}
+
+const head = (state: CatalogState): Head => {
+  const itemIds = [...state.items.keys()];
+  const itemNames = new Map<string, (string | null)[]>();
+  for (const locale of state.lang.keys())
+    itemNames.set(
+      locale,
+      itemIds.map((id) => state.items.get(id)?.names[locale] ?? null),
+    );
+  const { mods, modNames, recipeTypes, counts, skippedRecipes, issues, sources } = state;
+  return {
+    itemIds,
+    itemNames,
+    lang: state.lang,
+    rest: { mods, modNames, recipeTypes, counts, skippedRecipes, issues, sources },
+  };
+};
+
+function* frames(state: CatalogState): Generator<unknown> {
+  yield head(state);
+  for (const table of TABLES) {
+    let frame: TableFrame = { table, keys: [], texts: [] };
+    for (const [key, value] of state[table]) {
+      frame.keys.push(key);
+      frame.texts.push(JSON.stringify(value));
+      if (frame.keys.length === KEYS_PER_FRAME) {
+        yield frame;
+        frame = { table, keys: [], texts: [] };
+      }
+    }
+    if (frame.keys.length > 0) yield frame;
+  }
+}
+
+const uint32 = (value: number): Buffer => {
+  const bytes = Buffer.alloc(4);
+  bytes.writeUInt32BE(value);
+  return bytes;
+};
+
+function* snapshotChunks(sources: string, state: CatalogState): Generator<Uint8Array> {
+  const header = Buffer.from(JSON.stringify({ version: SNAPSHOT_VERSION, sources } satisfies Header));
+  yield MAGIC;
+  yield uint32(header.length);
+  yield header;
+  const digest = createHash("sha1");
+  for (const frame of frames(state)) {
+    const bytes = serialize(frame);
+    const length = uint32(bytes.length);
+    digest.update(length).update(bytes);
+    yield length;
+    yield bytes;
+  }
+  yield digest.digest();
+}
+
+/** Writes the snapshot atomically (a temporary file renamed over the old one), a frame at a time. */
+export const writeSnapshot = async (path: string, sources: string, state: CatalogState): Promise<void> => {
+  mkdirSync(dirname(path), { recursive: true });
+  await writeFileAtomic(path, snapshotChunks(sources, state));
 };
 
 /** A table of JSON texts, each parsed the first time its key is asked for. */
@@ -124,30 +155,55 @@ class JsonTable<T> implements Table<T> {
   }
 }
 
-const encode = (state: CatalogState): Payload => {
-  const itemIds = [...state.items.keys()];
-  const itemNames = new Map<string, (string | null)[]>();
-  for (const locale of state.lang.keys())
-    itemNames.set(
-      locale,
-      itemIds.map((id) => state.items.get(id)?.names[locale] ?? null),
-    );
-  const { mods, modNames, recipeTypes, counts, skippedRecipes, issues, sources } = state;
-  return {
-    itemIds,
-    itemNames,
-    recipesByOutput: jsonEntries(state.recipesByOutput),
-    dropsByItem: jsonEntries(state.dropsByItem),
-    tagItems: jsonEntries(state.tagItems),
-    lang: state.lang,
-    rest: { mods, modNames, recipeTypes, counts, skippedRecipes, issues, sources },
-  };
+const isHead = (value: unknown): value is Head => {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  const rest = record.rest as Record<string, unknown> | undefined;
+  return (
+    Array.isArray(record.itemIds) &&
+    record.itemNames instanceof Map &&
+    record.lang instanceof Map &&
+    typeof rest === "object" &&
+    rest !== null &&
+    ["modNames", "recipeTypes", "skippedRecipes"].every((key) => rest[key] instanceof Map) &&
+    ["mods", "issues", "sources"].every((key) => Array.isArray(rest[key])) &&
+    typeof rest.counts === "object"
+  );
 };
 
-const decode = (payload: Payload): CatalogTables => {
-  const { rest, itemIds } = payload;
+const isTableFrame = (value: unknown): value is TableFrame => {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    TABLES.includes(record.table as TableName) &&
+    Array.isArray(record.keys) &&
+    Array.isArray(record.texts) &&
+    record.keys.length === record.texts.length
+  );
+};
+
+/** The catalog's tables from the frames of a snapshot; undefined when they are not a snapshot's. */
+const decode = (bytes: Buffer): CatalogTables | undefined => {
+  const values: unknown[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    if (at + 4 > bytes.length) return undefined;
+    const end = at + 4 + bytes.readUInt32BE(at);
+    if (end > bytes.length) return undefined;
+    values.push(deserialize(bytes.subarray(at + 4, end)));
+    at = end;
+  }
+  const [first, ...rest] = values;
+  if (!isHead(first)) return undefined;
+  const texts = new Map<TableName, Map<string, string>>(TABLES.map((table) => [table, new Map()]));
+  for (const frame of rest) {
+    if (!isTableFrame(frame)) return undefined;
+    const table = texts.get(frame.table)!;
+    for (let index = 0; index < frame.keys.length; index++)
+      table.set(frame.keys[index]!, frame.texts[index]!);
+  }
+  const { itemIds, rest: parts } = first;
   const items = new Map<string, ContentItem>();
-  const locales = [...payload.itemNames];
+  const locales = [...first.itemNames];
   for (let index = 0; index < itemIds.length; index++) {
     const id = itemIds[index]!;
     const names: Record<string, string> = {};
@@ -156,33 +212,16 @@ const decode = (payload: Payload): CatalogTables => {
       if (name !== null && name !== undefined) names[locale] = name;
     }
     const mod = id.slice(0, id.indexOf(":"));
-    items.set(id, { id, mod, modName: modNameOf(rest.modNames, mod), names });
+    items.set(id, { id, mod, modName: modNameOf(parts.modNames, mod), names });
   }
   return {
-    ...rest,
+    ...parts,
     items,
-    lang: payload.lang,
-    recipesByOutput: new JsonTable(payload.recipesByOutput),
-    dropsByItem: new JsonTable(payload.dropsByItem),
-    tagItems: new JsonTable(payload.tagItems),
+    lang: first.lang,
+    recipesByOutput: new JsonTable(texts.get("recipesByOutput")!),
+    dropsByItem: new JsonTable(texts.get("dropsByItem")!),
+    tagItems: new JsonTable(texts.get("tagItems")!),
   };
-};
-
-const isPayload = (value: unknown): value is Payload => {
-  if (typeof value !== "object" || value === null) return false;
-  const record = value as Record<string, unknown>;
-  const rest = record.rest as Record<string, unknown> | undefined;
-  return (
-    Array.isArray(record.itemIds) &&
-    ["itemNames", "recipesByOutput", "dropsByItem", "tagItems", "lang"].every(
-      (key) => record[key] instanceof Map,
-    ) &&
-    typeof rest === "object" &&
-    rest !== null &&
-    ["modNames", "recipeTypes", "skippedRecipes"].every((key) => rest[key] instanceof Map) &&
-    ["mods", "issues", "sources"].every((key) => Array.isArray(rest[key])) &&
-    typeof rest.counts === "object"
-  );
 };
 
 /** Why a snapshot file cannot be used, or its state. */
@@ -214,12 +253,14 @@ export const readSnapshot = (path: string, sources: string): SnapshotRead => {
     }
     // another format or other files: rebuilt without reading the rest
     if (header.version !== SNAPSHOT_VERSION || header.sources !== sources) return { stale: true };
-    if (size - headerEnd !== header.length) return { corrupt: "truncated" };
-    const payload = readAt(file, header.length, headerEnd);
-    if (payload.length < header.length) return { corrupt: "truncated" };
-    if (sha1(payload) !== header.sha1) return { corrupt: "checksum mismatch" };
-    const value: unknown = deserialize(payload);
-    return isPayload(value) ? { tables: decode(value) } : { corrupt: "unexpected contents" };
+    if (size - headerEnd < DIGEST_BYTES) return { corrupt: "truncated" };
+    const body = readAt(file, size - headerEnd, headerEnd);
+    if (body.length < size - headerEnd) return { corrupt: "truncated" };
+    const payload = body.subarray(0, body.length - DIGEST_BYTES);
+    const digest = createHash("sha1").update(payload).digest();
+    if (!digest.equals(body.subarray(payload.length))) return { corrupt: "checksum mismatch" };
+    const tables = decode(payload);
+    return tables === undefined ? { corrupt: "unexpected contents" } : { tables };
   } catch (error) {
     return { corrupt: (error as Error).message };
   } finally {
