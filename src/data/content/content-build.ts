@@ -198,8 +198,13 @@ export const buildContentCatalog = async (options: {
   const keys = sources.map((source) => relative(options.serverDir, source.path));
   const prints = sources.map(fingerprint);
   const snapshotFile = options.cacheFile === undefined ? undefined : snapshotPath(options.cacheFile);
-  const snapshotKey = sourcesKey(keys.map((key, position) => [key, prints[position]!] as const));
-  if (snapshotFile !== undefined) {
+  // the per-file cache's version is part of the key: layers read another way make another catalog
+  const snapshotKey = sourcesKey([
+    ["cache version", String(CACHE_VERSION)],
+    ...keys.map((key, position) => [key, prints[position]!] as const),
+  ]);
+  // without the per-file cache (deleted to force a full read) the snapshot is not used either
+  if (snapshotFile !== undefined && existsSync(options.cacheFile!)) {
     const snapshot = readSnapshot(snapshotFile, snapshotKey);
     if ("tables" in snapshot) {
       const catalog = new ContentCatalog(snapshot.tables);

@@ -111,6 +111,16 @@ describe("the content catalog's snapshot", () => {
     expect(added.catalog.item("ae2:logic_processor")?.names.en_us).toBe("Logic Processor");
   });
 
+  it("is not used when the per-file cache was deleted to force a full read", async () => {
+    const { serverDir, cacheFile } = await server();
+    await buildContentCatalog({ serverDir, logger: new MemoryLogger(), cacheFile });
+    rmSync(cacheFile);
+    const full = await buildContentCatalog({ serverDir, logger: new MemoryLogger(), cacheFile });
+    expect(full.stats).toMatchObject({ fromSnapshot: false, fromCache: 0 });
+    const next = await buildContentCatalog({ serverDir, logger: new MemoryLogger(), cacheFile });
+    expect(next.stats.fromSnapshot).toBe(true);
+  });
+
   it.each([
     ["truncated", (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length / 2))],
     ["cut inside its header", (bytes: Buffer) => bytes.subarray(0, 20)],

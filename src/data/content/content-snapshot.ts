@@ -26,7 +26,10 @@ import {
  * writer never holds them all as text at once), parsed when a key is first asked for.
  */
 const MAGIC = Buffer.from("SYSCONT\n", "latin1");
-/** Bump when `CatalogState` or the frames change shape: a snapshot of another version is rebuilt, never misread. */
+/**
+ * Bump when `CatalogState`, the frames or the merge's rules change: a snapshot of another version is rebuilt,
+ * never misread. (A new per-file cache version makes every snapshot stale by itself: it is part of the key.)
+ */
 const SNAPSHOT_VERSION = 1;
 /** Keys of a big table per frame. */
 const KEYS_PER_FRAME = 4096;
