@@ -227,15 +227,15 @@ const decode = (bytes: Buffer): CatalogTables | undefined => {
   };
 };
 
-/** Why a snapshot file cannot be used, or its state. */
+/** What reading a snapshot gave: the catalog's tables, or why they cannot be used. */
 export type SnapshotRead =
   | { readonly tables: CatalogTables }
   | { readonly stale: true }
   | { readonly corrupt: string };
 
 /**
- * Reads the snapshot built from `sources`: the catalog's tables; `stale` when there is none, or it is of another version
- * or other sources; `corrupt` (with the reason) when it is truncated, damaged or not a snapshot.
+ * Reads the snapshot built from `sources`: the catalog's tables; `stale` when there is none, or it is of another
+ * version or other sources; `corrupt` (with the reason) when it is truncated, damaged or not a snapshot.
  */
 export const readSnapshot = (path: string, sources: string): SnapshotRead => {
   if (!existsSync(path)) return { stale: true };
