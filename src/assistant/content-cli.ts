@@ -61,7 +61,9 @@ const inspect = (catalog: ContentCatalog, serverDir: string, sources: number) =>
       return [locale, { named: count, missing: items.length - count }];
     }),
   );
-  const kubejs = catalog.layers.filter((layer) => layer.kind === "kubejs");
+  const kubejs = catalog.sources.filter((source) => source.kind === "kubejs");
+  const sum = (count: (source: (typeof kubejs)[number]) => number): number =>
+    kubejs.reduce((total, source) => total + count(source), 0);
   return {
     serverDir,
     sources,
@@ -76,24 +78,15 @@ const inspect = (catalog: ContentCatalog, serverDir: string, sources: number) =>
     recipesWithoutItemOutput: Object.fromEntries(catalog.skippedRecipes),
     tags: catalog.counts.tags,
     lootTables: catalog.counts.loot,
-    datapacks: catalog.layers.filter((layer) => layer.kind === "datapack").map((layer) => layer.source),
-    resourcepacks: catalog.layers
-      .filter((layer) => layer.kind === "resourcepack")
-      .map((layer) => layer.source),
+    datapacks: catalog.sources.filter((source) => source.kind === "datapack").map((source) => source.source),
+    resourcepacks: catalog.sources
+      .filter((source) => source.kind === "resourcepack")
+      .map((source) => source.source),
     kubejs: {
       present: kubejs.length > 0,
-      recipes: kubejs.reduce(
-        (sum, layer) => sum + Object.values(layer.recipes).filter((recipe) => recipe !== null).length,
-        0,
-      ),
-      removals: kubejs.reduce(
-        (sum, layer) =>
-          sum +
-          Object.values(layer.recipes).filter((recipe) => recipe === null).length +
-          layer.removedOutputs.length,
-        0,
-      ),
-      items: kubejs.reduce((sum, layer) => sum + layer.registered.length, 0),
+      recipes: sum((source) => source.recipes),
+      removals: sum((source) => source.removals),
+      items: sum((source) => source.registered),
       unread: catalog.counts.unread,
     },
     errors: catalog.issues,

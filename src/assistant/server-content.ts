@@ -26,6 +26,6 @@ export const loadServerContent = async (options: {
   for (const _ of catalog.items()) items++;
   logger.info(
     `content: ${catalog.mods().length} mods, ${items} modded items, ${catalog.counts.recipes} recipes from ${serverDir} ` +
-      `(${stats.sources} files, ${stats.fromCache} from the cache, ${stats.millis} ms${catalog.issues.length > 0 ? `, ${catalog.issues.length} problems logged` : ""})`,
+      `(${stats.sources} files, ${stats.fromSnapshot ? "all from the snapshot" : `${stats.fromCache} from the cache`}, ${stats.millis} ms${catalog.issues.length > 0 ? `, ${catalog.issues.length} problems logged` : ""})`,
   );
 };

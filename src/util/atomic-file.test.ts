@@ -21,6 +21,18 @@ describe("writeFileAtomic", () => {
     expect(await readdir(folder)).toEqual(["a.json"]);
   });
 
+  it("writes chunks one after another", async () => {
+    const path = join(folder, "chunks.json");
+    function* chunks(): Generator<Uint8Array | string> {
+      yield "[";
+      yield new TextEncoder().encode('"两"');
+      yield "]";
+    }
+    await writeFileAtomic(path, chunks());
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual(["两"]);
+    expect(await readdir(folder)).toEqual(["chunks.json"]);
+  });
+
   it("removes its temp file when the rename fails", async () => {
     const path = join(folder, "dir");
     await mkdir(path);

@@ -4,14 +4,20 @@ import { basename, dirname, join } from "node:path";
 
 /**
  * Replaces a file atomically: write a temp file in the same folder, fsync it, rename it over the target,
- * fsync the folder. A crash at any instant leaves either the old or the new content, never a mix.
+ * fsync the folder. A crash at any instant leaves either the old or the new content, never a mix. `data` may be
+ * chunks, written one after another (a big file need not be one string in memory).
  */
-export const writeFileAtomic = async (path: string, data: Uint8Array | string): Promise<void> => {
+export const writeFileAtomic = async (
+  path: string,
+  data: Uint8Array | string | Iterable<Uint8Array | string>,
+): Promise<void> => {
   const folder = dirname(path);
   const temp = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   const handle = await open(temp, "w", 0o644);
   try {
-    await handle.writeFile(data);
+    if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
+    // each chunk from where the previous one ended
+    else for (const chunk of data) await handle.writeFile(chunk);
     await handle.sync();
   } catch (error) {
     await handle.close();

@@ -1,13 +1,6 @@
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { writeFileAtomic } from "../../util/atomic-file.js";
 import type { Logger } from "../../util/logger.js";
 import { levelName } from "../quests/ftb-server-folder.js";
 import {
@@ -18,7 +11,9 @@ import {
   openZip,
 } from "./archive.js";
 import { ContentCatalog } from "./content-catalog.js";
+import { mergeLayers } from "./content-merge.js";
 import { type ContentLayer, emptyLayer, type LayerKind } from "./content-model.js";
+import { readSnapshot, snapshotPath, sourcesKey, writeSnapshot } from "./content-snapshot.js";
 import { readServerScript, readStartupScript } from "./kubejs-reading.js";
 import { readArchive } from "./layer-reading.js";
 
@@ -45,6 +40,8 @@ interface CacheEntry {
 export interface BuildStats {
   readonly sources: number;
   readonly fromCache: number;
+  /** Whether the merged catalog came whole from the snapshot (no source changed since it was written). */
+  readonly fromSnapshot: boolean;
   readonly millis: number;
 }
 
@@ -159,28 +156,67 @@ const readCache = (path: string | undefined): Map<string, CacheEntry> => {
   }
 };
 
-const writeCache = (path: string, entries: Map<string, CacheEntry>): void => {
+/** The cache file's text in chunks, one layer at a time: never the whole cache as one string in memory. */
+function* cacheText(entries: ReadonlyMap<string, CacheEntry>): Generator<string> {
+  yield `{"version":${CACHE_VERSION},"entries":{`;
+  let first = true;
+  for (const [key, entry] of entries) {
+    yield `${first ? "" : ","}${JSON.stringify(key)}:${JSON.stringify(entry)}`;
+    first = false;
+  }
+  yield "}}";
+}
+
+const writeCache = async (path: string, entries: ReadonlyMap<string, CacheEntry>): Promise<void> => {
   mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.tmp`;
-  writeFileSync(temporary, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(entries) }));
-  renameSync(temporary, path);
+  await writeFileAtomic(path, cacheText(entries));
+};
+
+const logIssues = (catalog: ContentCatalog, logger: Logger): void => {
+  for (const issue of catalog.issues)
+    logger.warn(
+      `content: ${issue.file}${issue.entry === undefined ? "" : ` ${issue.entry}`}: ${issue.message}`,
+    );
 };
 
 /**
  * Builds the content catalog of a server folder: every source read in place (or taken from the cache when its
  * size and time are unchanged), issues logged one line each with file and entry, a progress line for a big
- * pack. Never throws for bad content: an unreadable jar is skipped and named.
+ * pack. When no source changed since the last build the merged catalog comes whole from the snapshot beside the
+ * cache. Never throws for bad content: an unreadable jar is skipped and named.
  */
 export const buildContentCatalog = async (options: {
   readonly serverDir: string;
   readonly logger: Logger;
-  /** Where read layers are kept between starts; no cache when absent. */
+  /** Where read layers are kept between starts (and the merged snapshot beside them); no cache when absent. */
   readonly cacheFile?: string;
   readonly limits?: ArchiveLimits;
 }): Promise<{ catalog: ContentCatalog; stats: BuildStats }> => {
   const started = Date.now();
   const limits = options.limits ?? DEFAULT_ARCHIVE_LIMITS;
   const sources = contentSources(options.serverDir);
+  const keys = sources.map((source) => relative(options.serverDir, source.path));
+  const prints = sources.map(fingerprint);
+  const snapshotFile = options.cacheFile === undefined ? undefined : snapshotPath(options.cacheFile);
+  // the per-file cache's version is part of the key: layers read another way make another catalog
+  const snapshotKey = sourcesKey([
+    ["cache version", String(CACHE_VERSION)],
+    ...keys.map((key, position) => [key, prints[position]!] as const),
+  ]);
+  // without the per-file cache (deleted to force a full read) the snapshot is not used either
+  if (snapshotFile !== undefined && existsSync(options.cacheFile!)) {
+    const snapshot = readSnapshot(snapshotFile, snapshotKey);
+    if ("tables" in snapshot) {
+      const catalog = new ContentCatalog(snapshot.tables);
+      logIssues(catalog, options.logger);
+      const stats = { sources: sources.length, fromCache: sources.length, fromSnapshot: true };
+      return { catalog, stats: { ...stats, millis: Date.now() - started } };
+    }
+    if ("corrupt" in snapshot)
+      options.logger.warn(
+        `content: snapshot ${snapshotFile} unreadable (${snapshot.corrupt}); rebuilding it`,
+      );
+  }
   const cache = readCache(options.cacheFile);
   const next = new Map<string, CacheEntry>();
   const layers: ContentLayer[] = new Array(sources.length);
@@ -200,12 +236,13 @@ export const buildContentCatalog = async (options: {
   const worker = async (): Promise<void> => {
     while (index < sources.length) {
       const position = index++;
-      const source = sources[position]!;
-      const key = relative(options.serverDir, source.path);
-      const print = fingerprint(source);
+      const key = keys[position]!;
+      const print = prints[position]!;
       const cached = cache.get(key);
       const layer =
-        cached?.fingerprint === print ? cached.layer : await readSource(source, options.serverDir, limits);
+        cached?.fingerprint === print
+          ? cached.layer
+          : await readSource(sources[position]!, options.serverDir, limits);
       if (cached?.fingerprint === print) fromCache++;
       layers[position] = layer;
       next.set(key, { fingerprint: print, layer });
@@ -213,17 +250,27 @@ export const buildContentCatalog = async (options: {
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_SOURCES }, worker));
-  const catalog = new ContentCatalog(layers);
-  for (const issue of catalog.issues)
-    options.logger.warn(
-      `content: ${issue.file}${issue.entry === undefined ? "" : ` ${issue.entry}`}: ${issue.message}`,
-    );
+  const state = mergeLayers(layers);
+  const catalog = new ContentCatalog(state);
+  logIssues(catalog, options.logger);
   if (options.cacheFile !== undefined && fromCache < sources.length) {
     try {
-      writeCache(options.cacheFile, next);
+      await writeCache(options.cacheFile, next);
     } catch (error) {
       options.logger.warn(`content: cache not written (${(error as Error).message})`);
     }
   }
-  return { catalog, stats: { sources: sources.length, fromCache, millis: Date.now() - started } };
+  // the layers are merged: what the snapshot does not share with them can go before it is written
+  cache.clear();
+  next.clear();
+  layers.length = 0;
+  if (snapshotFile !== undefined) {
+    try {
+      await writeSnapshot(snapshotFile, snapshotKey, state);
+    } catch (error) {
+      options.logger.warn(`content: snapshot not written (${(error as Error).message})`);
+    }
+  }
+  const stats = { sources: sources.length, fromCache, fromSnapshot: false };
+  return { catalog, stats: { ...stats, millis: Date.now() - started } };
 };

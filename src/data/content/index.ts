@@ -4,7 +4,7 @@ export {
   DEFAULT_ARCHIVE_LIMITS,
 } from "./archive.js";
 export { type BuildStats, buildContentCatalog, contentSources } from "./content-build.js";
-export { ContentCatalog, type ContentItem } from "./content-catalog.js";
+export { ContentCatalog, type ContentItem, type SourceSummary } from "./content-catalog.js";
 export type {
   ContentIssue,
   ContentLayer,

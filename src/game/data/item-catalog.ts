@@ -95,6 +95,8 @@ export class ItemCatalog {
   /** How many different recipe results use each item: base materials (Iron Ingot, 铁锭) rank first in searches. */
   readonly #uses = new Map<string, number>();
   #names: GameNameTable | undefined;
+  /** Each item with the keys `search` matches (id path in words, English and Chinese names), normalized once. */
+  #searchKeys: { readonly info: ItemInfo; readonly keys: readonly string[] }[] | undefined;
 
   constructor(
     readonly data: IndexedData,
@@ -158,6 +160,7 @@ export class ItemCatalog {
     this.#byName = byName;
     this.#byPath = byPath;
     this.#content = content;
+    this.#searchKeys = undefined;
   }
 
   /** The catalog of a version with our bundled zh_cn names. */
@@ -192,9 +195,12 @@ export class ItemCatalog {
       .replace(/_/g, " ");
     if (needle === "") return [];
     const ranked: { info: ItemInfo; match: NameMatch }[] = [];
-    for (const info of this.#byId.values()) {
+    this.#searchKeys ??= [...this.#byId.values()].map((info) => {
       const keys = [info.id.slice(info.id.indexOf(":") + 1).replace(/_/g, " "), normalize(info.names.en_us)];
       if (info.names.zh_cn !== undefined) keys.push(info.names.zh_cn);
+      return { info, keys };
+    });
+    for (const { info, keys } of this.#searchKeys) {
       let best: NameMatch | undefined;
       for (const key of keys) {
         const match = matchName(key, needle);

@@ -65,4 +65,18 @@ describe("the item catalog with the server's content", () => {
     expect(mentions.find("安山合金怎么做")).toBeUndefined();
     expect(mentions.find("钢锭怎么做")?.id).toBe("mekanism:ingot_steel");
   });
+
+  it("suggests the items of the content in use: a reload replaces what searches find", () => {
+    const catalog = ItemCatalog.forVersion("1.21.4");
+    const ids = (query: string): string[] => catalog.search(query, 5).map((info) => info.id);
+    expect(ids("alloy")).toEqual([]);
+    catalog.useContent(pack({ "create:andesite_alloy": ["Andesite Alloy", "安山合金"] }));
+    expect(ids("alloy")).toEqual(["create:andesite_alloy"]);
+    expect(ids("安山合")).toEqual(["create:andesite_alloy"]);
+    catalog.useContent(pack({ "mekanism:ingot_steel": ["Steel Ingot", "钢锭"] }));
+    expect(ids("alloy")).toEqual([]);
+    expect(ids("钢")).toContain("mekanism:ingot_steel");
+    catalog.useContent(undefined);
+    expect(ids("钢")).not.toContain("mekanism:ingot_steel");
+  });
 });
