@@ -217,7 +217,9 @@ class UsageModule extends CoreCommandModule<{ player?: string | undefined }> {
         "system.admin.usage_line",
         line.day,
         line.player,
-        line.calls,
+        line.calls === 1
+          ? translatable("system.admin.usage_calls.one")
+          : translatable("system.admin.usage_calls.other", line.calls),
         line.inputTokens,
         line.outputTokens,
       ),

@@ -37,7 +37,12 @@ export const REVOKE_CARD = CardType.of<RevokePreview>("system:admin_revoke", cod
         );
   const lines = joinLines([
     record,
-    translatable("system.admin.revoke.history", data.history),
+    translatable(
+      "system.admin.revoke.history",
+      data.history === 1
+        ? translatable("system.admin.revoke.turns.one")
+        : translatable("system.admin.revoke.turns.other", data.history),
+    ),
     translatable("system.admin.revoke.replay", data.replay),
     translatable("system.admin.revoke.routes"),
   ]);
