@@ -1,8 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Tracer } from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import type { TelemetryConfig } from "./telemetry-config.js";
 
 /** Where traces go and what they may carry, once tracing is on. */
@@ -38,14 +35,21 @@ export const traceEndpoint = (
 /**
  * Starts exporting traces with the official SDK to `endpoint` (batched, OTLP/HTTP JSON). The provider is not
  * registered globally: System's spans go through the tracer handed out here, and nothing else in the process is
- * traced by accident.
+ * traced by accident. The SDK is loaded here, only when tracing is on (off by default): a server without traces
+ * never holds it (about 2.5 MB of heap and 8 MB of RSS).
  */
-export const startTraceExport = (options: {
+export const startTraceExport = async (options: {
   readonly endpoint: string;
   readonly config: TelemetryConfig["traces"];
   readonly serviceName: string;
   readonly version: string;
-}): TraceExport => {
+}): Promise<TraceExport> => {
+  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor, NodeTracerProvider }] =
+    await Promise.all([
+      import("@opentelemetry/exporter-trace-otlp-http"),
+      import("@opentelemetry/resources"),
+      import("@opentelemetry/sdk-trace-node"),
+    ]);
   const exporter = new OTLPTraceExporter({ url: options.endpoint });
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({
