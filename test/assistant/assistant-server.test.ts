@@ -60,6 +60,23 @@ describe("AssistantServer over the in-memory game", () => {
     expect(reply.result.isSuccess()).toBe(true);
   });
 
+  it("a player's intent cache is dropped when they leave", async () => {
+    const { server } = await open();
+    await server.join(STEVE);
+    const player = {
+      playerId: STEVE.uuid,
+      permissionLevel: 0,
+      features: new Set<string>(),
+      locale: "en_us",
+      aiEnabled: true,
+      generation: 0,
+    };
+    server.router.cache.put(player, "what do I have", { moduleId: "system:player_query", input: {} });
+    expect(server.router.cache.size(STEVE.uuid)).toBe(1);
+    await server.leave(STEVE.uuid);
+    expect(server.router.cache.size(STEVE.uuid)).toBe(0);
+  });
+
   it("/system reset deletes the player's files and caches but keeps model-usage.json", async () => {
     const { server, folder } = await open();
     model.script({ text: CLARIFY, usage: { promptTokens: 10, completionTokens: 2 } }, { text: "Hello!" });
