@@ -12,7 +12,8 @@ export const HEAP_GROWING_PERCENT = 50;
 /**
  * The young generation `npm start` gives node (package.json): 16 MB semi-spaces, Node 20's default on 64-bit, so
  * `npx system serve` (no node flags) runs the same. 32 MB held a little more of a request's garbage until it
- * died, but cost 32 MB of RSS from the start for no measurable CPU per request under the 50-bot load.
+ * died, but cost 32 MB of RSS from the start; the server's CPU per request under the 50-bot load differed by 5%,
+ * within the noise of the runs.
  */
 export const YOUNG_GENERATION_FLAG = "--max-semi-space-size=16";
 
