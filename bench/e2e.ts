@@ -22,6 +22,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import minecraftData from "minecraft-data";
 import type { Bot } from "mineflayer";
+import { YOUNG_GENERATION_FLAG } from "../src/host/shared/gc-tuning.js";
 import { type ChatMessage, recordChat } from "../test/e2e/assistant-support.js";
 import { joinBot, tempFolder } from "../test/e2e/host-support.js";
 
@@ -91,9 +92,9 @@ const startServer = (folder: string, variant?: TelemetryVariant): Promise<Server
   }
   const child = spawn(
     process.execPath,
-    // as `npm start` runs it (package.json): a young generation that holds a request's garbage until it dies
+    // as `npm start` runs it (package.json; src/host/shared/gc-tuning.ts says why)
     [
-      "--max-semi-space-size=32",
+      YOUNG_GENERATION_FLAG,
       // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server (NODE_OPTIONS refuses --cpu-prof)
       ...(process.env.SYSTEM_BENCH_SERVER_FLAGS ?? "").split(" ").filter(Boolean),
       "--import",

@@ -135,6 +135,11 @@ export const assembleAssistant = async (
   lifecycles.register({
     onPermissionChange: (playerId) => router.cache.invalidate(playerId),
     onRevoke: (playerId) => router.cache.invalidate(playerId),
+    // memory follows the players online, not every player the server has seen
+    onDisconnect: (playerId) => {
+      router.cache.invalidate(playerId);
+      permissions.forget(playerId);
+    },
   });
   generations.onBump((playerId) => router.cache.invalidate(playerId));
   const progress = new ProgressChannel(infrastructure.languages);

@@ -1,8 +1,7 @@
 import { AgentFailure } from "../agent/agent-failure.js";
 import { AgentResult } from "../agent/agent-result.js";
-import type { CardButton } from "../agent/card/card-builder.js";
 import { type CardRef, formatCardRef, parseCardRef } from "../agent/card/card-ref.js";
-import { ServerCards } from "../agent/card/server-cards.js";
+import { type ButtonTarget, ServerCards } from "../agent/card/server-cards.js";
 import { replayKeyOf } from "../agent/execution/replay-cache.js";
 import { isReplayedModule } from "../agent/routing/direct-qualification.js";
 import type { Validation } from "../util/validation.js";
@@ -59,7 +58,7 @@ export class CardClicks {
   async #press(
     player: PlayerInfo,
     text: string,
-    button: Validation<CardButton> | undefined,
+    button: Validation<ButtonTarget> | undefined,
   ): Promise<AgentResult> {
     const { infrastructure, permissions, interactive } = this.parts;
     infrastructure.players.update(player);

@@ -60,6 +60,35 @@ describe("AssistantServer over the in-memory game", () => {
     expect(reply.result.isSuccess()).toBe(true);
   });
 
+  it("a player's intent cache is dropped when they leave", async () => {
+    const { server } = await open();
+    await server.join(STEVE);
+    const player = {
+      playerId: STEVE.uuid,
+      permissionLevel: 0,
+      features: new Set<string>(),
+      locale: "en_us",
+      aiEnabled: true,
+      generation: 0,
+    };
+    server.router.cache.put(player, "what do I have", { moduleId: "system:player_query", input: {} });
+    expect(server.router.cache.size(STEVE.uuid)).toBe(1);
+    await server.leave(STEVE.uuid);
+    expect(server.router.cache.size(STEVE.uuid)).toBe(0);
+  });
+
+  it("a player's cached permission snapshot is dropped when they leave, and computed again when asked", async () => {
+    const { server } = await open();
+    await server.join(STEVE);
+    const before = server.permissions.snapshot(STEVE.uuid);
+    expect(server.permissions.snapshot(STEVE.uuid)).toBe(before);
+    await server.leave(STEVE.uuid);
+    const after = server.permissions.snapshot(STEVE.uuid);
+    expect(after).not.toBe(before);
+    // the same permissions (the version is the service's, which other changes move)
+    expect({ ...after, version: 0 }).toEqual({ ...before, version: 0 });
+  });
+
   it("/system reset deletes the player's files and caches but keeps model-usage.json", async () => {
     const { server, folder } = await open();
     model.script({ text: CLARIFY, usage: { promptTokens: 10, completionTokens: 2 } }, { text: "Hello!" });

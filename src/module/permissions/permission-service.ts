@@ -72,6 +72,15 @@ export class PermissionService {
     return snapshot;
   }
 
+  /**
+   * A player left: their cached snapshot is dropped (the next `snapshot` computes it again), so the cache holds
+   * the players asked about since they last left, not every player the server has seen. Nothing changed for
+   * them: no version bump, no permission-change hook. Their operator level is kept (a number).
+   */
+  forget(playerId: string): void {
+    this.#cache.delete(playerId);
+  }
+
   /** The game tells us a player's operator level (on join and when it changes). */
   async setOpLevel(playerId: string, level: number): Promise<void> {
     if (this.#opLevels.get(playerId) === level) return;

@@ -52,7 +52,7 @@ export const openTelemetry = async (options: {
   const traces =
     endpoint === undefined
       ? undefined
-      : startTraceExport({
+      : await startTraceExport({
           endpoint,
           config: settings.traces,
           serviceName: options.environment.OTEL_SERVICE_NAME?.trim() || "system",

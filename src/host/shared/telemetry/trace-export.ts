@@ -1,14 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Tracer } from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { resourceFromAttributes } from "@opentelemetry/resources";
-import {
-  BatchSpanProcessor,
-  NodeTracerProvider,
-  ParentBasedSampler,
-  type Sampler,
-  TraceIdRatioBasedSampler,
-} from "@opentelemetry/sdk-trace-node";
+import type { Sampler } from "@opentelemetry/sdk-trace-node";
 import type { TelemetryConfig } from "./telemetry-config.js";
 
 /** Where traces go and what they may carry, once tracing is on. */
@@ -51,25 +43,36 @@ const HASHED_PLAYERS = 4_096;
 export const samplerOf = (
   ratio: number,
   environment: Readonly<Record<string, string | undefined>>,
+  sdk: Pick<
+    typeof import("@opentelemetry/sdk-trace-node"),
+    "ParentBasedSampler" | "TraceIdRatioBasedSampler"
+  >,
 ): Sampler | undefined => {
   if ((environment.OTEL_TRACES_SAMPLER?.trim() ?? "") !== "") return undefined;
   if (ratio >= 1) return undefined;
-  return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+  return new sdk.ParentBasedSampler({ root: new sdk.TraceIdRatioBasedSampler(ratio) });
 };
 
 /**
  * Starts exporting traces with the official SDK to `endpoint` (batched, OTLP/HTTP JSON). The provider is not
  * registered globally: System's spans go through the tracer handed out here, and nothing else in the process is
- * traced by accident.
+ * traced by accident. The SDK is loaded here, only when tracing is on (off by default): a server without traces
+ * never holds it (about 2.5 MB of heap and 8 MB of RSS).
  */
-export const startTraceExport = (options: {
+export const startTraceExport = async (options: {
   readonly endpoint: string;
   readonly config: TelemetryConfig["traces"];
   readonly serviceName: string;
   readonly version: string;
-}): TraceExport => {
+}): Promise<TraceExport> => {
+  const [{ OTLPTraceExporter }, { resourceFromAttributes }, sdk] = await Promise.all([
+    import("@opentelemetry/exporter-trace-otlp-http"),
+    import("@opentelemetry/resources"),
+    import("@opentelemetry/sdk-trace-node"),
+  ]);
   const exporter = new OTLPTraceExporter({ url: options.endpoint });
-  const sampler = samplerOf(options.config.sampleRatio, process.env);
+  const { BatchSpanProcessor, NodeTracerProvider } = sdk;
+  const sampler = samplerOf(options.config.sampleRatio, process.env, sdk);
   const provider = new NodeTracerProvider({
     ...(sampler === undefined ? {} : { sampler }),
     resource: resourceFromAttributes({

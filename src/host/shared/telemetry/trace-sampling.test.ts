@@ -6,6 +6,7 @@ import {
   ParentBasedSampler,
   type Sampler,
   SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
 } from "@opentelemetry/sdk-trace-node";
 import { describe, expect, it } from "vitest";
 import { AgentResult } from "../../../agent/agent-result.js";
@@ -38,9 +39,10 @@ const oneRequest = (telemetry: SystemTelemetry): Promise<AgentResult> =>
 
 describe("trace sampling", () => {
   it("keeps every trace unless telemetry.json's sampleRatio is below 1; OTEL_TRACES_SAMPLER wins", () => {
-    expect(samplerOf(1, {})).toBeUndefined();
-    expect(samplerOf(0.25, { OTEL_TRACES_SAMPLER: "always_on" })).toBeUndefined();
-    const sampler = samplerOf(0.25, {});
+    const sdk = { ParentBasedSampler, TraceIdRatioBasedSampler };
+    expect(samplerOf(1, {}, sdk)).toBeUndefined();
+    expect(samplerOf(0.25, { OTEL_TRACES_SAMPLER: "always_on" }, sdk)).toBeUndefined();
+    const sampler = samplerOf(0.25, {}, sdk);
     expect(sampler).toBeInstanceOf(ParentBasedSampler);
     expect(sampler?.toString()).toContain("0.25");
   });
