@@ -3,7 +3,8 @@
 // the reply of flying-squid's own `/ping` (its `pong` line through the same sendCard and encoding), interleaved.
 // A real server (startSystem, as `npm start`) with one joined mineflayer bot whose player is wrapped: its cards are
 // encoded here instead of being written to the socket. Also prints the card's packet size and the encoding's share.
-// Run: npx tsx --expose-gc bench/reply-path.ts   (or: npm run bench reply-path). Env: SYSTEM_BENCH_REQUESTS (1000).
+// Run: npx tsx --expose-gc bench/reply-path.ts   (or: npm run bench reply-path). Env: SYSTEM_BENCH_REQUESTS (1000),
+// SYSTEM_BENCH_METRICS=0 (telemetry.json with metrics off, to see what counting requests costs).
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
@@ -87,6 +88,11 @@ const main = async (): Promise<void> => {
     join(folder, "config", "system", "server.json"),
     JSON.stringify({ generation: "superflat", viewDistance: 2 }),
   );
+  if (process.env.SYSTEM_BENCH_METRICS === "0")
+    writeFileSync(
+      join(folder, "config", "system", "telemetry.json"),
+      JSON.stringify({ metrics: { enabled: false } }),
+    );
   const system = await startSystem({
     clock: systemClock(),
     argv: ["--port", "0", "--panel-port", "0", "--data-dir", folder],
