@@ -117,12 +117,21 @@ const main = async (): Promise<void> => {
       encoding.micros += sentAt - started;
       encoding.cards++;
     };
+    // methods bound once, so the wrapper itself costs next to nothing per call
+    const bound = new Map<PropertyKey, unknown>([
+      ["sendCard", sendCard],
+      ["sendActionBar", () => {}],
+      ["sendTitle", () => {}],
+    ]);
     const player = new Proxy(real, {
       get: (target, property) => {
-        if (property === "sendCard") return sendCard;
-        if (property === "sendActionBar" || property === "sendTitle") return () => {};
+        const known = bound.get(property);
+        if (known !== undefined) return known;
         const value: unknown = Reflect.get(target, property, target);
-        return typeof value === "function" ? value.bind(target) : value;
+        if (typeof value !== "function") return value;
+        const method = value.bind(target);
+        bound.set(property, method);
+        return method;
       },
     }) as HostPlayer;
     const handler = new AssistantHostHandler(
