@@ -14,7 +14,7 @@ const protocol = require("minecraft-protocol") as {
 };
 
 /** A player on flying-squid's registry of `version` whose connection records what is written to it. */
-const connected = (version: string, options: { raw: boolean }) => {
+const connected = (version: string, options: { raw: boolean; held?: number }) => {
   const registry = require("prismarine-registry")(version) as SquidServer["registry"] & {
     supportFeature(feature: string): boolean;
     version: { version: number };
@@ -28,6 +28,7 @@ const connected = (version: string, options: { raw: boolean }) => {
     uuid: "00000000-0000-0000-0000-00000000000a",
     write: (name: string, params: Record<string, unknown>) => written.push({ name, params }),
     ...(options.raw ? { writeRaw: (buffer: Buffer) => raw.push(Buffer.from(buffer)) } : {}),
+    serializer: { readableLength: options.held ?? 0, writableLength: 0 },
   }) as unknown as SquidClient;
   const player = Object.assign(new EventEmitter(), { _client: client }) as unknown as SquidPlayer;
   const serv = {
@@ -59,6 +60,13 @@ describe("SquidHostPlayer cards", () => {
       serializer.createPacketBuffer(card).toString("hex"),
       serializer.createPacketBuffer(bar).toString("hex"),
     ]);
+  });
+
+  it("never writes a card's bytes past packets the serializer still holds", () => {
+    const slow = connected("1.21.4", { raw: true, held: 1 });
+    slow.host.sendCard(CARD);
+    expect(slow.raw).toEqual([]);
+    expect(slow.written).toEqual([chatPacket(slow.dialect, CARD)]);
   });
 
   it("writes packets by name where chat is JSON text or the connection cannot take bytes", () => {

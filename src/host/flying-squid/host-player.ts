@@ -114,10 +114,15 @@ export class SquidHostPlayer implements HostPlayer {
     this.player._client.write(packet.name, packet.params);
   }
 
-  /** Writes an NBT `system_chat` as its bytes (the serializer's, without its cost); false when it must go the usual way. */
+  /**
+   * Writes an NBT `system_chat` as its bytes (the serializer's, without its cost); false when it must go the usual
+   * way. Never past packets the serializer still holds (a slow connection): those go first, in order.
+   */
   #writeSystemChat(component: ChatComponent, actionBar: boolean): boolean {
     const id = this.#systemChatId;
     if (id === undefined) return false;
+    const pending = this.player._client.serializer;
+    if (pending !== undefined && pending.readableLength + pending.writableLength > 0) return false;
     const bytes = systemChatBytes(id, component, this.#dialect, actionBar);
     if (bytes === undefined) return false;
     this.player._client.writeRaw?.(bytes);
