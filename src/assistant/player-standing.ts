@@ -32,18 +32,9 @@ export class PlayerStandings {
     return undefined;
   }
 
-  /** The live standing of a request admitted under `generation`. */
+  /** The live standing of a request admitted under `generation` (one per request: no closures to make). */
   of(playerId: string, generation: number): Standing {
-    const { permissions, generations, externalAllowed } = this.options;
-    return {
-      features: () => permissions.snapshot(playerId).features,
-      // Forget (/system clear) and revoke bump the generation: work from before may not go on.
-      lost: () => (generations.isCurrent(playerId, generation) ? undefined : AgentFailure.CANCELLED),
-      // the player's external-services switch is read at every model call too (the panel turns it off at any time)
-      modelRefusal: async () =>
-        this.modelRefusal(permissions.snapshot(playerId)) ??
-        ((await externalAllowed(playerId)) ? undefined : EXTERNAL_SERVICES_OFF),
-    };
+    return new LiveStanding(this, this.options, playerId, generation);
   }
 
   /**
@@ -65,4 +56,37 @@ export class PlayerStandings {
     if (module.requiresModel !== true) return true;
     return this.workflowRefusal(this.options.permissions.snapshot(playerId)) === undefined;
   };
+}
+
+/** A request's standing, read live at every check. */
+class LiveStanding implements Standing {
+  constructor(
+    private readonly standings: PlayerStandings,
+    private readonly options: {
+      readonly permissions: PermissionService;
+      readonly generations: MemoryGenerations;
+      readonly externalAllowed: (playerId: string) => Promise<boolean>;
+    },
+    private readonly playerId: string,
+    private readonly generation: number,
+  ) {}
+
+  features(): ReadonlySet<string> {
+    return this.options.permissions.snapshot(this.playerId).features;
+  }
+
+  /** Forget (/system clear) and revoke bump the generation: work from before may not go on. */
+  lost(): Failure | undefined {
+    return this.options.generations.isCurrent(this.playerId, this.generation)
+      ? undefined
+      : AgentFailure.CANCELLED;
+  }
+
+  /** The player's external-services switch is read at every model call too (the panel turns it off at any time). */
+  async modelRefusal(): Promise<Failure | undefined> {
+    return (
+      this.standings.modelRefusal(this.options.permissions.snapshot(this.playerId)) ??
+      ((await this.options.externalAllowed(this.playerId)) ? undefined : EXTERNAL_SERVICES_OFF)
+    );
+  }
 }

@@ -38,6 +38,15 @@ describe("Languages", () => {
     expect(languages.format("zh_cn", "t.pair", ["%s", "钻石"])).toBe("%s 和 钻石");
   });
 
+  it("formats a template again after a table changed it, and fills missing arguments with nothing", () => {
+    const changing = new Languages();
+    changing.add("en_us", { "t.count": "%s of %s" });
+    expect(changing.format("en_us", "t.count", ["1"])).toBe("1 of ");
+    changing.add("en_us", { "t.count": "%2$s: %1$s%%s" });
+    expect(changing.format("en_us", "t.count", ["1", "2"])).toBe("2: 1%1");
+    expect(changing.format("en_us", "t.%s.unknown", ["x"])).toBe("t.x.unknown");
+  });
+
   it("falls back to en_us, then to the key itself", () => {
     expect(languages.format("zh-CN", "t.only_en", [])).toBe("English");
     expect(languages.format("zh_cn", "t.missing", [])).toBe("t.missing");

@@ -2,6 +2,7 @@ import { Identifier } from "../../util/identifier.js";
 import { Registry } from "../../util/registry.js";
 import { invalid, type Validation, valid } from "../../util/validation.js";
 import type { Presentation } from "../agent-result.js";
+import { lazyPresentation } from "./card-text.js";
 import type { CardData, CardType } from "./card-type.js";
 
 /**
@@ -29,7 +30,7 @@ export class CardRegistry {
   encode<T>(card: CardData<T>): Presentation {
     if (this.registry.get(card.type.id) !== (card.type as unknown))
       throw new Error(`card type ${card.type.id} is not registered`);
-    return { type: card.type.id.toString(), data: card.type.codec.encode(card.data), card };
+    return lazyPresentation(card);
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { Json } from "../../util/codec.js";
 import type { Presentation } from "../agent-result.js";
 import { literal, type Text, translatable } from "../text.js";
 import type { CardRegistry } from "./card-registry.js";
@@ -23,12 +24,25 @@ export const joinTexts = (texts: readonly Text[], key: string): Text => {
 /** One Text of several lines. */
 export const joinLines = (lines: readonly Text[]): Text => joinTexts(lines, LINES_KEY);
 
-/** The Presentation of card data (what an AgentResult carries); encoding needs no registry. */
-export const present = <T>(card: CardData<T>): Presentation => ({
-  type: card.type.id.toString(),
-  data: card.type.codec.encode(card.data),
-  card,
-});
+/**
+ * The Presentation of card data (what an AgentResult carries); encoding needs no registry. `data` is encoded when
+ * first read (a history write, the replay cache, the panel), not on the reply's way: the presenter builds from the
+ * typed `card`.
+ */
+export const present = <T>(card: CardData<T>): Presentation => lazyPresentation(card);
+
+/** A Presentation whose `data` is the card's encoding, made once when first read. */
+export const lazyPresentation = <T>(card: CardData<T>): Presentation => {
+  let data: Json | undefined;
+  return {
+    type: card.type.id.toString(),
+    get data(): Json {
+      data ??= card.type.codec.encode(card.data);
+      return data;
+    },
+    card,
+  };
+};
 
 /** Registers a card type the registry does not know yet (a feature installed twice shares it). */
 export const registerCardType = <T>(registry: CardRegistry | undefined, type: CardType<T>): void => {

@@ -11,7 +11,7 @@ import { RoutingTable } from "../routing/routing-table.js";
 import type { SlotRecognizer } from "../routing/text-analyzer.js";
 import type { StepRunner } from "../storage/step-runner.js";
 import { observedStepRunner } from "../telemetry/observed-ports.js";
-import { budgetAttributes, NO_TELEMETRY, type Telemetry } from "../telemetry/telemetry.js";
+import { budgetAttributes, NO_SPAN, NO_TELEMETRY, type Telemetry } from "../telemetry/telemetry.js";
 import type { AnyTool } from "../tool/tool.js";
 import { ToolRegistry } from "../tool/tool-registry.js";
 import type { AgentConfig } from "./agent-config.js";
@@ -266,7 +266,7 @@ export class AgentEngine implements NestedWorkflows {
         { "assistant.workflow": module.id.toString() },
         async (span) => {
           const outcome = await module.run(decoded.value, running);
-          span.setAttributes(budgetAttributes(running.counters));
+          if (span !== NO_SPAN) span.setAttributes(budgetAttributes(running.counters));
           return outcome;
         },
       );

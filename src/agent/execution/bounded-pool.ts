@@ -49,22 +49,24 @@ export class BoundedPool {
 
   /**
    * Runs `work` when a slot is free. Rejects with AgentException BUSY when the queue is full and CANCELLED
-   * when the pool shut down before the work started; a started work's own outcome is passed through.
+   * when the pool shut down before the work started; a started work's own outcome is passed through. The work's
+   * signal is `controller`'s when given (the caller's own cancellation, which a shutdown then aborts too), so
+   * the work needs no second signal joined to it.
    */
-  submit<T>(work: PoolWork<T>): Promise<T> {
+  submit<T>(work: PoolWork<T>, controller?: AbortController): Promise<T> {
     if (this.#closed) return Promise.reject(new AgentException(AgentFailure.CANCELLED));
     if (this.#running.size >= this.limits.running && this.#queue.length >= this.limits.queued)
       return Promise.reject(new AgentException(AgentFailure.BUSY.with(this.name)));
     return new Promise<T>((resolve, reject) => {
       const start = (): void => {
-        const controller = new AbortController();
-        this.#running.add(controller);
+        const running = controller ?? new AbortController();
+        this.#running.add(running);
         // A microtask boundary turns a synchronous throw in `work` into a rejection.
         Promise.resolve()
-          .then(() => work(controller.signal))
+          .then(() => work(running.signal))
           .then(resolve, reject)
           .finally(() => {
-            this.#running.delete(controller);
+            this.#running.delete(running);
             this.#next();
           });
       };

@@ -279,6 +279,21 @@ describe("ExecutionContext.tool", () => {
     expect((await refusal(second.tool(FIND, "a", { query: "x" }))).code).toBe("MODULE_FAILED");
   });
 
+  it("returns a read-only tool's own output as it is, and still decodes a write tool's", async () => {
+    const made = { ids: ["a"], extra: true };
+    const own = Tool.of(FIND, async () => made)
+      .asReadOnly()
+      .withOwnOutput();
+    const context = makeContext({ required: [own as unknown as AnyTool] });
+    expect(await context.tool(FIND, "a", { query: "x" })).toBe(made);
+    const write = Tool.of(
+      GIVE,
+      async () => ({ ids: "nope" }) as unknown as { ids: string[] },
+    ).withOwnOutput();
+    const second = makeContext({ required: [write as unknown as AnyTool] });
+    expect((await refusal(second.tool(GIVE, "a", { query: "x" }))).code).toBe("MODULE_FAILED");
+  });
+
   it("in an event task, runs only tools allowed in events", async () => {
     const tools = recorder();
     const allowed = tools.find.allowInEvents();

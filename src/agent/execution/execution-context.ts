@@ -217,6 +217,11 @@ export class ExecutionContext {
         ? execute()
         : steps.run(`${this.requestId}/${fullStepId}`, tool, decoded.value, execute),
     );
+    // a tool's own typed output (read-only, built in process) is not decoded again: see Tool.ownOutput
+    if (tool.ownOutput) {
+      this.checkAlive();
+      return raw as O;
+    }
     const output = type.output.decode(raw);
     if (!output.success) throw new AgentException(AgentFailure.MODULE_FAILED.with(id, output.error));
     this.checkAlive();

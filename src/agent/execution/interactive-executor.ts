@@ -201,7 +201,8 @@ export class InteractiveExecutor<P = unknown> {
 
   async #run(request: AdmittedRequest<P>, player: AbortController): Promise<AgentResult> {
     try {
-      return await this.#options.pool.submit((poolSignal) => this.#work(request, player.signal, poolSignal));
+      // the player's controller is the work's signal: a cancel and the pool's shutdown both abort it
+      return await this.#options.pool.submit((signal) => this.#work(request, signal), player);
     } catch (error) {
       if (!(error instanceof AgentException))
         this.#logger.error(`request of ${request.playerId} failed`, error);
@@ -209,12 +210,7 @@ export class InteractiveExecutor<P = unknown> {
     }
   }
 
-  async #work(
-    request: AdmittedRequest<P>,
-    playerSignal: AbortSignal,
-    poolSignal: AbortSignal,
-  ): Promise<AgentResult> {
-    const signal = AbortSignal.any([playerSignal, poolSignal]);
+  async #work(request: AdmittedRequest<P>, signal: AbortSignal): Promise<AgentResult> {
     if (signal.aborted) return CANCELLED;
     let result: AgentResult;
     try {

@@ -61,6 +61,16 @@ export const MODEL_SETTINGS_CODEC = codec<ModelSettings>(
   }),
 );
 
+/** A non-empty environment variable, trimmed, or the file's value. */
+const pick = (
+  environment: Readonly<Record<string, string | undefined>>,
+  name: string,
+  fallback: string,
+): string => {
+  const value = environment[name]?.trim();
+  return value === undefined || value === "" ? fallback : value;
+};
+
 /** The model settings file plus environment overrides; `bind` keeps a gateway in step with reloads. */
 export class ModelConfig extends ConfigInstance<ModelSettings> {
   readonly #environment: Readonly<Record<string, string | undefined>>;
@@ -84,22 +94,26 @@ export class ModelConfig extends ConfigInstance<ModelSettings> {
   /** The file's settings with non-empty environment variables applied on top. */
   effective(): ModelSettings {
     const file = this.get();
-    const pick = (name: string, fallback: string): string => {
-      const value = this.#environment[name]?.trim();
-      return value === undefined || value === "" ? fallback : value;
-    };
+    const environment = this.#environment;
     return {
       ...file,
-      baseUrl: pick(MODEL_ENVIRONMENT.baseUrl, file.baseUrl),
-      apiKey: pick(MODEL_ENVIRONMENT.apiKey, file.apiKey),
-      model: pick(MODEL_ENVIRONMENT.model, file.model),
+      baseUrl: pick(environment, MODEL_ENVIRONMENT.baseUrl, file.baseUrl),
+      apiKey: pick(environment, MODEL_ENVIRONMENT.apiKey, file.apiKey),
+      model: pick(environment, MODEL_ENVIRONMENT.model, file.model),
     };
   }
 
-  /** False when there is no base URL or no model name: the server runs without model features. */
+  /**
+   * False when there is no base URL or no model name: the server runs without model features. Asked on every
+   * request (routing, availability), so it reads just those two settings.
+   */
   configured(): boolean {
-    const settings = this.effective();
-    return settings.baseUrl !== "" && settings.model !== "";
+    const file = this.get();
+    const environment = this.#environment;
+    return (
+      pick(environment, MODEL_ENVIRONMENT.baseUrl, file.baseUrl) !== "" &&
+      pick(environment, MODEL_ENVIRONMENT.model, file.model) !== ""
+    );
   }
 
   /** A client for the current settings, or undefined when not configured. */

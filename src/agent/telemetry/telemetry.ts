@@ -75,7 +75,8 @@ export interface Telemetry {
   readonly recordsContent: boolean;
 }
 
-const NO_SPAN: TelemetrySpan = { setAttributes: () => {}, fail: () => {} };
+/** The span of a step that records nothing (traces off): attributes for it need not be worked out. */
+export const NO_SPAN: TelemetrySpan = { setAttributes: () => {}, fail: () => {} };
 
 /** Records nothing: the default when no telemetry is configured (and in tests of the engine alone). */
 export const NO_TELEMETRY: Telemetry = {

@@ -26,6 +26,7 @@ interface ToolFlags {
   readonly owner: Identifier | undefined;
   readonly reasoning: string | undefined;
   readonly settlesOnAbort: boolean;
+  readonly ownOutput: boolean;
 }
 
 /**
@@ -47,6 +48,7 @@ export class Tool<I, O> {
       owner: undefined,
       reasoning: undefined,
       settlesOnAbort: false,
+      ownOutput: false,
     });
   }
 
@@ -81,6 +83,15 @@ export class Tool<I, O> {
     return this.flags.settlesOnAbort;
   }
 
+  /**
+   * A read-only handler whose output is System's own typed value, built in this process from its own data (no
+   * extension, network or file in between): a call returns it as it is instead of decoding it again with the
+   * type's output codec. Write tools are always decoded (a replayed step's output comes from storage).
+   */
+  get ownOutput(): boolean {
+    return this.flags.ownOutput && this.flags.readOnly;
+  }
+
   asReadOnly(): Tool<I, O> {
     return this.#with({ readOnly: true });
   }
@@ -93,6 +104,10 @@ export class Tool<I, O> {
   /** See `settlesOnAbort`. */
   settlingOnAbort(): Tool<I, O> {
     return this.#with({ settlesOnAbort: true });
+  }
+  /** See `ownOutput`. */
+  withOwnOutput(): Tool<I, O> {
+    return this.#with({ ownOutput: true });
   }
   ownedBy(owner: Identifier): Tool<I, O> {
     return this.#with({ owner });

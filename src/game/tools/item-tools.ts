@@ -63,12 +63,14 @@ export const itemTools = (options: {
     return { suggestions: options.catalog.search(input.query, 5).map(itemView) };
   })
     .asReadOnly()
+    .withOwnOutput()
     .ownedBy(options.owner)
     .forReasoning(
       "Find a Minecraft item by id (minecraft:diamond) or exact English/Chinese name; returns id, names and stack size, or close suggestions.",
     );
   const sources = Tool.of(ITEM_SOURCES_TOOL, async (input) => options.sources.of(input.item))
     .asReadOnly()
+    .withOwnOutput()
     .ownedBy(options.owner)
     .forReasoning(
       "List where a Minecraft item comes from: crafting recipes (ingredients), blocks that drop it and mobs that drop it. Input: an item id.",

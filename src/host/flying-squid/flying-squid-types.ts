@@ -9,6 +9,10 @@ export interface SquidClient extends EventEmitter {
   readonly username: string;
   readonly uuid: string;
   write(name: string, params: Record<string, unknown>): void;
+  /** Writes a packet already serialized (id and fields), compressed and framed as `write` would. */
+  writeRaw?(buffer: Buffer): void;
+  /** The stream `write` goes through; what it still holds has not reached the connection yet. */
+  readonly serializer?: { readonly readableLength: number; readonly writableLength: number };
 }
 
 /** A slot of flying-squid's inventory window (a prismarine-item). */

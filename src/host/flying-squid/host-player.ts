@@ -1,6 +1,7 @@
 import { grantExperience } from "../../game/data/experience.js";
 import type { ExperienceGrant, GiveOutcome, GiveStack, TakeOutcome } from "../../game/game-bridge.js";
 import type { ChatComponent } from "../shared/chat-component.js";
+import { type ProtocolDescription, systemChatBytes, systemChatPacketId } from "../shared/chat-nbt.js";
 import {
   actionBarPacket,
   type ChatDialect,
@@ -47,6 +48,8 @@ export class SquidHostPlayer implements HostPlayer {
   readonly name: string;
   readonly protocolVersion: number;
   readonly #dialect: ChatDialect;
+  /** `system_chat`'s id when cards can be written as bytes directly (1.20.3+ NBT chat). */
+  readonly #systemChatId: number | undefined;
   #locale = "en_us";
   /** Whether the game's operator flag was given (a trusted or verified listed operator). */
   #gameOperator = false;
@@ -70,6 +73,10 @@ export class SquidHostPlayer implements HostPlayer {
     this.name = player._client.username;
     this.protocolVersion = player._client.protocolVersion;
     this.#dialect = chatDialect((feature) => serv.supportFeature(feature), this.protocolVersion);
+    this.#systemChatId =
+      this.#dialect.nbtComponents && typeof player._client.writeRaw === "function"
+        ? systemChatPacketId(serv.registry as ProtocolDescription)
+        : undefined;
     player._client.on("settings", (packet: { locale?: unknown }) => {
       if (typeof packet.locale === "string" && packet.locale !== "")
         this.#locale = packet.locale.toLowerCase();
@@ -96,15 +103,30 @@ export class SquidHostPlayer implements HostPlayer {
   }
 
   sendCard(component: ChatComponent): void {
-    if (!this.isOnline()) return;
+    if (!this.isOnline() || this.#writeSystemChat(component, false)) return;
     const packet = chatPacket(this.#dialect, component);
     this.player._client.write(packet.name, packet.params);
   }
 
   sendActionBar(component: ChatComponent): void {
-    if (!this.isOnline()) return;
+    if (!this.isOnline() || this.#writeSystemChat(component, true)) return;
     const packet = actionBarPacket(this.#dialect, component);
     this.player._client.write(packet.name, packet.params);
+  }
+
+  /**
+   * Writes an NBT `system_chat` as its bytes (the serializer's, without its cost); false when it must go the usual
+   * way. Never past packets the serializer still holds (a slow connection): those go first, in order.
+   */
+  #writeSystemChat(component: ChatComponent, actionBar: boolean): boolean {
+    const id = this.#systemChatId;
+    if (id === undefined) return false;
+    const pending = this.player._client.serializer;
+    if (pending !== undefined && pending.readableLength + pending.writableLength > 0) return false;
+    const bytes = systemChatBytes(id, component, this.#dialect, actionBar);
+    if (bytes === undefined) return false;
+    this.player._client.writeRaw?.(bytes);
+    return true;
   }
 
   sendTitle(title: ChatComponent, subtitle: ChatComponent): void {

@@ -1,6 +1,7 @@
 import type { Languages } from "../../util/language.js";
 import type { Logger } from "../../util/logger.js";
 import type { ChatComponent } from "../shared/chat-component.js";
+import { systemChatBytes } from "../shared/chat-nbt.js";
 import { type ChatDialect, chatDialect, chatPacket } from "../shared/chat-packets.js";
 import type { Dialog } from "../shared/dialog.js";
 import { validateDialog } from "../shared/dialog.js";
@@ -203,7 +204,11 @@ export class ProxiedPlayer {
    * dropped outside PLAY and once the client has left.
    */
   sendChat(component: ChatComponent): void {
-    this.send(chatPacket(this.dialect, component));
+    // 1.20.3+: the packet's bytes written directly (the encoder's, without building NBT tag objects)
+    const id = this.dialect.nbtComponents ? this.codec.systemChatId() : undefined;
+    const bytes = id === undefined ? undefined : systemChatBytes(id, component, this.dialect, false);
+    if (bytes === undefined) this.send(chatPacket(this.dialect, component));
+    else if (this.#state === "play" && !this.client.closed) this.client.write(bytes);
   }
 
   /** Writes a PLAY packet of the gateway's own to the client; dropped outside PLAY and once the client has left. */

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { type ProtocolDescription, systemChatPacketId } from "../../shared/chat-nbt.js";
 import { type CompiledProtocol, compiledProtocol, readVarInt } from "./minecraft-protocol.js";
 
 /** A connection state of the Minecraft protocol, named as minecraft-data names them. */
@@ -57,6 +58,7 @@ export class PacketCodec {
   readonly #names = new Map<string, Map<number, string>>();
   readonly #ids = new Map<string, Map<string, number>>();
   readonly #protocols = new Map<string, { decoder: CompiledProtocol; encoder: CompiledProtocol }>();
+  #systemChat: { readonly id: number | undefined } | undefined;
 
   private constructor(data: MinecraftData) {
     this.#data = data;
@@ -137,6 +139,12 @@ export class PacketCodec {
     } catch {
       return undefined;
     }
+  }
+
+  /** `system_chat`'s id when this version's is NBT content plus isActionBar (what `systemChatBytes` writes). */
+  systemChatId(): number | undefined {
+    this.#systemChat ??= { id: systemChatPacketId(this.#data as ProtocolDescription) };
+    return this.#systemChat.id;
   }
 
   /** Encodes a packet the gateway writes itself; throws on a programmer error (unknown name, bad params). */

@@ -5,6 +5,7 @@ import { AgentFailure } from "../../../agent/agent-failure.js";
 import type { AgentResult } from "../../../agent/agent-result.js";
 import {
   type ModelCallRecord,
+  NO_SPAN,
   outcomeOf,
   type RequestEntry,
   type RequestIdentity,
@@ -29,8 +30,6 @@ interface Scope {
   readonly span: Span | undefined;
   readonly request: RequestState | undefined;
 }
-
-const NO_SPAN: TelemetrySpan = { setAttributes: () => {}, fail: () => {} };
 
 const defined = (attributes: SpanAttributes): Record<string, string | number | boolean> => {
   const out: Record<string, string | number | boolean> = {};
