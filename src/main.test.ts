@@ -1,22 +1,22 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { type StartParts, startServer } from "./main.js";
 
-const calls = vi.hoisted(() => [] as string[]);
+const calls: string[] = [];
 
-vi.mock("./host/shared/gc-tuning.js", () => ({
-  tuneGarbageCollector: () => {
-    calls.push("tune");
-    return "--heap-growing-percent=50";
-  },
-}));
-vi.mock("./host/shared/shutdown.js", () => ({ installShutdown: () => calls.push("shutdown handler") }));
-vi.mock("./host/flying-squid/start-system.js", () => ({
+/** The start's parts, recording their order (no module is mocked: test files share their worker's modules). */
+const parts: StartParts = {
+  tune: () => calls.push("tune"),
   startSystem: async () => {
     calls.push("start");
-    return { host: { close: async () => {} }, close: async () => {} };
+    return { host: { close: async () => {} }, close: async () => {} } as unknown as Awaited<
+      ReturnType<StartParts["startSystem"]>
+    >;
   },
-}));
-
-const { startServer } = await import("./main.js");
+  installShutdown: () => {
+    calls.push("shutdown handler");
+    return () => {};
+  },
+};
 
 describe("startServer", () => {
   afterEach(() => {
@@ -24,12 +24,17 @@ describe("startServer", () => {
   });
 
   it("sets the garbage collector's heap growing factor before the server starts", async () => {
-    await startServer(["--port", "0", "--data-dir", "/nonexistent-system-dir"]);
+    await startServer(
+      ["--port", "0", "--data-dir", "/nonexistent-system-dir"],
+      process.stdout,
+      process.stderr,
+      parts,
+    );
     expect(calls).toEqual(["tune", "start", "shutdown handler"]);
   });
 
   it("starts nothing and tunes nothing for --help", async () => {
-    await startServer(["--help"], { write: () => true });
+    await startServer(["--help"], { write: () => true }, process.stderr, parts);
     expect(calls).toEqual([]);
   });
 });

@@ -5,6 +5,22 @@ import { tuneGarbageCollector } from "./host/shared/gc-tuning.js";
 import { installShutdown } from "./host/shared/shutdown.js";
 import { consoleLogger } from "./util/logger.js";
 
+type StartSystem = typeof import("./host/flying-squid/start-system.js")["startSystem"];
+
+/** What the embedded start is made of (tests pass their own). */
+export interface StartParts {
+  readonly tune: () => unknown;
+  readonly startSystem: StartSystem;
+  readonly installShutdown: typeof installShutdown;
+}
+
+const START_PARTS: StartParts = {
+  tune: () => tuneGarbageCollector(),
+  // imported when it starts: `--help` needs none of the server
+  startSystem: async (options) => (await import("./host/flying-squid/start-system.js")).startSystem(options),
+  installShutdown,
+};
+
 /**
  * `npm start` / `system serve`: the embedded flying-squid world with System inside. Flags: `--port N`,
  * `--panel-port N`, `--data-dir DIR` (default `run`); `--help` prints the usage and starts nothing. With
@@ -17,6 +33,7 @@ export const startServer = async (
   argv: readonly string[],
   out: { write(text: string): unknown } = process.stdout,
   err: { write(text: string): unknown } = process.stderr,
+  parts: StartParts = START_PARTS,
 ): Promise<void> => {
   const options = parseCliOptions(argv);
   if (options.success && options.value.help === true) {
@@ -26,7 +43,7 @@ export const startServer = async (
     return;
   }
   // a full collection at 1.5× the live heap, not V8's up to 4× (docs/admin.md, "Memory")
-  tuneGarbageCollector();
+  parts.tune();
   if (runsGateway(argv)) {
     const file = argv.some((argument) => argument.startsWith("--backend")) ? undefined : gatewayFileOf(argv);
     if (file !== undefined)
@@ -38,9 +55,7 @@ export const startServer = async (
     if (code !== 0) process.exitCode = code;
     return;
   }
-  // imported here: `--help` needs none of the server
-  const { startSystem } = await import("./host/flying-squid/start-system.js");
-  const started = startSystem({
+  const started = parts.startSystem({
     argv,
     environment: process.env,
     logger: consoleLogger,
@@ -53,7 +68,7 @@ export const startServer = async (
     (system) => system,
     () => undefined,
   );
-  installShutdown(
+  parts.installShutdown(
     {
       close: async () => (await ready)?.host.close(),
       flush: async () => (await ready)?.close(),
