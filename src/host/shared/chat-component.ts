@@ -10,7 +10,7 @@ export interface ClickEvent {
 }
 
 /** How 1.21.5+ clients name a click's value in `click_event` (`command`, `url`, …); older ones read `value`. */
-const CLICK_VALUE_FIELD: Readonly<Record<ClickEvent["action"], string>> = {
+export const CLICK_VALUE_FIELD: Readonly<Record<ClickEvent["action"], string>> = {
   run_command: "command",
   suggest_command: "command",
   open_url: "url",

@@ -1,4 +1,4 @@
-import { type ChatComponent, literalText, type NbtTextOptions } from "./chat-component.js";
+import { type ChatComponent, CLICK_VALUE_FIELD, literalText, type NbtTextOptions } from "./chat-component.js";
 
 /**
  * A component's network NBT written straight to bytes: the same bytes as `componentToNbt` through the protocol's
@@ -14,15 +14,6 @@ const TAG_LIST = 9;
 const TAG_COMPOUND = 10;
 /** A string's length is a u16: a longer one is left to the serializer (as before). */
 const MAX_STRING_BYTES = 0xffff;
-
-/** Click values of 1.21.5+ `click_event`, named by action (as `componentToNbt` names them). */
-const CLICK_VALUE_FIELD: Readonly<Record<string, string>> = {
-  run_command: "command",
-  suggest_command: "command",
-  open_url: "url",
-  copy_to_clipboard: "value",
-  custom: "id",
-};
 
 class TooLong extends Error {}
 
@@ -132,7 +123,7 @@ const writeFields = (out: Bytes, component: ChatComponent, options: NbtTextOptio
     if (click !== undefined) {
       out.tag(TAG_COMPOUND, "click_event");
       out.named("action", click.action);
-      out.named(CLICK_VALUE_FIELD[click.action] ?? "value", click.value);
+      out.named(CLICK_VALUE_FIELD[click.action], click.value);
       out.byte(TAG_END);
     }
     if (hover !== undefined) {
