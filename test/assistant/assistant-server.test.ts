@@ -48,6 +48,16 @@ describe("AssistantServer over the in-memory game", () => {
     expect(replyText(none)).toMatch(/No model usage/);
   });
 
+  it("counts one model call as one call, not one calls", async () => {
+    const { server } = await open();
+    model.script({
+      text: JSON.stringify({ capabilityId: "system:item_query", input: { query: "minecraft:diamond" } }),
+      usage: { promptTokens: 40, completionTokens: 6 },
+    });
+    await server.handle(STEVE, UNMATCHED);
+    expect(replyText(await server.handle(ADMIN, "usage"))).toMatch(/Steve · 1 call · 40\/6 tokens/);
+  });
+
   it("a rejoin that arrives while the leave is still saving waits for it: the new session stays online and loaded", async () => {
     const { server } = await open();
     const leaving = server.leave(STEVE.uuid);
