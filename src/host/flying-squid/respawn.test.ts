@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { roundTrip } from "../shared/wire.test-support.js";
 import type { SquidPlayer, SquidServer } from "./flying-squid-types.js";
-import { repairRespawn, respawnPacket } from "./respawn.js";
+import { repairFirstMoveWait, repairRespawn, respawnPacket } from "./respawn.js";
 
 const registry = (version: string) =>
   createRequire(import.meta.url)("prismarine-registry")(version) as Parameters<
@@ -101,5 +101,42 @@ describe("repairRespawn", () => {
     await settle();
     expect(travels).toEqual([overworld]);
     expect(healed).toEqual([20]);
+  });
+});
+
+describe("repairFirstMoveWait", () => {
+  const setUp = () => {
+    const client = new EventEmitter();
+    const player = Object.assign(new EventEmitter(), { _client: client }) as unknown as SquidPlayer & {
+      waitPlayerLogin: () => Promise<void>;
+    };
+    repairFirstMoveWait(player);
+    player.emit("asap");
+    return { client, player };
+  };
+  const ended = async (wait: Promise<void>): Promise<boolean> =>
+    Promise.race([
+      wait.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10)),
+    ]);
+
+  it("ends the wait for the player with the client's position answer, which is all a still client sends", async () => {
+    const { client, player } = setUp();
+    const wait = player.waitPlayerLogin();
+    expect(await ended(wait)).toBe(false);
+    client.emit("position_look", { x: 0, y: 5, z: 0 });
+    expect(await ended(wait)).toBe(true);
+    // the listeners went with the wait
+    for (const name of ["position", "position_look", "look", "flying"])
+      expect(client.listenerCount(name)).toBe(0);
+  });
+
+  it("still ends it with flying-squid's own packets", async () => {
+    for (const name of ["position", "look", "flying"]) {
+      const { client, player } = setUp();
+      const wait = player.waitPlayerLogin();
+      client.emit(name, {});
+      expect(await ended(wait)).toBe(true);
+    }
   });
 });

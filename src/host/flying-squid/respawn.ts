@@ -125,3 +125,28 @@ export const repairRespawn = (
       });
   });
 };
+
+/** The packets a client sends once it stands in a world it was moved into. */
+const FIRST_MOVE_PACKETS = ["position", "position_look", "look", "flying"] as const;
+
+/**
+ * Makes flying-squid's "wait for the player to be in the world" end with the client's first movement packet of
+ * any kind. flying-squid waits for a `flying` or `look` packet, which a client standing still with a steady look
+ * need not send (a 1.21 mineflayer answers the spawn position with `position_look` only): until one came, the
+ * rest of the chunks stayed unsent, and a world change (`/changeworld`, a respawn from the nether) ended whenever
+ * it came by putting the player back at the spawn point, undoing a teleport made in between.
+ */
+export const repairFirstMoveWait = (squidPlayer: SquidPlayer): void => {
+  const player = squidPlayer as unknown as { waitPlayerLogin?: () => Promise<void> };
+  // login.js sets `waitPlayerLogin` before "asap" and first calls it after
+  squidPlayer.once("asap", () => {
+    player.waitPlayerLogin = () =>
+      new Promise((resolve) => {
+        const moved = (): void => {
+          for (const name of FIRST_MOVE_PACKETS) squidPlayer._client.removeListener(name, moved);
+          resolve();
+        };
+        for (const name of FIRST_MOVE_PACKETS) squidPlayer._client.on(name, moved);
+      });
+  });
+};

@@ -8,7 +8,7 @@ import type { SquidClient, SquidPlayer, SquidPlugin, SquidServer } from "./flyin
 import { dimensionOf, SquidHostPlayer } from "./host-player.js";
 import { legacyComponent } from "./legacy-text.js";
 import { emptyCommandsPacket, withPlainCommands } from "./plain-commands.js";
-import { repairRespawn } from "./respawn.js";
+import { repairFirstMoveWait, repairRespawn } from "./respawn.js";
 import { repairSummon } from "./summon.js";
 import { installTabComplete } from "./tab-complete.js";
 
@@ -242,6 +242,7 @@ export const systemPlugin = (options: SystemPluginOptions): SystemPlugin => {
         failed(`command failed for ${hostPlayer.name}`),
       );
       repairRespawn(serv, player, failed(`respawn failed for ${hostPlayer.name}`));
+      repairFirstMoveWait(player);
       repairEntityTeleport(serv, player);
       // flying-squid only reads unsigned `chat_command`; 1.20.5+ clients with a chat session sign commands
       player._client.on("chat_command_signed", (packet: { command?: unknown }) => {
