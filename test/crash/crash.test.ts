@@ -63,7 +63,11 @@ describe("crash safety of write steps under SIGKILL", () => {
     };
     const millis = { child: 0, recovery: 0 };
     const violations: string[] = [];
-    let remaining = TRIALS;
+    // kills land by timing: when the trials left a window under test unvisited (a loaded machine), more run,
+    // up to three times as many, so the coverage checks below do not depend on the machine's load
+    let begun = 0;
+    const covered = (): boolean =>
+      counts.effectUnknown > 0 && counts.idempotentRerun > 0 && counts.doneReplayed > 0;
     const stream = async (index: number): Promise<void> => {
       const world = join(root, `world-${index}`);
       const effects = join(root, `effects-${index}.log`);
@@ -74,8 +78,8 @@ describe("crash safety of write steps under SIGKILL", () => {
       };
       refill();
       try {
-        while (remaining > 0 && violations.length === 0) {
-          const trial = TRIALS - remaining--;
+        while (violations.length === 0 && (begun < TRIALS || (!covered() && begun < TRIALS * 3))) {
+          const trial = begun++;
           const child = warm.shift() as WarmChild;
           refill();
           const started = Date.now();
@@ -185,7 +189,7 @@ describe("crash safety of write steps under SIGKILL", () => {
       `time ${JSON.stringify(millis)}`,
     );
     expect(violations).toEqual([]);
-    expect(counts.trials).toBe(TRIALS);
+    expect(counts.trials).toBeGreaterThanOrEqual(TRIALS);
     // coverage: kills landed inside the windows under test, or the loop proves nothing
     expect(counts.effectUnknown, JSON.stringify(counts)).toBeGreaterThan(0);
     expect(counts.idempotentRerun, JSON.stringify(counts)).toBeGreaterThan(0);

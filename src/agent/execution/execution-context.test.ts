@@ -267,6 +267,33 @@ describe("ExecutionContext.tool", () => {
     expect(tools.scopes).toHaveLength(1);
   });
 
+  it("refuses a write that has not begun by the deadline as still owed (no effect, deferred), never unknown", async () => {
+    const tools = recorder();
+    let now = 1_000;
+    const context = makeContext({ required: [tools.give], policy: { ttlMillis: 500 }, now: () => now });
+    now = 1_500;
+    const error = await context.tool(GIVE, "a", { query: "x" }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(NoEffectException);
+    expect(AgentException.failure(error).code).toBe(AgentFailure.EFFECT_DEFERRED.code);
+    expect(AgentException.failure(error).args).toEqual([AgentFailure.TIMEOUT.code]);
+    expect(tools.scopes).toHaveLength(0);
+  });
+
+  it("returns a write's result when the request ran out of time while it ran: the effect happened", async () => {
+    let now = 1_000;
+    const slowGive = Tool.of(GIVE, async (input) => {
+      now = 2_000;
+      return { ids: [input.query] };
+    }) as unknown as AnyTool;
+    const context = makeContext({ required: [slowGive], policy: { ttlMillis: 500 }, now: () => now });
+    expect(await context.tool(GIVE, "a", { query: "x" })).toEqual({ ids: ["x"] });
+    // the workflow's next step is refused
+    expect(() => context.checkAlive()).toThrow();
+  });
+
   it("refuses invalid input without charging the budget, and invalid output as MODULE_FAILED", async () => {
     const tools = recorder();
     const context = makeContext({ required: [tools.find] });

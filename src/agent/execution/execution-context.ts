@@ -3,6 +3,7 @@ import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
 import type { BudgetDimension, Failure } from "../failure.js";
 import type { ModelResponse } from "../model/model-client.js";
+import { NoEffectException } from "../storage/no-effect.js";
 import { observedToolCall } from "../telemetry/observed-ports.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry/telemetry.js";
 import type { AnyTool } from "../tool/tool.js";
@@ -176,9 +177,12 @@ export class ExecutionContext {
    * is the handler a loop took at its start (ToolContext): a reload meanwhile cannot swap it.
    */
   async tool<I, O>(type: ToolType<I, O>, stepId: string, input: I, frozen?: AnyTool): Promise<O> {
-    this.checkAlive();
     const id = type.id.toString();
     const tool = this.#resolve(id) === undefined ? undefined : (frozen ?? this.#resolve(id));
+    // a write whose request ran out of time before it began changed nothing: it is still owed, never unknown
+    if (tool !== undefined && !tool.readOnly && !this.signal.aborted && !(this.remainingMillis() > 0))
+      throw new NoEffectException(AgentFailure.EFFECT_DEFERRED.with(AgentFailure.TIMEOUT.code));
+    this.checkAlive();
     if (tool === undefined) throw new AgentException(AgentFailure.TOOL_NOT_ALLOWED.with(id));
     if (tool.type !== (type as unknown)) throw new AgentException(AgentFailure.TOOL_NOT_ALLOWED.with(id));
     if (tool.owner !== undefined && !this.features.has(tool.owner.toString()))
@@ -224,7 +228,9 @@ export class ExecutionContext {
     }
     const output = type.output.decode(raw);
     if (!output.success) throw new AgentException(AgentFailure.MODULE_FAILED.with(id, output.error));
-    this.checkAlive();
+    // a write that returned has happened: its result goes back to the workflow even if the request ran out of
+    // time meanwhile (the next step checks), so a reward given is never reported as of unknown fate
+    if (tool.readOnly) this.checkAlive();
     return output.value;
   }
 
