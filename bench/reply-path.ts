@@ -4,8 +4,10 @@
 // A real server (startSystem, as `npm start`) with one joined mineflayer bot whose player is wrapped: its cards are
 // encoded here instead of being written to the socket. Also prints the card's packet size and the encoding's share.
 // Run: npx tsx --expose-gc bench/reply-path.ts   (or: npm run bench reply-path). Env: SYSTEM_BENCH_REQUESTS (1000),
-// SYSTEM_BENCH_METRICS=0 (telemetry.json with metrics off, to see what counting requests costs).
+// SYSTEM_BENCH_METRICS=0 (telemetry.json with metrics off, to see what counting requests costs), SYSTEM_BENCH_PROFILE=FILE
+// (a CPU profile of the measured requests alone, warm-up and start-up left out, written to FILE).
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
@@ -161,11 +163,24 @@ const main = async (): Promise<void> => {
     const whole: number[] = [];
     const builtin: number[] = [];
     Object.assign(encoding, { micros: 0, bytes: 0, cards: 0 });
+    const profile = process.env.SYSTEM_BENCH_PROFILE;
+    const session = profile === undefined ? undefined : new Session();
+    if (session !== undefined) {
+      session.connect();
+      await session.post("Profiler.enable");
+      await session.post("Profiler.setSamplingInterval", { interval: 50 });
+      await session.post("Profiler.start");
+    }
     for (let index = 0; index < REQUESTS; index++) {
       const timing = await item();
       ours.push(timing.reply);
       whole.push(timing.done);
       builtin.push(ping());
+    }
+    if (session !== undefined && profile !== undefined) {
+      const { profile: taken } = await session.post("Profiler.stop");
+      writeFileSync(profile, JSON.stringify(taken));
+      session.disconnect();
     }
     const card = lastCard;
     const direct = (): unknown => systemChatBytes(systemChatId ?? 0, card, dialect, false);
