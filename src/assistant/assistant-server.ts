@@ -261,7 +261,8 @@ export class AssistantServer {
    * shortcut line (`/reason …`). The line is parsed once; `/system cancel` runs beside the player's running
    * request, everything else through the interactive executor. Never throws.
    */
-  async submit(player: PlayerInfo, line: string): Promise<AssistantReply> {
+  /** `requestId`: the id the request runs under (a host that counts it names it; a new one otherwise). */
+  async submit(player: PlayerInfo, line: string, requestId = newRequestId()): Promise<AssistantReply> {
     const { infrastructure, permissions, pipeline, interactive } = this.parts;
     infrastructure.players.update(player);
     // the game's operator level is read at every request: a player may type before their join has settled
@@ -280,7 +281,7 @@ export class AssistantServer {
     if (waiting !== undefined) result = AgentResult.error(waiting);
     else if (command.kind === "action" && CONTROLS.has(command.action.type.id.toString()))
       result = await pipeline.control(command.action, {
-        requestId: newRequestId(),
+        requestId,
         snapshot,
         locale: player.locale,
         generation,
@@ -292,7 +293,7 @@ export class AssistantServer {
       // replay cache, as the workflow declares
       const writes = command.kind === "action" && isReplayedModule(command.module);
       result = await interactive.submit({
-        requestId: newRequestId(),
+        requestId,
         playerId: player.uuid,
         locale: player.locale,
         text,
@@ -309,8 +310,13 @@ export class AssistantServer {
    * A click on button `index` of card `ref` (`/system card <ref> <index>`): honoured only for this player's current
    * page, then run as a new structured request through the interactive executor (exclusive, queued, cancellable).
    */
-  async click(player: PlayerInfo, refText: string, indexText: string): Promise<AssistantReply> {
-    const result = await this.#clicks.click(player, refText, indexText);
+  async click(
+    player: PlayerInfo,
+    refText: string,
+    indexText: string,
+    requestId = newRequestId(),
+  ): Promise<AssistantReply> {
+    const result = await this.#clicks.click(player, refText, indexText, requestId);
     return { result, card: this.present(player, result) };
   }
 
@@ -323,8 +329,9 @@ export class AssistantServer {
     card: CardRef,
     action: string,
     args: readonly string[],
+    requestId = newRequestId(),
   ): Promise<AssistantReply> {
-    const result = await this.#clicks.clickAction(player, card, action, args);
+    const result = await this.#clicks.clickAction(player, card, action, args, requestId);
     return { result, card: this.present(player, result) };
   }
 

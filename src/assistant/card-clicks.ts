@@ -35,13 +35,18 @@ export class CardClicks {
   }
 
   /** Button `index` of card `ref`, as `/system card <ref> <index>` names it. */
-  click(player: PlayerInfo, refText: string, indexText: string): Promise<AgentResult> {
+  click(
+    player: PlayerInfo,
+    refText: string,
+    indexText: string,
+    requestId = newRequestId(),
+  ): Promise<AgentResult> {
     const ref = parseCardRef(refText);
     const button =
       ref === undefined || !/^\d{1,3}$/.test(indexText)
         ? undefined
         : this.issued(player.uuid).button(ref, Number.parseInt(indexText, 10));
-    return this.#press(player, `card ${refText} ${indexText}`, button);
+    return this.#press(player, `card ${refText} ${indexText}`, button, requestId);
   }
 
   /** The button of card `card` with this action and these arguments (the web panel's CardActionRequest). */
@@ -50,15 +55,17 @@ export class CardClicks {
     card: CardRef,
     action: string,
     args: readonly string[],
+    requestId = newRequestId(),
   ): Promise<AgentResult> {
     const button = this.issued(player.uuid).resolve({ card, action, args });
-    return this.#press(player, `card ${formatCardRef(card)} ${action}`, button);
+    return this.#press(player, `card ${formatCardRef(card)} ${action}`, button, requestId);
   }
 
   async #press(
     player: PlayerInfo,
     text: string,
     button: Validation<ButtonTarget> | undefined,
+    requestId: string,
   ): Promise<AgentResult> {
     const { infrastructure, permissions, interactive } = this.parts;
     infrastructure.players.update(player);
@@ -78,7 +85,7 @@ export class CardClicks {
           args,
         }).action;
     return interactive.submit({
-      requestId: newRequestId(),
+      requestId,
       playerId: player.uuid,
       locale: player.locale,
       text,

@@ -125,7 +125,7 @@ export class RequestPipeline {
       const decision = this.options.router.structured({ player, action: payload.action, args: payload.args });
       trace.route = "button";
       trace.workflow = decision.module?.id.toString();
-      this.options.engine.telemetry.routed("structured", 0);
+      this.options.engine.telemetry.routed("structured", 0, request.requestId);
       return this.#finish(decision, request, []);
     }
     // History reaches prompts only: a player who may not call a model needs none read.
@@ -134,7 +134,7 @@ export class RequestPipeline {
     if (modeAction !== undefined) {
       trace.route = `mode:${request.snapshot.mode}`;
       trace.workflow = modeAction.type.id.toString();
-      this.options.engine.telemetry.routed("mode", 0);
+      this.options.engine.telemetry.routed("mode", 0, request.requestId);
       return this.execute(modeAction, request, history);
     }
     const routeRequest: RouteRequest = {
@@ -178,7 +178,7 @@ export class RequestPipeline {
       });
       return decided;
     });
-    telemetry.routed(routePathOf(decision.source), (performance.now() - started) / 1000);
+    telemetry.routed(routePathOf(decision.source), (performance.now() - started) / 1000, request.requestId);
     return decision;
   }
 

@@ -255,7 +255,7 @@ export class AgentEngine implements NestedWorkflows {
     const decoded = module.action.codec.decode(action.input);
     if (!decoded.success) return AgentResult.error(AgentFailure.INPUT_INVALID.with(decoded.error));
     let context: ExecutionContext | undefined;
-    this.#telemetry.workflow(module.id.toString());
+    this.#telemetry.workflow(module.id.toString(), request.requestId);
     try {
       context = this.createContext(module, request);
       request.onContext?.(context);

@@ -264,7 +264,12 @@ export class ExecutionContext {
     counters.steps++;
     if (call.routing === true) counters.routingCalls++;
     const timeoutMillis = Math.min(policy.modelTimeoutMillis, this.remainingMillis());
-    const meta = { playerId: this.playerId, workflow: this.workflow, deadline: this.deadline };
+    const meta = {
+      requestId: this.requestId,
+      playerId: this.playerId,
+      workflow: this.workflow,
+      deadline: this.deadline,
+    };
     counters.pendingTokens += inputReserve + maxOutputTokens;
     counters.pendingOutputTokens += maxOutputTokens;
     let response: ModelResponse;

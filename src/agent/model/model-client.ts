@@ -27,6 +27,8 @@ export interface ModelClient {
 
 /** Who a model call is for, so the gateway can apply quota, concurrency and usage records. */
 export interface ModelCallMeta {
+  /** The request the call is made for. */
+  readonly requestId?: string;
   readonly playerId: string;
   readonly workflow: string;
   /** Epoch millis after which the call may not start or continue. */

@@ -40,6 +40,7 @@ export const observedModelPort = (port: ModelPort, telemetry: Telemetry, model: 
             ...(telemetry.recordsContent ? { "gen_ai.completion": response.text } : {}),
           });
           telemetry.modelCall({
+            ...(meta.requestId === undefined ? {} : { requestId: meta.requestId }),
             model: name,
             workflow: meta.workflow,
             outcome: "ok",
@@ -52,6 +53,7 @@ export const observedModelPort = (port: ModelPort, telemetry: Telemetry, model: 
           const outcome = failureCodeOf(error);
           span.fail(outcome);
           telemetry.modelCall({
+            ...(meta.requestId === undefined ? {} : { requestId: meta.requestId }),
             model: name,
             workflow: meta.workflow,
             outcome,

@@ -32,6 +32,8 @@ export interface TelemetrySpan {
 
 /** One model call as it ended: `outcome` is `ok` or a failure code. */
 export interface ModelCallRecord {
+  /** The request the call was made for (its refusals are counted once, with it). */
+  readonly requestId?: string;
   readonly model: string;
   readonly workflow: string;
   readonly outcome: string;
@@ -42,8 +44,8 @@ export interface ModelCallRecord {
 
 /** The player and request a request span names; the implementation hashes the player unless told otherwise. */
 export interface RequestIdentity {
-  /** Absent when the request's id is made later (a host wraps the whole line). */
-  readonly requestId?: string;
+  /** The id the request runs under: what `routed` and `workflow` name to record against it. */
+  readonly requestId: string;
   readonly playerId: string;
 }
 
@@ -51,7 +53,9 @@ export interface RequestIdentity {
  * What the engine and the assembly record about requests: counts for metrics and spans for traces, at the seams
  * that already exist (admission, routing, model and tool calls, journal steps). The host implements it with
  * exporters; the engine never imports one. Every label is a bounded value (an id, a failure code), never text a
- * player wrote. `span` makes its span the current one for everything `work` awaits, so nested steps nest.
+ * player wrote. `span` makes its span the current one for everything `work` awaits, so nested steps nest. What a
+ * request's labels need (its route, its workflow) is named by the request's id, never looked up from the async
+ * context: following the context hooks every promise of the process (see docs/telemetry.md, Cost).
  */
 export interface Telemetry {
   /** Runs one whole request as the root of a trace and counts it by entry, route path, workflow and outcome. */
@@ -62,10 +66,10 @@ export interface Telemetry {
   ): Promise<AgentResult>;
   /** Runs one step of the current request inside a span of its own. */
   span<T>(name: string, attributes: SpanAttributes, work: (span: TelemetrySpan) => Promise<T>): Promise<T>;
-  /** The current request was routed by `path` in `seconds`. */
-  routed(path: RoutePath, seconds: number): void;
-  /** The current request runs `workflow` (the first one named is the one counted). */
-  workflow(workflow: string): void;
+  /** Request `requestId` was routed by `path` in `seconds`. */
+  routed(path: RoutePath, seconds: number, requestId: string): void;
+  /** Request `requestId` runs `workflow` (the first one named is the one counted). */
+  workflow(workflow: string, requestId: string): void;
   modelCall(record: ModelCallRecord): void;
   /** One tool call ended; `outcome` is `ok` or a failure code. */
   toolCall(tool: string, outcome: string, seconds: number): void;

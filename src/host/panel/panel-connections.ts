@@ -241,18 +241,22 @@ export class PanelConnections {
    */
   #run(player: PlayerInfo, request: ChatRequest | CardActionRequest): Promise<AssistantReply> {
     const button = request instanceof CardActionRequest || /^\/?system\s+card\s/iu.test(request.text);
-    return observedReply(this.assistant, button ? "button" : "panel", player.uuid, () =>
-      this.#line(player, request),
+    return observedReply(this.assistant, button ? "button" : "panel", player.uuid, (requestId) =>
+      this.#line(player, request, requestId),
     );
   }
 
-  #line(player: PlayerInfo, request: ChatRequest | CardActionRequest): Promise<AssistantReply> {
+  #line(
+    player: PlayerInfo,
+    request: ChatRequest | CardActionRequest,
+    requestId: string,
+  ): Promise<AssistantReply> {
     if (request instanceof CardActionRequest)
-      return this.assistant.clickAction(player, request.card, request.action, request.args);
-    if (!isSlashLine(request.text)) return this.assistant.submit(player, request.text);
+      return this.assistant.clickAction(player, request.card, request.action, request.args, requestId);
+    if (!isSlashLine(request.text)) return this.assistant.submit(player, request.text, requestId);
     const line = slashLine(request.text, (head) => this.assistant.isCommand(head));
     return line.kind === "click"
-      ? this.assistant.click(player, line.ref, line.index)
-      : this.assistant.submit(player, line.text);
+      ? this.assistant.click(player, line.ref, line.index, requestId)
+      : this.assistant.submit(player, line.text, requestId);
   }
 }

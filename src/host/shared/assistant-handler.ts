@@ -47,8 +47,8 @@ export class AssistantHostHandler implements HostHandler {
     }
     const reply =
       base.toLowerCase() !== "system"
-        ? await observedReply(this.assistant, "chat", player.uuid, () =>
-            this.assistant.submit(this.#info(player), `/${trimmed}`),
+        ? await observedReply(this.assistant, "chat", player.uuid, (requestId) =>
+            this.assistant.submit(this.#info(player), `/${trimmed}`, requestId),
           )
         : await this.#system(this.#info(player), body);
     if (reply.card !== undefined) {
@@ -80,10 +80,10 @@ export class AssistantHostHandler implements HostHandler {
       this.assistant,
       line.kind === "click" ? "button" : "window",
       player.uuid,
-      () =>
+      (requestId) =>
         line.kind === "click"
-          ? this.assistant.click(info, line.ref, line.index)
-          : this.assistant.submit(info, line.text),
+          ? this.assistant.click(info, line.ref, line.index, requestId)
+          : this.assistant.submit(info, line.text, requestId),
     );
     show(reply.card);
     if (reply.card !== undefined) {
@@ -208,10 +208,14 @@ export class AssistantHostHandler implements HostHandler {
   /** A click, a known command after `/system` (explicit, so a typo gets its usage), or plain text. */
   #system(player: PlayerInfo, body: string) {
     const line = systemLine(body, (head) => this.assistant.isCommand(head));
-    return observedReply(this.assistant, line.kind === "click" ? "button" : "chat", player.uuid, () =>
-      line.kind === "click"
-        ? this.assistant.click(player, line.ref, line.index)
-        : this.assistant.submit(player, line.text),
+    return observedReply(
+      this.assistant,
+      line.kind === "click" ? "button" : "chat",
+      player.uuid,
+      (requestId) =>
+        line.kind === "click"
+          ? this.assistant.click(player, line.ref, line.index, requestId)
+          : this.assistant.submit(player, line.text, requestId),
     );
   }
 }

@@ -1,16 +1,21 @@
 import type { RequestEntry } from "../../../agent/telemetry/telemetry.js";
 import type { AssistantReply, AssistantServer } from "../../../assistant/assistant-server.js";
+import { newRequestId } from "../../../assistant/request-pipeline.js";
 
-/** Runs one line a host received as a request of `entry` (chat, panel, button) for metrics and traces. */
+/**
+ * Runs one line a host received as a request of `entry` (chat, panel, button) for metrics and traces. `work` runs
+ * it under the request id it is given, so what routing and the engine record is counted with this request.
+ */
 export const observedReply = async (
   assistant: AssistantServer,
   entry: RequestEntry,
   playerId: string,
-  work: () => Promise<AssistantReply>,
+  work: (requestId: string) => Promise<AssistantReply>,
 ): Promise<AssistantReply> => {
   let reply: AssistantReply | undefined;
-  await assistant.infrastructure.telemetry.request(entry, { playerId }, async () => {
-    reply = await work();
+  const requestId = newRequestId();
+  await assistant.infrastructure.telemetry.request(entry, { playerId, requestId }, async () => {
+    reply = await work(requestId);
     return reply.result;
   });
   return reply as AssistantReply;

@@ -26,11 +26,6 @@ interface RequestState {
   busyCounted: boolean;
 }
 
-interface Scope {
-  readonly span: Span | undefined;
-  readonly request: RequestState | undefined;
-}
-
 const defined = (attributes: SpanAttributes): Record<string, string | number | boolean> => {
   const out: Record<string, string | number | boolean> = {};
   for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = value;
@@ -48,12 +43,16 @@ const CANCELLED = AgentFailure.CANCELLED.code;
 
 /**
  * The host's Telemetry: Prometheus counts in `metrics` (when on) and OpenTelemetry spans through `traces` (when
- * on). The current request and span follow the work through AsyncLocalStorage, so a model call deep in a ReAct
- * round is a child of that round's span and its refusal is known to the request it belongs to. Steps outside any
- * request (a save-all batch) make no spans of their own.
+ * on). A request's labels are recorded against its id (routing and the engine name it). With traces on, the
+ * current span follows the work through AsyncLocalStorage, so a model call deep in a ReAct round is a child of
+ * that round's span; with traces off nothing follows the async context, which in Node 20 would hook every promise
+ * of the process (the game's own included). Steps outside any request (a save-all batch) make no spans.
  */
 export class SystemTelemetry implements Telemetry {
-  readonly #scope = new AsyncLocalStorage<Scope>();
+  /** The current span, while traces are on. */
+  readonly #scope = new AsyncLocalStorage<Span>();
+  /** The requests running now, by id. */
+  readonly #requests = new Map<string, RequestState>();
 
   constructor(
     readonly metrics: SystemMetrics | undefined,
@@ -83,18 +82,20 @@ export class SystemTelemetry implements Telemetry {
         attributes: {
           "assistant.entry": entry,
           "assistant.player": traces.player(identity.playerId),
-          ...(identity.requestId === undefined ? {} : { "assistant.request.id": identity.requestId }),
+          "assistant.request.id": identity.requestId,
         },
       },
       ROOT_CONTEXT,
     );
     const started = process.hrtime.bigint();
     let outcome = AgentFailure.MODULE_FAILED.code;
+    this.#requests.set(identity.requestId, state);
     try {
-      const result = await this.#scope.run({ span, request: state }, work);
+      const result = await (span === undefined ? work() : this.#scope.run(span, work));
       outcome = outcomeOf(result);
       return result;
     } finally {
+      this.#requests.delete(identity.requestId);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = state.route ?? "none";
       const workflow = boundedLabel(state.workflow);
@@ -119,16 +120,17 @@ export class SystemTelemetry implements Telemetry {
   }
 
   span<T>(name: string, attributes: SpanAttributes, work: (span: TelemetrySpan) => Promise<T>): Promise<T> {
-    const scope = this.#scope.getStore();
     const traces = this.traces;
+    if (traces === undefined) return work(NO_SPAN);
+    const parent = this.#scope.getStore();
     // a request left out by the sampler has no spans below its root either
-    if (traces === undefined || scope?.span === undefined || !scope.span.isRecording()) return work(NO_SPAN);
+    if (parent === undefined || !parent.isRecording()) return work(NO_SPAN);
     const span = traces.tracer.startSpan(
       name,
       { kind: SpanKind.INTERNAL, attributes: defined(attributes) },
-      trace.setSpan(ROOT_CONTEXT, scope.span),
+      trace.setSpan(ROOT_CONTEXT, parent),
     );
-    return this.#scope.run({ span, request: scope.request }, async () => {
+    return this.#scope.run(span, async () => {
       try {
         return await work(wrap(span));
       } catch (error) {
@@ -140,14 +142,14 @@ export class SystemTelemetry implements Telemetry {
     });
   }
 
-  routed(path: RoutePath, seconds: number): void {
-    const request = this.#scope.getStore()?.request;
+  routed(path: RoutePath, seconds: number, requestId: string): void {
+    const request = this.#requests.get(requestId);
     if (request !== undefined) request.route = path;
     if (seconds > 0) this.metrics?.routingSeconds.observe({ route: path }, seconds);
   }
 
-  workflow(workflow: string): void {
-    const request = this.#scope.getStore()?.request;
+  workflow(workflow: string, requestId: string): void {
+    const request = this.#requests.get(requestId);
     if (request !== undefined && request.workflow === undefined) request.workflow = workflow;
   }
 
@@ -159,7 +161,7 @@ export class SystemTelemetry implements Telemetry {
     metrics.modelSeconds.observe(labels, record.seconds);
     if (record.inputTokens > 0) metrics.inputTokens.inc(labels, record.inputTokens);
     if (record.outputTokens > 0) metrics.outputTokens.inc(labels, record.outputTokens);
-    const request = this.#scope.getStore()?.request;
+    const request = record.requestId === undefined ? undefined : this.#requests.get(record.requestId);
     if (record.outcome === QUOTA) {
       metrics.quotaRefusals.inc();
       if (request !== undefined) request.quotaCounted = true;
