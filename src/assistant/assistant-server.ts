@@ -306,10 +306,7 @@ export class AssistantServer {
     return { result, card: this.present(player, result) };
   }
 
-  /**
-   * A click on button `index` of card `ref` (`/system card <ref> <index>`): honoured only for this player's current
-   * page, then run as a new structured request through the interactive executor (exclusive, queued, cancellable).
-   */
+  /** Button `index` of card `ref` (`/system card <ref> <index>`) of the player's current page, run as a request. */
   async click(
     player: PlayerInfo,
     refText: string,
@@ -374,11 +371,6 @@ export class AssistantServer {
       issued: this.#clicks.issued(player.uuid),
       languages: infrastructure.languages,
     });
-  }
-
-  /** Welcome text for a joining player. */
-  welcome(player: PlayerInfo): string {
-    return this.parts.infrastructure.languages.format(player.locale, "system.welcome", []);
   }
 
   text(locale: string, key: string, ...args: string[]): string {
