@@ -267,6 +267,21 @@ describe("ExecutionContext.tool", () => {
     expect(tools.scopes).toHaveLength(1);
   });
 
+  it("runs an in-process read under the request's own signal, with no race of its own; the deadline holds after", async () => {
+    let now = 1_000;
+    const signals: AbortSignal[] = [];
+    const own = Tool.of(FIND, async (input, scope) => {
+      signals.push(scope.signal);
+      now = 2_000;
+      return { ids: [input.query] };
+    })
+      .asReadOnly()
+      .withOwnOutput() as unknown as AnyTool;
+    const context = makeContext({ required: [own], policy: { ttlMillis: 500 }, now: () => now });
+    expect(await refusal(context.tool(FIND, "a", { query: "x" }))).toBe(AgentFailure.TIMEOUT);
+    expect(signals).toEqual([context.signal]);
+  });
+
   it("refuses a write that has not begun by the deadline as still owed (no effect, deferred), never unknown", async () => {
     const tools = recorder();
     let now = 1_000;

@@ -205,16 +205,20 @@ export class ExecutionContext {
       requestId: this.requestId,
     };
     const run = (signal: AbortSignal): Promise<unknown> => tool.handler(decoded.value, { ...scope, signal });
+    // an in-process read (ownOutput) waits on nothing a timer could cut short: it runs under the request's own
+    // signal and its deadline is checked when it returns, with no controller, timer or race of its own
     const execute = (): Promise<unknown> =>
-      tool.settlesOnAbort
-        ? withAbortAfter({ millis: this.remainingMillis(), signal: this.signal, work: run })
-        : withDeadline({
-            millis: this.remainingMillis(),
-            signal: this.signal,
-            work: run,
-            onTimeout: () => new AgentException(AgentFailure.TIMEOUT),
-            onAbort: () => new AgentException(AgentFailure.CANCELLED),
-          });
+      tool.ownOutput
+        ? run(this.signal)
+        : tool.settlesOnAbort
+          ? withAbortAfter({ millis: this.remainingMillis(), signal: this.signal, work: run })
+          : withDeadline({
+              millis: this.remainingMillis(),
+              signal: this.signal,
+              work: run,
+              onTimeout: () => new AgentException(AgentFailure.TIMEOUT),
+              onAbort: () => new AgentException(AgentFailure.CANCELLED),
+            });
     const steps = this.#options.steps;
     const raw = await observedToolCall(this.telemetry, tool, () =>
       tool.readOnly || steps === undefined

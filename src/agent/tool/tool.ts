@@ -86,7 +86,8 @@ export class Tool<I, O> {
   /**
    * A read-only handler whose output is System's own typed value, built in this process from its own data (no
    * extension, network or file in between): a call returns it as it is instead of decoding it again with the
-   * type's output codec. Write tools are always decoded (a replayed step's output comes from storage).
+   * type's output codec, and is not raced against the deadline (nothing in it waits; the deadline is checked when it
+   * returns). Write tools are always decoded (a replayed step's output comes from storage).
    */
   get ownOutput(): boolean {
     return this.flags.ownOutput && this.flags.readOnly;
