@@ -29,7 +29,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "system-crash-"));
 });
 afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
+  await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
   await rm(dirname(worker), { recursive: true, force: true });
 });
 

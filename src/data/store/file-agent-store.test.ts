@@ -65,7 +65,7 @@ beforeEach(async () => {
   store = new FileAgentStore({ world, logger, schedule: (task) => tasks.push(task), now: () => 1234 });
 });
 afterEach(async () => {
-  await rm(world, { recursive: true, force: true });
+  await rm(world, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
 });
 
 const playerFile = () => join(world, "system", "players", `${PLAYER}.dat`);

@@ -17,7 +17,9 @@ beforeEach(async () => {
   conversations = new FileConversationStore(store, 3);
 });
 afterEach(async () => {
-  await rm(world, { recursive: true, force: true });
+  // the chat cache is written on a timer: let what is pending land, and retry a removal that raced a late write
+  await store.close();
+  await rm(world, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
 });
 
 describe("FileConversationStore", () => {

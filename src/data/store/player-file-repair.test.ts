@@ -66,7 +66,7 @@ beforeEach(async () => {
   await mkdir(players(), { recursive: true });
 });
 afterEach(async () => {
-  await rm(world, { recursive: true, force: true });
+  await rm(world, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
 });
 
 /** A player file whose `streak` entry holds data its codec refuses, beside a sound `points` entry. */

@@ -46,7 +46,7 @@ const assemble = async () => {
   const store = new FileAgentStore({ world });
   cleanup = async () => {
     await store.close();
-    await rm(world, { recursive: true, force: true });
+    await rm(world, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
   };
   const engine = new AgentEngine({});
   for (const eventType of GAME_EVENT_TYPES) engine.registerEventType(eventType);

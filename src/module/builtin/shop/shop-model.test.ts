@@ -465,7 +465,7 @@ const runModel = async (commands: readonly Command[]): Promise<void> => {
       }
   } finally {
     await process.stop().catch(() => undefined);
-    await rm(world, { recursive: true, force: true });
+    await rm(world, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
   }
 };
 
