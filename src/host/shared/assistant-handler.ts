@@ -1,7 +1,8 @@
-import type { AssistantServer } from "../../assistant/assistant-server.js";
+import type { RequestEntry } from "../../agent/telemetry/telemetry.js";
+import type { AssistantReply, AssistantServer } from "../../assistant/assistant-server.js";
 import type { PresentedCard } from "../../assistant/card-presenter.js";
 import type { PlayerInfo } from "../../assistant/player-directory.js";
-import { isSlashLine, slashLine, systemLine } from "../../assistant/typed-line.js";
+import { isSlashLine, slashLine, systemLine, type TypedLine } from "../../assistant/typed-line.js";
 import { normalizeLocale } from "../../util/language.js";
 import type { AdminVerification } from "./admin-verification.js";
 import { cardComponent } from "./card-component.js";
@@ -47,9 +48,7 @@ export class AssistantHostHandler implements HostHandler {
     }
     const reply =
       base.toLowerCase() !== "system"
-        ? await observedReply(this.assistant, "chat", player.uuid, (requestId) =>
-            this.assistant.submit(this.#info(player), `/${trimmed}`, requestId),
-          )
+        ? await this.#reply(this.#info(player), "chat", { kind: "text", text: `/${trimmed}` })
         : await this.#system(this.#info(player), body);
     if (reply.card !== undefined) {
       player.sendCard(render(reply.card));
@@ -69,22 +68,14 @@ export class AssistantHostHandler implements HostHandler {
     show: (card: PresentedCard | undefined) => void = () => {},
   ): Promise<PresentedCard | undefined> {
     const info = this.#info(player);
-    const line: { kind: "click"; ref: string; index: string } | { kind: "text"; text: string } =
+    const line: TypedLine =
       "ref" in request
         ? { kind: "click", ...request }
         : !isSlashLine(request.text)
           ? { kind: "text", text: request.text }
           : slashLine(request.text, (head) => this.assistant.isCommand(head));
     // counted as the window's own entry (a button it shows counts as a button, as in chat)
-    const reply = await observedReply(
-      this.assistant,
-      line.kind === "click" ? "button" : "window",
-      player.uuid,
-      (requestId) =>
-        line.kind === "click"
-          ? this.assistant.click(info, line.ref, line.index, requestId)
-          : this.assistant.submit(info, line.text, requestId),
-    );
+    const reply = await this.#reply(info, "window", line);
     show(reply.card);
     if (reply.card !== undefined) {
       player.sendCard(render(reply.card));
@@ -207,10 +198,18 @@ export class AssistantHostHandler implements HostHandler {
 
   /** A click, a known command after `/system` (explicit, so a typo gets its usage), or plain text. */
   #system(player: PlayerInfo, body: string) {
-    const line = systemLine(body, (head) => this.assistant.isCommand(head));
+    return this.#reply(
+      player,
+      "chat",
+      systemLine(body, (head) => this.assistant.isCommand(head)),
+    );
+  }
+
+  /** Runs a card click or a typed line as one observed request of `entry` (a click counts as a button). */
+  #reply(player: PlayerInfo, entry: RequestEntry, line: TypedLine): Promise<AssistantReply> {
     return observedReply(
       this.assistant,
-      line.kind === "click" ? "button" : "chat",
+      line.kind === "click" ? "button" : entry,
       player.uuid,
       (requestId) =>
         line.kind === "click"
