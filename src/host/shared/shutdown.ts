@@ -22,10 +22,15 @@ export const detachExitHook = (): void => {
 
 const isExitHook = (listener: (...args: never[]) => unknown): boolean => listener.name === "bound exit";
 
-/** exit-hook registers from a dynamic import that may settle late; remove its listener whenever it arrives. */
+/**
+ * exit-hook registers from a dynamic import that may settle late; remove its listener whenever it arrives, before
+ * any signal can reach it: `newListener` fires just before the listener is added, and a microtask runs once it is
+ * added, ahead of the event loop's next signal (a `setImmediate` left a turn in which a stop signal met exit-hook,
+ * which exited 143 before the shutdown flushed anything).
+ */
 const watchExitHook = (): (() => void) => {
   const onNewListener = (event: string | symbol, listener: (...args: never[]) => unknown): void => {
-    if ((event === "SIGINT" || event === "SIGTERM") && isExitHook(listener)) setImmediate(detachExitHook);
+    if ((event === "SIGINT" || event === "SIGTERM") && isExitHook(listener)) queueMicrotask(detachExitHook);
   };
   process.on("newListener", onNewListener);
   return () => process.off("newListener", onNewListener);
