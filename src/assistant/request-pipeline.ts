@@ -170,8 +170,8 @@ export class RequestPipeline {
   async #route(request: RouteRequest): Promise<RouteDecision> {
     const telemetry = this.options.engine.telemetry;
     const started = performance.now();
-    const decision = await telemetry.span("route", {}, async (span) => {
-      const decided = await this.options.router.route(request);
+    const decision = await telemetry.span("route", {}, request.requestId, async (span) => {
+      const decided = await this.options.router.route({ ...request, trace: span });
       span.setAttributes({
         "assistant.route.path": routePathOf(decided.source),
         "assistant.route.workflow": decided.module?.id.toString(),

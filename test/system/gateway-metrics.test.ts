@@ -6,6 +6,7 @@ import { DEFAULT_ADVANCEMENTS } from "../../src/assistant/advancement-rules.js";
 import { type RunningGateway, startGateway } from "../../src/host/gateway/start-gateway.js";
 import { MemoryLogger } from "../../src/util/logger.js";
 import { recordChat } from "../e2e/assistant-support.js";
+import { OtlpReceiver } from "../support/otlp-receiver.js";
 import { type RconStandIn, startRconStandIn } from "../support/rcon-stand-in.js";
 import { joinBot, type PlainBackend, startPlainBackend, tempFolder } from "./gateway-support.js";
 
@@ -23,9 +24,11 @@ describe("gateway metrics", () => {
   let backend: PlainBackend;
   let standIn: RconStandIn;
   let gateway: RunningGateway;
+  let receiver: OtlpReceiver;
   const bots: Bot[] = [];
 
   beforeAll(async () => {
+    receiver = await OtlpReceiver.start();
     backend = await startPlainBackend();
     standIn = await startRconStandIn({ server: backend.server, password: PASSWORD });
     const dataDir = tempFolder("gateway-metrics-data-");
@@ -63,7 +66,7 @@ describe("gateway metrics", () => {
       ],
       logger: new MemoryLogger(),
       announce: () => {},
-      environment: {},
+      environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
     });
   }, 120_000);
 
@@ -72,6 +75,7 @@ describe("gateway metrics", () => {
     await gateway?.close();
     await standIn?.close();
     await backend?.close();
+    await receiver?.close();
   });
 
   it("counts relayed frames, players, RCON commands and save-all waits", async () => {
@@ -103,4 +107,24 @@ describe("gateway metrics", () => {
     expect(text).toMatch(/system_rcon_command_duration_seconds_count\{command="give"\} [1-9]/u);
     expect(text).not.toContain("Steve");
   }, 60_000);
+
+  it("traces the welcome kit's RCON commands inside its tool call, found through the give's signal", async () => {
+    // the first test's player got the welcome kit (a durable event task) through RCON
+    const telemetry = gateway.telemetry.telemetry as { flush?: () => Promise<void> };
+    await expect
+      .poll(
+        async () => {
+          await telemetry.flush?.();
+          return receiver.spans.some((span) => span.name === "rcon give");
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    const give = receiver.spans.find((span) => span.name === "rcon give");
+    const trace = receiver.trace(give?.traceId ?? "");
+    const tool = trace.find((span) => span.spanId === give?.parentSpanId);
+    expect(tool?.name).toMatch(/^execute_tool /u);
+    expect(trace.find((span) => span.parentSpanId === undefined)?.name).toBe("request event");
+    expect(give?.attributes["assistant.rcon.command"]).toBe("give");
+  });
 });

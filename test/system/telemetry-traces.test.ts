@@ -112,6 +112,36 @@ describe("traces of the shipped server", () => {
     expect(String(request.attributes["assistant.player"])).toMatch(/^[0-9a-f]{16}$/u);
   });
 
+  it("hangs the model router's call under its request's route span", async () => {
+    model.script(
+      reply(
+        { capabilityId: "system:item_query", input: { query: "minecraft:bread" } },
+        { promptTokens: 10, completionTokens: 5 },
+      ),
+    );
+    await steve.say("/system what should I eat on a long walk", (m) => m.text.includes("minecraft:bread"));
+    const routed = (): ReceivedSpan | undefined =>
+      receiver.spans.find(
+        (span) => span.name === "request chat" && span.attributes["assistant.route.path"] === "model",
+      );
+    await expect
+      .poll(
+        async () => {
+          await (server.system.telemetry.telemetry as { flush?: () => Promise<void> }).flush?.();
+          return routed();
+        },
+        { timeout: 20_000 },
+      )
+      .toBeDefined();
+    const request = routed() as ReceivedSpan;
+    const spans = receiver.trace(request.traceId);
+    const route = childrenOf(spans, request).find((span) => span.name === "route") as ReceivedSpan;
+    const call = childrenOf(spans, route).find((span) => span.name === `chat ${TEST_MODEL}`);
+    expect(call?.attributes["assistant.workflow"]).toBe("system:router");
+    expect(call?.attributes["gen_ai.usage.input_tokens"]).toBe(10);
+    expect(childrenOf(spans, request).some((span) => span.name === "workflow system:item_query")).toBe(true);
+  });
+
   it("records a write step of the journal inside its request's trace", async () => {
     await steve.say("/system checkin", (m) => /check|day|point/i.test(m.text));
     await expect

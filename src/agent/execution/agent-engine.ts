@@ -264,8 +264,9 @@ export class AgentEngine implements NestedWorkflows {
       const result = await this.#telemetry.span(
         `workflow ${module.id}`,
         { "assistant.workflow": module.id.toString() },
+        request.requestId,
         async (span) => {
-          const outcome = await module.run(decoded.value, running);
+          const outcome = await running.within(span, () => module.run(decoded.value, running));
           if (span !== NO_SPAN) span.setAttributes(budgetAttributes(running.counters));
           return outcome;
         },

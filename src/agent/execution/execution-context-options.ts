@@ -1,7 +1,7 @@
 import type { Json } from "../../util/codec.js";
 import type { ModelPort } from "../model/model-client.js";
 import type { StepRunner } from "../storage/step-runner.js";
-import type { Telemetry } from "../telemetry/telemetry.js";
+import type { Telemetry, TraceParent } from "../telemetry/telemetry.js";
 import type { AnyTool } from "../tool/tool.js";
 import type { ExecutionPolicy } from "./execution-policy.js";
 import type { ModelActivity } from "./model-activity.js";
@@ -53,6 +53,8 @@ export interface ExecutionContextOptions {
   readonly modelActivity?: ModelActivity | undefined;
   /** Records tool calls (and, through the engine's ports, model calls and journal steps); nothing when absent. */
   readonly telemetry?: Telemetry | undefined;
+  /** The span this context's calls hang under (its workflow's, the routing's); the request itself when absent. */
+  readonly trace?: TraceParent | undefined;
   readonly now?: () => number;
 }
 

@@ -5,6 +5,7 @@ import type { BudgetDimension, Failure } from "../failure.js";
 import type { ModelResponse } from "../model/model-client.js";
 import { NoEffectException } from "../storage/no-effect.js";
 import { observedToolCall } from "../telemetry/observed-ports.js";
+import type { TelemetrySpan, TraceParent } from "../telemetry/telemetry.js";
 import { NO_TELEMETRY, type Telemetry } from "../telemetry/telemetry.js";
 import type { AnyTool } from "../tool/tool.js";
 import { ToolContext } from "../tool/tool-context.js";
@@ -39,6 +40,7 @@ export class ExecutionContext {
   readonly #depth: number;
   readonly #now: () => number;
   #loops = 0;
+  #trace: TraceParent;
   #detach: (() => void) | undefined;
   #ended: Failure | undefined;
 
@@ -53,6 +55,7 @@ export class ExecutionContext {
     this.deadline = shared === undefined ? ownDeadline : Math.min(shared.deadline, ownDeadline);
     this.#stepPrefix = shared?.stepPrefix ?? "";
     this.#depth = shared?.depth ?? 0;
+    this.#trace = options.trace ?? options.requestId;
     this.#controller = new AbortController();
     const outer = options.signal;
     if (outer !== undefined) {
@@ -109,6 +112,21 @@ export class ExecutionContext {
   }
   get telemetry(): Telemetry {
     return this.#options.telemetry ?? NO_TELEMETRY;
+  }
+  /** The span this context's model and tool calls hang under now. */
+  get trace(): TraceParent {
+    return this.#trace;
+  }
+
+  /** Runs `work` with `span` as the parent of the calls it makes (a ReAct round's model and tool calls). */
+  async within<T>(span: TelemetrySpan, work: () => Promise<T>): Promise<T> {
+    const outer = this.#trace;
+    this.#trace = span;
+    try {
+      return await work();
+    } finally {
+      this.#trace = outer;
+    }
   }
   get stepPrefix(): string {
     return this.#stepPrefix;
@@ -204,7 +222,11 @@ export class ExecutionContext {
       event: this.event,
       requestId: this.requestId,
     };
-    const run = (signal: AbortSignal): Promise<unknown> => tool.handler(decoded.value, { ...scope, signal });
+    let span: TelemetrySpan | undefined; // an effect's steps (RCON commands) find the tool's span by its signal
+    const run = (signal: AbortSignal): Promise<unknown> => {
+      if (span !== undefined && signal !== this.signal) this.telemetry.link(signal, span);
+      return tool.handler(decoded.value, { ...scope, signal });
+    };
     // an in-process read (ownOutput) waits on nothing a timer could cut short: it runs under the request's own
     // signal and its deadline is checked when it returns, with no controller, timer or race of its own
     const execute = (): Promise<unknown> =>
@@ -220,11 +242,12 @@ export class ExecutionContext {
               onAbort: () => new AgentException(AgentFailure.CANCELLED),
             });
     const steps = this.#options.steps;
-    const raw = await observedToolCall(this.telemetry, tool, () =>
-      tool.readOnly || steps === undefined
+    const raw = await observedToolCall(this.telemetry, tool, this.#trace, (toolSpan) => {
+      span = toolSpan;
+      return tool.readOnly || steps === undefined
         ? execute()
-        : steps.run(`${this.requestId}/${fullStepId}`, tool, decoded.value, execute),
-    );
+        : steps.run(`${this.requestId}/${fullStepId}`, tool, decoded.value, execute, toolSpan);
+    });
     // a tool's own typed output (read-only, built in process) is not decoded again: see Tool.ownOutput
     if (tool.ownOutput) {
       this.checkAlive();
@@ -270,6 +293,7 @@ export class ExecutionContext {
     const timeoutMillis = Math.min(policy.modelTimeoutMillis, this.remainingMillis());
     const meta = {
       requestId: this.requestId,
+      trace: this.#trace,
       playerId: this.playerId,
       workflow: this.workflow,
       deadline: this.deadline,
@@ -349,6 +373,7 @@ export class ExecutionContext {
         policy,
         tools: options.tools ?? this.#options.tools,
         signal: this.signal,
+        trace: this.#trace,
       },
       {
         counters,

@@ -1,4 +1,5 @@
 import type { Json } from "../../util/codec.js";
+import type { TraceParent } from "../telemetry/telemetry.js";
 
 /** One model request: one system text plus one user JSON object. Observations go inside the user JSON. */
 export interface ModelRequest {
@@ -29,6 +30,8 @@ export interface ModelClient {
 export interface ModelCallMeta {
   /** The request the call is made for. */
   readonly requestId?: string;
+  /** The span the call runs inside (a ReAct round, the routing), when not the request itself. */
+  readonly trace?: TraceParent;
   readonly playerId: string;
   readonly workflow: string;
   /** Epoch millis after which the call may not start or continue. */

@@ -52,8 +52,11 @@ export const ReActLoop = {
         result = await execution.telemetry.span(
           "react.round",
           { "assistant.react.round": react.round, "assistant.react.final_only": finalOnly },
+          execution.trace,
           async (span) => {
-            const played = await playRound(execution, react, options, finalOnly);
+            const played = await execution.within(span, () =>
+              playRound(execution, react, options, finalOnly),
+            );
             span.setAttributes({ "assistant.react.result": played.kind });
             return played;
           },

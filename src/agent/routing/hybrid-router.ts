@@ -8,6 +8,7 @@ import type { ExecutionPolicy } from "../execution/execution-policy.js";
 import type { ModelPort } from "../model/model-client.js";
 import type { AnyAgentModule } from "../module/agent-module.js";
 import type { ModuleRegistry } from "../module/module-registry.js";
+import type { TraceParent } from "../telemetry/telemetry.js";
 import { directRefusal } from "./direct-qualification.js";
 import { IntentCache } from "./intent-cache.js";
 import { ModelRouter } from "./model-router.js";
@@ -64,6 +65,8 @@ export interface RouteRequest {
   readonly history?: readonly HistoryTurn[];
   /** Told of the routing model call. */
   readonly modelActivity?: ModelActivity;
+  /** The span routing runs inside (the router's model call hangs under it). */
+  readonly trace?: TraceParent;
 }
 
 /** A click on a candidate or card button: action id plus string arguments. */
@@ -158,6 +161,7 @@ export class HybridRouter {
     } else {
       const routed = await this.#model.route({
         requestId: request.requestId,
+        ...(request.trace === undefined ? {} : { trace: request.trace }),
         text,
         player,
         modules: available,

@@ -8,6 +8,7 @@ import type { ModelPort } from "../model/model-client.js";
 import type { AgentAction } from "../module/action-type.js";
 import type { AnyAgentModule } from "../module/agent-module.js";
 import type { ModuleRegistry } from "../module/module-registry.js";
+import type { TraceParent } from "../telemetry/telemetry.js";
 import { parseReplyObject } from "./reply-json.js";
 import {
   briefOf,
@@ -69,6 +70,8 @@ export interface ModelRouterOptions {
 
 export interface ModelRouteRequest {
   readonly requestId: string;
+  /** The span routing runs inside: the routing call hangs under it. */
+  readonly trace?: TraceParent;
   readonly text: string;
   readonly player: RoutingPlayer;
   /** The modules this player can select now; the catalog and the decoding use exactly these. */
@@ -153,6 +156,7 @@ export class ModelRouter {
     const context = new ExecutionContext(
       {
         requestId: request.requestId,
+        ...(request.trace === undefined ? {} : { trace: request.trace }),
         playerId: request.player.playerId,
         locale: request.player.locale,
         workflow: "system:router",

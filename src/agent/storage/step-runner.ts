@@ -1,3 +1,4 @@
+import type { TraceParent } from "../telemetry/telemetry.js";
 import type { AnyTool } from "../tool/tool.js";
 
 /**
@@ -5,5 +6,12 @@ import type { AnyTool } from "../tool/tool.js";
  * Implemented over AgentJournal; the ExecutionContext calls it for every write tool.
  */
 export interface StepRunner {
-  run(stepKey: string, tool: AnyTool, input: unknown, effect: () => Promise<unknown>): Promise<unknown>;
+  /** `trace`: the span the step runs inside (its tool call), for a runner that records steps. */
+  run(
+    stepKey: string,
+    tool: AnyTool,
+    input: unknown,
+    effect: () => Promise<unknown>,
+    trace?: TraceParent,
+  ): Promise<unknown>;
 }

@@ -3,7 +3,7 @@ import { AgentFailure } from "../agent-failure.js";
 import type { ModelCallMeta, ModelPort, ModelRequest, ModelResponse } from "../model/model-client.js";
 import type { StepRunner } from "../storage/step-runner.js";
 import type { AnyTool } from "../tool/tool.js";
-import type { Telemetry } from "./telemetry.js";
+import type { Telemetry, TelemetrySpan, TraceParent } from "./telemetry.js";
 
 const secondsSince = (started: bigint): number => Number(process.hrtime.bigint() - started) / 1e9;
 
@@ -30,6 +30,7 @@ export const observedModelPort = (port: ModelPort, telemetry: Telemetry, model: 
           ? { "gen_ai.prompt": `${request.system}\n${JSON.stringify(request.user)}` }
           : {}),
       },
+      meta.trace ?? meta.requestId,
       async (span) => {
         const started = process.hrtime.bigint();
         try {
@@ -72,8 +73,14 @@ const finite = (value: number): number => (Number.isFinite(value) ? Math.max(0, 
 
 /** A step runner that records each journal write step in a `journal.step` span and counts it by outcome. */
 export const observedStepRunner = (steps: StepRunner, telemetry: Telemetry): StepRunner => ({
-  run: (stepKey: string, tool: AnyTool, input: unknown, effect: () => Promise<unknown>): Promise<unknown> =>
-    telemetry.span("journal.step", { "assistant.tool": tool.id.toString() }, async (span) => {
+  run: (
+    stepKey: string,
+    tool: AnyTool,
+    input: unknown,
+    effect: () => Promise<unknown>,
+    trace?: TraceParent,
+  ): Promise<unknown> =>
+    telemetry.span("journal.step", { "assistant.tool": tool.id.toString() }, trace, async (span) => {
       try {
         const result = await steps.run(stepKey, tool, input, effect);
         telemetry.journalStep("done");
@@ -87,11 +94,12 @@ export const observedStepRunner = (steps: StepRunner, telemetry: Telemetry): Ste
     }),
 });
 
-/** Runs one tool call inside a `tool <id>` span and counts it by tool and outcome. */
+/** Runs one tool call inside a `tool <id>` span under `parent` and counts it by tool and outcome. */
 export const observedToolCall = <T>(
   telemetry: Telemetry,
   tool: AnyTool,
-  call: () => Promise<T>,
+  parent: TraceParent,
+  call: (span: TelemetrySpan) => Promise<T>,
 ): Promise<T> => {
   const id = tool.id.toString();
   return telemetry.span(
@@ -101,10 +109,11 @@ export const observedToolCall = <T>(
       "gen_ai.tool.name": id,
       "assistant.tool.read_only": tool.readOnly,
     },
+    parent,
     async (span) => {
       const started = process.hrtime.bigint();
       try {
-        const result = await call();
+        const result = await call(span);
         telemetry.toolCall(id, "ok", secondsSince(started));
         return result;
       } catch (error) {

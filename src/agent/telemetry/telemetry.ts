@@ -50,12 +50,19 @@ export interface RequestIdentity {
 }
 
 /**
+ * Where a step's span hangs in its request's trace: a span the step runs inside (passed down from the step that
+ * opened it), the request itself (its id), or the signal a tool's effect was given (a step deep in the effect: an
+ * RCON command of a give). Undefined, or a parent that records nothing, makes no span.
+ */
+export type TraceParent = TelemetrySpan | string | AbortSignal;
+
+/**
  * What the engine and the assembly record about requests: counts for metrics and spans for traces, at the seams
  * that already exist (admission, routing, model and tool calls, journal steps). The host implements it with
  * exporters; the engine never imports one. Every label is a bounded value (an id, a failure code), never text a
- * player wrote. `span` makes its span the current one for everything `work` awaits, so nested steps nest. What a
- * request's labels need (its route, its workflow) is named by the request's id, never looked up from the async
- * context: following the context hooks every promise of the process (see docs/telemetry.md, Cost).
+ * player wrote. Nesting is explicit: each step names its parent (a span, the request's id or an effect's signal);
+ * nothing follows the async context, which in Node 20 would hook every promise of the process (see
+ * docs/telemetry.md, Cost).
  */
 export interface Telemetry {
   /** Runs one whole request as the root of a trace and counts it by entry, route path, workflow and outcome. */
@@ -64,8 +71,15 @@ export interface Telemetry {
     identity: RequestIdentity,
     work: () => Promise<AgentResult>,
   ): Promise<AgentResult>;
-  /** Runs one step of the current request inside a span of its own. */
-  span<T>(name: string, attributes: SpanAttributes, work: (span: TelemetrySpan) => Promise<T>): Promise<T>;
+  /** Runs one step inside a span of its own under `parent`; `work` gets the span to name as its steps' parent. */
+  span<T>(
+    name: string,
+    attributes: SpanAttributes,
+    parent: TraceParent | undefined,
+    work: (span: TelemetrySpan) => Promise<T>,
+  ): Promise<T>;
+  /** Spans opened with `signal` as their parent hang under `span` (the signal a tool's effect runs with). */
+  link(signal: AbortSignal, span: TelemetrySpan): void;
   /** Request `requestId` was routed by `path` in `seconds`. */
   routed(path: RoutePath, seconds: number, requestId: string): void;
   /** Request `requestId` runs `workflow` (the first one named is the one counted). */
@@ -85,7 +99,8 @@ export const NO_SPAN: TelemetrySpan = { setAttributes: () => {}, fail: () => {} 
 /** Records nothing: the default when no telemetry is configured (and in tests of the engine alone). */
 export const NO_TELEMETRY: Telemetry = {
   request: (_entry, _identity, work) => work(),
-  span: (_name, _attributes, work) => work(NO_SPAN),
+  span: (_name, _attributes, _parent, work) => work(NO_SPAN),
+  link: () => {},
   routed: () => {},
   workflow: () => {},
   modelCall: () => {},

@@ -55,23 +55,32 @@ export class ObservedRconCommands extends RconCommands {
     super(options);
   }
 
-  override run<R>(command: RconCommand<R>, options: { readonly timeoutMillis?: number } = {}): Promise<R> {
+  override run<R>(
+    command: RconCommand<R>,
+    options: { readonly timeoutMillis?: number; readonly signal?: AbortSignal } = {},
+  ): Promise<R> {
     const name = KNOWN_COMMANDS.has(command.name) ? command.name : "other";
     const { metrics, telemetry } = this.observe;
-    return telemetry.span(`rcon ${name}`, { "assistant.rcon.command": name }, async (span) => {
-      const started = process.hrtime.bigint();
-      let outcome = "ok";
-      try {
-        return await super.run(command, options);
-      } catch (error) {
-        outcome = rconOutcome(error);
-        span.fail(outcome);
-        throw error;
-      } finally {
-        metrics?.rconCommands.inc({ command: name, outcome });
-        metrics?.rconSeconds.observe({ command: name }, Number(process.hrtime.bigint() - started) / 1e9);
-      }
-    });
+    // a give's commands carry the signal of the tool call they serve: their spans hang under it
+    return telemetry.span(
+      `rcon ${name}`,
+      { "assistant.rcon.command": name },
+      options.signal,
+      async (span) => {
+        const started = process.hrtime.bigint();
+        let outcome = "ok";
+        try {
+          return await super.run(command, options);
+        } catch (error) {
+          outcome = rconOutcome(error);
+          span.fail(outcome);
+          throw error;
+        } finally {
+          metrics?.rconCommands.inc({ command: name, outcome });
+          metrics?.rconSeconds.observe({ command: name }, Number(process.hrtime.bigint() - started) / 1e9);
+        }
+      },
+    );
   }
 }
 

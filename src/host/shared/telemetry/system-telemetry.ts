@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { AgentException } from "../../../agent/agent-exception.js";
 import { AgentFailure } from "../../../agent/agent-failure.js";
@@ -13,6 +12,7 @@ import {
   type SpanAttributes,
   type Telemetry,
   type TelemetrySpan,
+  type TraceParent,
 } from "../../../agent/telemetry/telemetry.js";
 import { boundedLabel, type SystemMetrics } from "./system-metrics.js";
 import type { TraceExport } from "./trace-export.js";
@@ -24,6 +24,8 @@ interface RequestState {
   /** A refusal already counted by the model call that met it (not counted again for the request). */
   quotaCounted: boolean;
   busyCounted: boolean;
+  /** The request's root span, while traces are on. */
+  span: Span | undefined;
 }
 
 const defined = (attributes: SpanAttributes): Record<string, string | number | boolean> => {
@@ -32,10 +34,18 @@ const defined = (attributes: SpanAttributes): Record<string, string | number | b
   return out;
 };
 
-const wrap = (span: Span): TelemetrySpan => ({
-  setAttributes: (attributes) => span.setAttributes(defined(attributes)),
-  fail: (code) => span.setStatus({ code: SpanStatusCode.ERROR, message: code }),
-});
+/** A span of System's as the engine holds it: the parent its nested steps name. */
+class RecordedSpan implements TelemetrySpan {
+  constructor(readonly span: Span) {}
+
+  setAttributes(attributes: SpanAttributes): void {
+    this.span.setAttributes(defined(attributes));
+  }
+
+  fail(code: string): void {
+    this.span.setStatus({ code: SpanStatusCode.ERROR, message: code });
+  }
+}
 
 const QUOTA = AgentFailure.QUOTA_EXCEEDED.code;
 const BUSY = AgentFailure.BUSY.code;
@@ -43,14 +53,13 @@ const CANCELLED = AgentFailure.CANCELLED.code;
 
 /**
  * The host's Telemetry: Prometheus counts in `metrics` (when on) and OpenTelemetry spans through `traces` (when
- * on). A request's labels are recorded against its id (routing and the engine name it). With traces on, the
- * current span follows the work through AsyncLocalStorage, so a model call deep in a ReAct round is a child of
- * that round's span; with traces off nothing follows the async context, which in Node 20 would hook every promise
- * of the process (the game's own included). Steps outside any request (a save-all batch) make no spans.
+ * on). A request's labels and its root span are kept against its id (routing and the engine name it); each step
+ * names its parent span explicitly, so nothing follows the async context (in Node 20 that hooks every promise of
+ * the process, the game's own included). Steps outside any request (a save-all batch) make no spans.
  */
 export class SystemTelemetry implements Telemetry {
-  /** The current span, while traces are on. */
-  readonly #scope = new AsyncLocalStorage<Span>();
+  /** The span a tool call's effect runs in, by the signal the effect was given. */
+  readonly #linked = new WeakMap<AbortSignal, Span>();
   /** The requests running now, by id. */
   readonly #requests = new Map<string, RequestState>();
 
@@ -73,6 +82,7 @@ export class SystemTelemetry implements Telemetry {
       workflow: undefined,
       quotaCounted: false,
       busyCounted: false,
+      span: undefined,
     };
     const traces = this.traces;
     const span = traces?.tracer.startSpan(
@@ -87,11 +97,12 @@ export class SystemTelemetry implements Telemetry {
       },
       ROOT_CONTEXT,
     );
+    state.span = span;
     const started = process.hrtime.bigint();
     let outcome = AgentFailure.MODULE_FAILED.code;
     this.#requests.set(identity.requestId, state);
     try {
-      const result = await (span === undefined ? work() : this.#scope.run(span, work));
+      const result = await work();
       outcome = outcomeOf(result);
       return result;
     } finally {
@@ -119,27 +130,45 @@ export class SystemTelemetry implements Telemetry {
     }
   }
 
-  span<T>(name: string, attributes: SpanAttributes, work: (span: TelemetrySpan) => Promise<T>): Promise<T> {
+  span<T>(
+    name: string,
+    attributes: SpanAttributes,
+    parent: TraceParent | undefined,
+    work: (span: TelemetrySpan) => Promise<T>,
+  ): Promise<T> {
     const traces = this.traces;
-    if (traces === undefined) return work(NO_SPAN);
-    const parent = this.#scope.getStore();
-    // a request left out by the sampler has no spans below its root either
-    if (parent === undefined || !parent.isRecording()) return work(NO_SPAN);
+    if (traces === undefined || parent === undefined) return work(NO_SPAN);
+    const above = this.#parentOf(parent);
+    // outside a request, or in one the sampler left out: no span
+    if (above === undefined || !above.isRecording()) return work(NO_SPAN);
     const span = traces.tracer.startSpan(
       name,
       { kind: SpanKind.INTERNAL, attributes: defined(attributes) },
-      trace.setSpan(ROOT_CONTEXT, parent),
+      trace.setSpan(ROOT_CONTEXT, above),
     );
-    return this.#scope.run(span, async () => {
-      try {
-        return await work(wrap(span));
-      } catch (error) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: AgentException.failure(error).code });
-        throw error;
-      } finally {
-        span.end();
-      }
-    });
+    return this.#run(span, work);
+  }
+
+  async #run<T>(span: Span, work: (span: TelemetrySpan) => Promise<T>): Promise<T> {
+    try {
+      return await work(new RecordedSpan(span));
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: AgentException.failure(error).code });
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+
+  #parentOf(parent: TraceParent): Span | undefined {
+    if (typeof parent === "string") return this.#requests.get(parent)?.span;
+    if (parent instanceof RecordedSpan) return parent.span;
+    if (parent instanceof AbortSignal) return this.#linked.get(parent);
+    return undefined;
+  }
+
+  link(signal: AbortSignal, span: TelemetrySpan): void {
+    if (span instanceof RecordedSpan) this.#linked.set(signal, span.span);
   }
 
   routed(path: RoutePath, seconds: number, requestId: string): void {

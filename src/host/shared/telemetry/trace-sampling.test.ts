@@ -32,8 +32,8 @@ const exportWith = (sampler: Sampler): { traces: TraceExport; exporter: InMemory
 /** One request with a workflow span and a tool span inside it. */
 const oneRequest = (telemetry: SystemTelemetry): Promise<AgentResult> =>
   telemetry.request("chat", { playerId: "p", requestId: "r" }, () =>
-    telemetry.span("workflow test:w", {}, () =>
-      telemetry.span("execute_tool test:t", {}, async () => AgentResult.success(undefined)),
+    telemetry.span("workflow test:w", {}, "r", (workflow) =>
+      telemetry.span("execute_tool test:t", {}, workflow, async () => AgentResult.success(undefined)),
     ),
   );
 
@@ -72,5 +72,63 @@ describe("trace sampling", () => {
     expect(off.exporter.getFinishedSpans()).toEqual([]);
     // the root alone was asked for: no span object is made for the steps of a request left out
     expect(started).toBe(1);
+  });
+
+  it("nests each step under the parent it names, across interleaved requests, parallel calls and effects", async () => {
+    const on = exportWith(new AlwaysOnSampler());
+    const telemetry = new SystemTelemetry(undefined, on.traces);
+    const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1));
+    const effect = new AbortController().signal;
+    const request = (id: string): Promise<AgentResult> =>
+      telemetry.request("chat", { playerId: id, requestId: id }, async () => {
+        await telemetry.span(`route ${id}`, {}, id, tick);
+        return telemetry.span(`workflow ${id}`, {}, id, async (workflow) => {
+          // two tool calls at once under one parent; an RCON command found through its effect's signal
+          await Promise.all([
+            telemetry.span(`tool a ${id}`, {}, workflow, async (tool) => {
+              if (id === "one") telemetry.link(effect, tool);
+              await tick();
+              await telemetry.span("rcon give", {}, id === "one" ? effect : undefined, tick);
+            }),
+            telemetry.span(`tool b ${id}`, {}, workflow, tick),
+          ]);
+          return AgentResult.success(undefined);
+        });
+      });
+    await Promise.all([request("one"), request("two")]);
+    // a step naming a request that is not running, or no parent at all, records nothing
+    await telemetry.span("stray", {}, "gone", tick);
+    await telemetry.span("stray", {}, undefined, tick);
+    const spans = on.exporter.getFinishedSpans();
+    const byName = new Map(spans.map((span) => [span.name, span]));
+    const parentOf = (name: string): string | undefined => {
+      const parent = byName.get(name)?.parentSpanContext?.spanId;
+      return spans.find((span) => span.spanContext().spanId === parent)?.name;
+    };
+    expect(spans.map((span) => span.name).sort()).toEqual(
+      [
+        "request chat",
+        "request chat",
+        "route one",
+        "route two",
+        "workflow one",
+        "workflow two",
+        "tool a one",
+        "tool b one",
+        "tool a two",
+        "tool b two",
+        "rcon give",
+      ].sort(),
+    );
+    expect(parentOf("tool a one")).toBe("workflow one");
+    expect(parentOf("tool b one")).toBe("workflow one");
+    expect(parentOf("tool a two")).toBe("workflow two");
+    expect(parentOf("rcon give")).toBe("tool a one");
+    expect(byName.get("workflow one")?.spanContext().traceId).toBe(
+      byName.get("tool b one")?.spanContext().traceId,
+    );
+    expect(byName.get("workflow one")?.spanContext().traceId).not.toBe(
+      byName.get("workflow two")?.spanContext().traceId,
+    );
   });
 });
