@@ -79,7 +79,13 @@ const startServer = (folder: string, variant?: TelemetryVariant): Promise<Server
   if (variant !== undefined)
     writeFileSync(
       join(folder, "config", "system", "telemetry.json"),
-      JSON.stringify({ metrics: { enabled: variant.name === "on" } }),
+      JSON.stringify({
+        metrics: { enabled: variant.name === "on" },
+        // SYSTEM_BENCH_TRACES_PER_SECOND: telemetry.json's cap on traced requests (0: every request)
+        ...(process.env.SYSTEM_BENCH_TRACES_PER_SECOND === undefined
+          ? {}
+          : { traces: { maxPerSecond: Number(process.env.SYSTEM_BENCH_TRACES_PER_SECOND) } }),
+      }),
     );
   const environment: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(environment)) if (name.startsWith("OTEL_")) delete environment[name];
@@ -401,10 +407,11 @@ const load = async (clients: readonly Client[], serverPid: number): Promise<Load
 /**
  * `SYSTEM_BENCH_TELEMETRY=1`: the load part alone, alternating servers with telemetry off (metrics off, no traces)
  * and on (metrics, and traces exported to an OTLP/HTTP receiver in this process; metrics alone with
- * `SYSTEM_BENCH_TELEMETRY_TRACES=0`; a share of requests traced with `SYSTEM_BENCH_TRACES_SAMPLE_RATIO=0.1`; the
+ * `SYSTEM_BENCH_TELEMETRY_TRACES=0`; a share of requests traced with `SYSTEM_BENCH_TRACES_SAMPLE_RATIO=0.1`; the cap
+ * on traced requests a second with `SYSTEM_BENCH_TRACES_PER_SECOND` (telemetry.json's default 50; 0 for all); the
  * receiver counts spans unless `SYSTEM_BENCH_TRACES_PARSE=1`),
- * off/on/off/on, then the ratios
- * of the on runs to the off runs: requests/s (target ≥0.95) and p99 (target ≤1.1).
+ * off/on SYSTEM_BENCH_TELEMETRY_PAIRS times (3), then the ratios of the on runs to the off runs, of the means and
+ * of the median pair: requests/s (target ≥0.95) and p99 (target ≤1.1).
  */
 const compareTelemetry = async (): Promise<number> => {
   const { OtlpReceiver } = await import("../test/support/otlp-receiver.js");
@@ -413,7 +420,8 @@ const compareTelemetry = async (): Promise<number> => {
   const receiver = await OtlpReceiver.start({ keep: process.env.SYSTEM_BENCH_TRACES_PARSE === "1" });
   const results: Record<"off" | "on", LoadResult[]> = { off: [], on: [] };
   try {
-    for (const name of ["off", "on", "off", "on"] as const) {
+    const pairs = Number(process.env.SYSTEM_BENCH_TELEMETRY_PAIRS ?? 3);
+    for (const name of Array.from({ length: pairs }, () => ["off", "on"] as const).flat()) {
       console.log(`
 ===== telemetry ${name} =====`);
       // SYSTEM_BENCH_TELEMETRY_TRACES=0: "on" is metrics alone, to tell the two costs apart
@@ -425,20 +433,30 @@ const compareTelemetry = async (): Promise<number> => {
   } finally {
     await receiver.close();
   }
-  const mean = (list: LoadResult[], field: "requestsPerSecond" | "p99" | "cpuPerReply"): number =>
+  type Field = "requestsPerSecond" | "p99" | "cpuPerReply";
+  const mean = (list: LoadResult[], field: Field): number =>
     list.reduce((sum, result) => sum + result[field], 0) / list.length;
-  const rps = mean(results.on, "requestsPerSecond") / mean(results.off, "requestsPerSecond");
-  const p99 = mean(results.on, "p99") / mean(results.off, "p99");
-  console.log("\ntelemetry on vs off (mean of 2 runs each, alternating)");
-  console.log(
-    `  requests/s off ${mean(results.off, "requestsPerSecond").toFixed(1)}, on ${mean(results.on, "requestsPerSecond").toFixed(1)}: ratio ${rps.toFixed(3)} (target ≥ 0.95)`,
-  );
-  console.log(
-    `  p99 off ${fmt(mean(results.off, "p99"))}, on ${fmt(mean(results.on, "p99"))}: ratio ${p99.toFixed(3)} (target ≤ 1.1)`,
-  );
-  console.log(
-    `  server CPU per reply off ${mean(results.off, "cpuPerReply").toFixed(3)} ms, on ${mean(results.on, "cpuPerReply").toFixed(3)} ms: ratio ${(mean(results.on, "cpuPerReply") / mean(results.off, "cpuPerReply")).toFixed(3)}`,
-  );
+  // each "on" run against the "off" run just before it; the median pair leaves out a run the machine disturbed
+  const pairRatios = (field: Field): number[] =>
+    results.on
+      .map((on, index) => on[field] / (results.off[index] as LoadResult)[field])
+      .sort((a, b) => a - b);
+  const median = (sorted: readonly number[]): number =>
+    sorted.length % 2 === 1
+      ? (sorted[(sorted.length - 1) / 2] as number)
+      : ((sorted[sorted.length / 2 - 1] as number) + (sorted[sorted.length / 2] as number)) / 2;
+  const line = (label: string, field: Field, unit: (value: number) => string, target: string): void => {
+    const ratios = pairRatios(field);
+    console.log(
+      `  ${label} off ${unit(mean(results.off, field))}, on ${unit(mean(results.on, field))}: ratio of means ` +
+        `${(mean(results.on, field) / mean(results.off, field)).toFixed(3)}, median pair ${median(ratios).toFixed(3)}` +
+        ` (pairs ${ratios.map((ratio) => ratio.toFixed(3)).join(", ")})${target}`,
+    );
+  };
+  console.log(`\ntelemetry on vs off (${results.on.length} pairs, off then on, alternating)`);
+  line("requests/s", "requestsPerSecond", (value) => value.toFixed(1), " (target ≥ 0.95)");
+  line("p99", "p99", fmt, " (target ≤ 1.1)");
+  line("server CPU per reply", "cpuPerReply", (value) => `${value.toFixed(3)} ms`, "");
   console.log(`  spans received by the OTLP receiver: ${receiver.received}`);
   return results.off.concat(results.on).every((result) => result.ok) ? 0 : 1;
 };

@@ -4,7 +4,8 @@
 // A real server (startSystem, as `npm start`) with one joined mineflayer bot whose player is wrapped: its cards are
 // encoded here instead of being written to the socket. Also prints the card's packet size and the encoding's share.
 // Run: npx tsx --expose-gc bench/reply-path.ts   (or: npm run bench reply-path). Env: SYSTEM_BENCH_REQUESTS (1000),
-// SYSTEM_BENCH_METRICS=0 (telemetry.json with metrics off, to see what counting requests costs), SYSTEM_BENCH_PROFILE=FILE
+// SYSTEM_BENCH_TELEMETRY=off|metrics|traces|traces-all (what telemetry costs a request; SYSTEM_BENCH_METRICS=0 is
+// `off`), SYSTEM_BENCH_PROFILE=FILE
 // (a CPU profile of the measured requests alone, warm-up and start-up left out, written to FILE).
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -28,6 +29,7 @@ import type { HostPlayer } from "../src/host/shared/host-handler.js";
 import { OnlinePlayers } from "../src/host/shared/online-players.js";
 import { MemoryLogger } from "../src/util/logger.js";
 import { joinBot, tempFolder, waitFor } from "../test/e2e/host-support.js";
+import { OtlpReceiver } from "../test/support/otlp-receiver.js";
 
 const REQUESTS = Number(process.env.SYSTEM_BENCH_REQUESTS ?? 1000);
 const VERSION = "1.21.4";
@@ -90,15 +92,21 @@ const main = async (): Promise<void> => {
     join(folder, "config", "system", "server.json"),
     JSON.stringify({ generation: "superflat", viewDistance: 2 }),
   );
-  if (process.env.SYSTEM_BENCH_METRICS === "0")
-    writeFileSync(
-      join(folder, "config", "system", "telemetry.json"),
-      JSON.stringify({ metrics: { enabled: false } }),
-    );
+  // SYSTEM_BENCH_TELEMETRY: off (no metrics, no traces), metrics (the default), traces (metrics and traces with
+  // the default cap), traces-all (every request traced), each exporting to a counting OTLP receiver in this process
+  const variant = process.env.SYSTEM_BENCH_TELEMETRY ?? (process.env.SYSTEM_BENCH_METRICS === "0" ? "off" : "metrics");
+  const receiver = variant.startsWith("traces") ? await OtlpReceiver.start({ keep: false }) : undefined;
+  writeFileSync(
+    join(folder, "config", "system", "telemetry.json"),
+    JSON.stringify({
+      metrics: { enabled: variant !== "off" },
+      ...(variant === "traces-all" ? { traces: { maxPerSecond: 0 } } : {}),
+    }),
+  );
   const system = await startSystem({
     clock: systemClock(),
     argv: ["--port", "0", "--panel-port", "0", "--data-dir", folder],
-    environment: {},
+    environment: receiver === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
     logger: new MemoryLogger(),
     announce: () => {},
   });
@@ -190,7 +198,7 @@ const main = async (): Promise<void> => {
     const itemEncodeMicros = (encoding.micros - builtin.reduce((sum, value) => sum + value, 0)) / REQUESTS;
     const pingBytes = encodeCard(legacyComponent("pong"));
     const itemBytes = (encoding.bytes - pingBytes * REQUESTS) / REQUESTS;
-    console.log(`\nserver's share of one reply, in process, interleaved, N=${REQUESTS} each`);
+    console.log(`\nserver's share of one reply, in process, interleaved, N=${REQUESTS} each, telemetry ${variant}`);
     console.log("  command                          p50          mean         p99");
     console.log(
       `  /system item <item>, reply       ${us(quantile(ours, 0.5))}    ${us(mean(ours))}    ${us(quantile(ours, 0.99))}`,
@@ -214,6 +222,8 @@ const main = async (): Promise<void> => {
   } finally {
     bot.quit();
     await system.close();
+    if (receiver !== undefined) console.log(`  spans received: ${receiver.received}`);
+    await receiver?.close();
     rmSync(folder, { recursive: true, force: true });
   }
 };

@@ -85,18 +85,22 @@ export class SystemTelemetry implements Telemetry {
       span: undefined,
     };
     const traces = this.traces;
-    const span = traces?.tracer.startSpan(
-      `request ${entry}`,
-      {
-        kind: SpanKind.SERVER,
-        attributes: {
-          "assistant.entry": entry,
-          "assistant.player": traces.player(identity.playerId),
-          "assistant.request.id": identity.requestId,
-        },
-      },
-      ROOT_CONTEXT,
-    );
+    // a request over the traces' rate cap asks the SDK for nothing
+    const span =
+      traces === undefined || !traces.admit()
+        ? undefined
+        : traces.tracer.startSpan(
+            `request ${entry}`,
+            {
+              kind: SpanKind.SERVER,
+              attributes: {
+                "assistant.entry": entry,
+                "assistant.player": traces.player(identity.playerId),
+                "assistant.request.id": identity.requestId,
+              },
+            },
+            ROOT_CONTEXT,
+          );
     state.span = span;
     const started = process.hrtime.bigint();
     let outcome = AgentFailure.MODULE_FAILED.code;

@@ -5,6 +5,9 @@ import { codec } from "../../../util/codec.js";
 import { ConfigInstance } from "../../../util/config-instance.js";
 import type { Logger } from "../../../util/logger.js";
 
+/** Requests traced a second at most, unless telemetry.json says otherwise. */
+export const DEFAULT_TRACES_PER_SECOND = 50;
+
 /** `config/system/telemetry.json`: what System exports for admins' monitoring. */
 export interface TelemetryConfig {
   readonly metrics: {
@@ -34,6 +37,12 @@ export interface TelemetryConfig {
      * `OTEL_TRACES_SAMPLER` (with `OTEL_TRACES_SAMPLER_ARG`) wins when set.
      */
     readonly sampleRatio: number;
+    /**
+     * At most this many requests traced a second (default 50; 0: no cap), so a busy server's traces cost a bounded
+     * share of its time; a request is kept or left out whole. Applies before `sampleRatio`; not when
+     * `OTEL_TRACES_SAMPLER` is set.
+     */
+    readonly maxPerSecond: number;
   };
 }
 
@@ -54,14 +63,27 @@ const TELEMETRY_CONFIG = codec<TelemetryConfig>(
         recordPlayers: z.boolean().default(false),
         playerSalt: z.string().min(8).max(256).optional(),
         sampleRatio: z.number().min(0).max(1).default(1),
+        maxPerSecond: z.number().int().min(0).max(1_000_000).default(DEFAULT_TRACES_PER_SECOND),
       })
-      .default({ enabled: false, recordContent: false, recordPlayers: false, sampleRatio: 1 }),
+      .default({
+        enabled: false,
+        recordContent: false,
+        recordPlayers: false,
+        sampleRatio: 1,
+        maxPerSecond: DEFAULT_TRACES_PER_SECOND,
+      }),
   }) as unknown as z.ZodType<TelemetryConfig>,
 );
 
 export const DEFAULT_TELEMETRY_CONFIG: TelemetryConfig = {
   metrics: { enabled: true, host: "127.0.0.1" },
-  traces: { enabled: false, recordContent: false, recordPlayers: false, sampleRatio: 1 },
+  traces: {
+    enabled: false,
+    recordContent: false,
+    recordPlayers: false,
+    sampleRatio: 1,
+    maxPerSecond: DEFAULT_TRACES_PER_SECOND,
+  },
 };
 
 /** The settings with the bearer token read (its file must exist and hold 16+ characters). */

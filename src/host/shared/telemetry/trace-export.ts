@@ -6,6 +6,8 @@ import type { TelemetryConfig } from "./telemetry-config.js";
 /** Where traces go and what they may carry, once tracing is on. */
 export interface TraceExport {
   readonly tracer: Tracer;
+  /** Whether a request starting now may be traced (telemetry.json's `maxPerSecond`); the sampler decides after. */
+  admit(): boolean;
   readonly recordContent: boolean;
   /** The player as a span names them: a salted hash unless the admin opted in to UUIDs. */
   player(playerId: string): string;
@@ -37,6 +39,25 @@ export const traceEndpoint = (
 const HASHED_PLAYERS = 4_096;
 
 /**
+ * Admits at most `perSecond` requests a second to be traced (a token bucket holding one second's worth), so a quiet
+ * server traces every request and a busy one a share whose cost stays bounded. A request left out asks the SDK for
+ * nothing: no span, no trace id.
+ */
+export const rateCap = (perSecond: number, now: () => number = () => performance.now()): (() => boolean) => {
+  if (!(perSecond > 0)) return () => true;
+  let tokens = perSecond;
+  let refilled = now();
+  return () => {
+    const at = now();
+    tokens = Math.min(perSecond, tokens + ((at - refilled) / 1000) * perSecond);
+    refilled = at;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  };
+};
+
+/**
  * The sampler of telemetry.json's `sampleRatio`, or undefined to let the SDK read `OTEL_TRACES_SAMPLER` (which wins
  * when set) or keep its default, every trace.
  */
@@ -48,10 +69,13 @@ export const samplerOf = (
     "ParentBasedSampler" | "TraceIdRatioBasedSampler"
   >,
 ): Sampler | undefined => {
-  if ((environment.OTEL_TRACES_SAMPLER?.trim() ?? "") !== "") return undefined;
+  if (samplerFromEnvironment(environment)) return undefined;
   if (ratio >= 1) return undefined;
   return new sdk.ParentBasedSampler({ root: new sdk.TraceIdRatioBasedSampler(ratio) });
 };
+
+const samplerFromEnvironment = (environment: Readonly<Record<string, string | undefined>>): boolean =>
+  (environment.OTEL_TRACES_SAMPLER?.trim() ?? "") !== "";
 
 /**
  * Starts exporting traces with the official SDK to `endpoint` (batched, OTLP/HTTP JSON). The provider is not
@@ -100,6 +124,7 @@ export const startTraceExport = async (options: {
   };
   return {
     tracer: provider.getTracer("system", options.version),
+    admit: samplerFromEnvironment(process.env) ? () => true : rateCap(options.config.maxPerSecond),
     recordContent: options.config.recordContent,
     player: (playerId) => (options.config.recordPlayers ? playerId : hash(playerId)),
     flush: () => provider.forceFlush(),

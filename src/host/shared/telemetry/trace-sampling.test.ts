@@ -11,7 +11,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { AgentResult } from "../../../agent/agent-result.js";
 import { SystemTelemetry } from "./system-telemetry.js";
-import { samplerOf, type TraceExport } from "./trace-export.js";
+import { rateCap, samplerOf, type TraceExport } from "./trace-export.js";
 
 /** A TraceExport over an in-memory exporter with the given sampler. */
 const exportWith = (sampler: Sampler): { traces: TraceExport; exporter: InMemorySpanExporter } => {
@@ -21,6 +21,7 @@ const exportWith = (sampler: Sampler): { traces: TraceExport; exporter: InMemory
     exporter,
     traces: {
       tracer: provider.getTracer("test"),
+      admit: () => true,
       recordContent: false,
       player: (playerId) => playerId,
       flush: () => provider.forceFlush(),
@@ -45,6 +46,53 @@ describe("trace sampling", () => {
     const sampler = samplerOf(0.25, {}, sdk);
     expect(sampler).toBeInstanceOf(ParentBasedSampler);
     expect(sampler?.toString()).toContain("0.25");
+  });
+
+  it("admits at most maxPerSecond requests a second: every one while quiet, a bounded share when busy", () => {
+    let now = 0;
+    const admit = rateCap(10, () => now);
+    const admitted = (count: number): number => {
+      let kept = 0;
+      for (let index = 0; index < count; index++) if (admit()) kept++;
+      return kept;
+    };
+    // a burst of 100 at once: one second's worth is traced
+    expect(admitted(100)).toBe(10);
+    // a busy second later: 10 more of 1,000
+    now += 1000;
+    expect(admitted(1000)).toBe(10);
+    // a quiet server (one request every 200 ms) has every request traced
+    for (let second = 0; second < 5; second++) {
+      now += 200;
+      expect(admitted(1)).toBe(1);
+    }
+    // 0: no cap
+    const open = rateCap(0, () => now);
+    expect(Array.from({ length: 1000 }, () => open()).every(Boolean)).toBe(true);
+  });
+
+  it("asks the SDK for nothing, not even a root span, for a request over the cap", async () => {
+    const on = exportWith(new AlwaysOnSampler());
+    let started = 0;
+    const tracer = on.traces.tracer;
+    let admitNext = false;
+    const telemetry = new SystemTelemetry(undefined, {
+      ...on.traces,
+      admit: () => admitNext,
+      tracer: {
+        startSpan: (...args: Parameters<typeof tracer.startSpan>) => {
+          started++;
+          return tracer.startSpan(...args);
+        },
+        startActiveSpan: tracer.startActiveSpan.bind(tracer),
+      } as typeof tracer,
+    });
+    await oneRequest(telemetry);
+    expect(started).toBe(0);
+    admitNext = true;
+    await oneRequest(telemetry);
+    expect(started).toBe(3);
+    expect(on.exporter.getFinishedSpans()).toHaveLength(3);
   });
 
   it("records a sampled request's whole tree and nothing of a request left out, below its root either", async () => {
