@@ -94,7 +94,8 @@ const main = async (): Promise<void> => {
   );
   // SYSTEM_BENCH_TELEMETRY: off (no metrics, no traces), metrics (the default), traces (metrics and traces with
   // the default cap), traces-all (every request traced), each exporting to a counting OTLP receiver in this process
-  const variant = process.env.SYSTEM_BENCH_TELEMETRY ?? (process.env.SYSTEM_BENCH_METRICS === "0" ? "off" : "metrics");
+  const variant =
+    process.env.SYSTEM_BENCH_TELEMETRY ?? (process.env.SYSTEM_BENCH_METRICS === "0" ? "off" : "metrics");
   const receiver = variant.startsWith("traces") ? await OtlpReceiver.start({ keep: false }) : undefined;
   writeFileSync(
     join(folder, "config", "system", "telemetry.json"),
@@ -198,7 +199,9 @@ const main = async (): Promise<void> => {
     const itemEncodeMicros = (encoding.micros - builtin.reduce((sum, value) => sum + value, 0)) / REQUESTS;
     const pingBytes = encodeCard(legacyComponent("pong"));
     const itemBytes = (encoding.bytes - pingBytes * REQUESTS) / REQUESTS;
-    console.log(`\nserver's share of one reply, in process, interleaved, N=${REQUESTS} each, telemetry ${variant}`);
+    console.log(
+      `\nserver's share of one reply, in process, interleaved, N=${REQUESTS} each, telemetry ${variant}`,
+    );
     console.log("  command                          p50          mean         p99");
     console.log(
       `  /system item <item>, reply       ${us(quantile(ours, 0.5))}    ${us(mean(ours))}    ${us(quantile(ours, 0.99))}`,

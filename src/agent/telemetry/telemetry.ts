@@ -113,13 +113,25 @@ export const NO_TELEMETRY: Telemetry = {
 export const outcomeOf = (result: AgentResult): string =>
   result.isPartial() ? "partial" : (result.failure?.code ?? "ok");
 
+/** Attribute names by counter name, made once (a traced request's workflow span names them all). */
+const BUDGET_KEYS = new Map<string, string>();
+
 /** The budget counters of a request as span attributes (`assistant.budget.modelCalls`, …). */
 export const budgetAttributes = (counters: {
   snapshot(): Readonly<Record<string, number>>;
-}): SpanAttributes =>
-  Object.fromEntries(
-    Object.entries(counters.snapshot()).map(([name, value]) => [`assistant.budget.${name}`, value]),
-  );
+}): SpanAttributes => {
+  const attributes: Record<string, number> = {};
+  const snapshot = counters.snapshot();
+  for (const name in snapshot) {
+    let key = BUDGET_KEYS.get(name);
+    if (key === undefined) {
+      key = `assistant.budget.${name}`;
+      BUDGET_KEYS.set(name, key);
+    }
+    attributes[key] = snapshot[name] as number;
+  }
+  return attributes;
+};
 
 const PATHS: Readonly<Record<RouteSource, RoutePath>> = {
   COMMAND: "command",

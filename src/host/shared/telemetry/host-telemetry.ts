@@ -7,7 +7,7 @@ import type { Logger } from "../../../util/logger.js";
 import { SystemMetrics } from "./system-metrics.js";
 import { SystemTelemetry } from "./system-telemetry.js";
 import { loadTelemetryConfig, type TelemetrySettings } from "./telemetry-config.js";
-import { startTraceExport, traceEndpoint } from "./trace-export.js";
+import { startTraceExport, traceEndpoint, traceProtocol } from "./trace-export.js";
 
 /** System's version as spans name it. */
 const VERSION = "0.1.0";
@@ -48,17 +48,23 @@ export const openTelemetry = async (options: {
 }): Promise<HostTelemetry> => {
   const settings = await loadTelemetryConfig(options.dataDir, options.logger);
   const endpoint = traceEndpoint(settings.traces, options.environment);
+  const { protocol, asked } = traceProtocol(options.environment);
   const metrics = settings.metrics.enabled ? new SystemMetrics() : undefined;
   const traces =
     endpoint === undefined
       ? undefined
       : await startTraceExport({
           endpoint,
+          protocol,
           config: settings.traces,
           serviceName: options.environment.OTEL_SERVICE_NAME?.trim() || "system",
           version: VERSION,
         });
-  if (traces !== undefined) options.logger.info(`traces: exported to ${new URL(endpoint as string).host}`);
+  if (traces !== undefined) {
+    options.logger.info(`traces: exported to ${new URL(endpoint as string).host} (OTLP ${protocol})`);
+    if (asked !== undefined && asked !== protocol)
+      options.logger.warn(`traces: OTLP protocol "${asked}" is not spoken here; ${protocol} is used`);
+  }
   const system =
     metrics === undefined && traces === undefined ? undefined : new SystemTelemetry(metrics, traces);
   const token = settings.bearerToken;

@@ -35,6 +35,23 @@ export const traceEndpoint = (
   return config.endpoint ?? "http://localhost:4318/v1/traces";
 };
 
+/** How spans travel to the collector over OTLP/HTTP. */
+export type TraceProtocol = "http/protobuf" | "http/json";
+
+/**
+ * The encoding the standard variables ask for (`OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else
+ * `OTEL_EXPORTER_OTLP_PROTOCOL`): `http/json`, or `http/protobuf`, the standard's default, for anything else
+ * (`grpc` is not spoken here; `asked` says what was named, for the start line).
+ */
+export const traceProtocol = (
+  environment: Readonly<Record<string, string | undefined>>,
+): { readonly protocol: TraceProtocol; readonly asked: string | undefined } => {
+  const asked = (environment.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? environment.OTEL_EXPORTER_OTLP_PROTOCOL)
+    ?.trim()
+    .toLowerCase();
+  return { protocol: asked === "http/json" ? "http/json" : "http/protobuf", asked: asked || undefined };
+};
+
 /** The most players whose hashes are kept; past it the map starts again (a hash costs a SHA-256). */
 const HASHED_PLAYERS = 4_096;
 
@@ -78,19 +95,23 @@ const samplerFromEnvironment = (environment: Readonly<Record<string, string | un
   (environment.OTEL_TRACES_SAMPLER?.trim() ?? "") !== "";
 
 /**
- * Starts exporting traces with the official SDK to `endpoint` (batched, OTLP/HTTP JSON). The provider is not
+ * Starts exporting traces with the official SDK to `endpoint` (batched, OTLP/HTTP in `protocol`). The provider is not
  * registered globally: System's spans go through the tracer handed out here, and nothing else in the process is
  * traced by accident. The SDK is loaded here, only when tracing is on (off by default): a server without traces
  * never holds it (about 2.5 MB of heap and 8 MB of RSS).
  */
 export const startTraceExport = async (options: {
   readonly endpoint: string;
+  readonly protocol: TraceProtocol;
   readonly config: TelemetryConfig["traces"];
   readonly serviceName: string;
   readonly version: string;
 }): Promise<TraceExport> => {
   const [{ OTLPTraceExporter }, { resourceFromAttributes }, sdk] = await Promise.all([
-    import("@opentelemetry/exporter-trace-otlp-http"),
+    // protobuf is written straight from the spans; JSON first builds a copy of every span, then the text
+    options.protocol === "http/json"
+      ? import("@opentelemetry/exporter-trace-otlp-http")
+      : import("@opentelemetry/exporter-trace-otlp-proto"),
     import("@opentelemetry/resources"),
     import("@opentelemetry/sdk-trace-node"),
   ]);
