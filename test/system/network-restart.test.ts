@@ -19,10 +19,11 @@ const DAY = 86_400_000;
 /** How long one request may take during the outage before the test calls it a hang. */
 const ANSWER_MILLIS = 20_000;
 
-/** What one action of a round answered: its success, or the message it got instead. */
+/** What one action of a round answered: its success, or the message it got instead (and who sent what). */
 interface Outcome {
   readonly ok: boolean;
   readonly text: string;
+  readonly line: string;
 }
 
 /** Polls an async check (database rows) until it gives a value. */
@@ -60,7 +61,7 @@ const ask = async (player: Player, line: string, success: RegExp): Promise<Outco
     (m) => !PRESENCE.test(m.text) && !isNotice(m.text),
     ANSWER_MILLIS,
   );
-  return { ok: success.test(message.text), text: message.text };
+  return { ok: success.test(message.text), text: message.text, line: `${player.bot.username}: ${line}` };
 };
 
 /** Notices that arrive by themselves (a delivery, a check-in reward), never the reply to a line. */

@@ -169,6 +169,11 @@ export class AgentEngine implements NestedWorkflows {
   }
 
   /** The policy a new request of this workflow gets now (config override or module default). */
+  /** Whether an error says the storage cannot be reached now (the network's database down): try again later. */
+  isStorageUnavailable(error: unknown): boolean {
+    return !(error instanceof AgentException) && this.options.isStorageUnavailable?.(error) === true;
+  }
+
   policyOf(module: AnyAgentModule): ExecutionPolicy {
     return this.#policyFor(module);
   }
@@ -335,7 +340,7 @@ export class AgentEngine implements NestedWorkflows {
   #failureOf(error: unknown, what: string): Failure {
     const failure = AgentException.failure(error);
     if (failure.code !== AgentFailure.MODULE_FAILED.code || error instanceof AgentException) return failure;
-    if (this.options.isStorageUnavailable?.(error) === true) {
+    if (this.isStorageUnavailable(error)) {
       this.#logger.warn(
         `${what}: storage unavailable (${error instanceof Error ? error.message : String(error)})`,
       );

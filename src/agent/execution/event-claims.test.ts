@@ -6,6 +6,7 @@ import { z } from "zod";
 import { MemoryRunClaims, UNREACHABLE } from "../../../test/support/memory-run-claims.js";
 import { FileAgentJournal } from "../../data/store/file-agent-journal.js";
 import { codec } from "../../util/codec.js";
+import { AgentFailure } from "../agent-failure.js";
 import { AgentResult } from "../agent-result.js";
 import { AbstractAgentModule } from "../module/abstract-agent-module.js";
 import { ActionType } from "../module/action-type.js";
@@ -152,6 +153,22 @@ describe("EventExecutor with run claims (servers sharing a journal)", () => {
     // the first run cannot even mark the task RUNNING: nothing ran; the next run does it all
     await submit("e5");
     await until(() => journal.event("e5")?.state === State.SUCCEEDED);
+    expect(gives()).toBe(1);
+  });
+
+  it("refuses an event the journal cannot take now as storage unavailable, not as a broken workflow", async () => {
+    const { journal, gives, submit } = await setup(20);
+    const putEvent = journal.putEvent.bind(journal);
+    journal.putEvent = () => Promise.reject(new Error(UNREACHABLE));
+    const admission = await submit("e6");
+    expect(admission).toMatchObject({ accepted: false, duplicate: false });
+    expect(admission.accepted || admission.duplicate ? undefined : admission.failure.code).toBe(
+      AgentFailure.STORAGE_UNAVAILABLE.code,
+    );
+    // the database back: the same event is taken and runs once
+    journal.putEvent = putEvent;
+    expect((await submit("e6")).accepted).toBe(true);
+    await until(() => journal.event("e6")?.state === State.SUCCEEDED);
     expect(gives()).toBe(1);
   });
 });

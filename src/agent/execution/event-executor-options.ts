@@ -1,9 +1,10 @@
 import type { Logger } from "../../util/logger.js";
-import type { AgentResult } from "../agent-result.js";
+import { type AgentResult, Status } from "../agent-result.js";
 import type { Failure } from "../failure.js";
 import type { AgentAction } from "../module/action-type.js";
 import type { AgentJournal, EventTask } from "../storage/agent-journal.js";
 import type { RunClaims } from "../storage/run-claims.js";
+import { State } from "../storage/state.js";
 import type { AgentEngine } from "./agent-engine.js";
 import type { BoundedPool } from "./bounded-pool.js";
 import type { EventRules } from "./event-rules.js";
@@ -73,3 +74,10 @@ export const RETRY_MILLIS = 5_000;
 
 /** How soon a deferred task (EFFECT_DEFERRED) is tried again: 5 s, doubled per attempt, at most 5 minutes. */
 export const DEFER_MILLIS = { initial: 5_000, max: 300_000 } as const;
+
+/** The journal state a task ends in for its workflow's final status. */
+export const TERMINAL: Readonly<Record<Status, State>> = {
+  [Status.SUCCEEDED]: State.SUCCEEDED,
+  [Status.FAILED]: State.FAILED,
+  [Status.PARTIALLY_SUCCEEDED]: State.PARTIALLY_SUCCEEDED,
+};

@@ -2,7 +2,7 @@ import type { Json } from "../../util/codec.js";
 import { type Logger, silentLogger } from "../../util/logger.js";
 import { AgentException } from "../agent-exception.js";
 import { AgentFailure } from "../agent-failure.js";
-import { AgentResult, Status } from "../agent-result.js";
+import { AgentResult } from "../agent-result.js";
 import type { Failure } from "../failure.js";
 import type { AgentJournal, EventTask } from "../storage/agent-journal.js";
 import { JournalStepRunner, UnrecordedSteps } from "../storage/journal-step-runner.js";
@@ -14,6 +14,7 @@ import {
   type EventExecutorOptions,
   type EventSubmission,
   RETRY_MILLIS,
+  TERMINAL,
 } from "./event-executor-options.js";
 import { EXECUTION_POLICY_CODEC } from "./execution-policy.js";
 import {
@@ -27,12 +28,6 @@ import {
 } from "./unconfirmed-events.js";
 
 export type { EventAdmission, EventExecutorOptions, EventSubmission } from "./event-executor-options.js";
-
-const TERMINAL: Readonly<Record<Status, State>> = {
-  [Status.SUCCEEDED]: State.SUCCEEDED,
-  [Status.FAILED]: State.FAILED,
-  [Status.PARTIALLY_SUCCEEDED]: State.PARTIALLY_SUCCEEDED,
-};
 
 /** The request id of an event's runs; stable across resumes so write-step keys find their receipts. */
 export const eventRequestId = (eventId: string): string => `event:${eventId}`;
@@ -112,6 +107,9 @@ export class EventExecutor implements UnconfirmedEvents {
       await this.#schedule(put.task);
       return { accepted: true, task: put.task };
     } catch (error) {
+      // the journal unwritable (the network's database down): the player is told to try again later
+      if (this.#options.engine.isStorageUnavailable(error)) return refused(AgentFailure.STORAGE_UNAVAILABLE);
+      if (!(error instanceof AgentException)) this.#logger.error(`event ${event.id} not queued`, error);
       return refused(AgentException.failure(error));
     }
   }
