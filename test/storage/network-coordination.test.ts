@@ -252,19 +252,51 @@ describe("outbox claims of a server that stopped", () => {
   });
 });
 
+/**
+ * Leases of a server that can stall: while stalled, its renewals wait (a process that stopped running), and
+ * `quiet` settles once none is on its way to the database.
+ */
+class StallingLeases extends PostgresLeases {
+  #stall: Promise<void> | undefined;
+  #resume: () => void = () => {};
+  #inFlight = 0;
+
+  stall(): void {
+    this.#stall = new Promise((resolve) => {
+      this.#resume = resolve;
+    });
+  }
+
+  resume(): void {
+    this.#stall = undefined;
+    this.#resume();
+  }
+
+  async quiet(): Promise<void> {
+    await eventually(async () => (this.#inFlight === 0 ? true : undefined));
+  }
+
+  override async renew(...args: Parameters<PostgresLeases["renew"]>): ReturnType<PostgresLeases["renew"]> {
+    await this.#stall;
+    this.#inFlight++;
+    try {
+      return await super.renew(...args);
+    } finally {
+      this.#inFlight--;
+    }
+  }
+}
+
 describe("run claims", () => {
   it("lets one server run a run, reloads its steps on claim, and stops a holder whose claim was taken", async () => {
     const pool = await database("run_claims");
     const open = async (server: string) => {
       const journal = await PostgresAgentJournal.open({ pool });
+      const leases = new StallingLeases(pool, server);
       return {
         journal,
-        claims: new PostgresRunClaims({
-          leases: new PostgresLeases(pool, server),
-          journal,
-          ttlMillis: 60_000,
-          renewMillis: 20,
-        }),
+        leases,
+        claims: new PostgresRunClaims({ leases, journal, ttlMillis: 60_000, renewMillis: 20 }),
       };
     };
     const lobby = await open("lobby");
@@ -275,9 +307,13 @@ describe("run claims", () => {
     await held.journal.appendStep("event:e1/give", "test:give");
     await held.journal.completeStep("event:e1/give", { given: 1 });
     expect(survival.journal.step("event:e1/give")).toBeUndefined();
-    // the lobby stalls past its lease: the survival server takes the run and sees the lobby's receipts
+    // the lobby stalls past its lease (no renewal of its own runs meanwhile, so none rescues the lease): the
+    // survival server takes the run and sees the lobby's receipts
+    lobby.leases.stall();
+    await lobby.leases.quiet();
     await pool.query("UPDATE system_lease SET expires_at = now() WHERE key = 'run:event:e1'");
     const taken = await survival.claims.claim("event:e1");
+    lobby.leases.resume();
     expect(taken?.lease.epoch).toBe(2);
     expect(survival.journal.step("event:e1/give")).toMatchObject({ state: "DONE", result: { given: 1 } });
     await eventually(async () => (held.signal.aborted ? true : undefined));
