@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { TEST_POLICY as POLICY } from "../../../test/support/test-policy.js";
 import { codec } from "../../util/codec.js";
 import { Identifier } from "../../util/identifier.js";
 import { AgentException } from "../agent-exception.js";
@@ -14,19 +15,6 @@ import { ExecutionContext } from "./execution-context.js";
 import type { ExecutionPolicy } from "./execution-policy.js";
 import { INPUT_TOKEN_OVERHEAD } from "./policy-defaults.js";
 import { fixedStanding } from "./standing.js";
-
-const POLICY: ExecutionPolicy = {
-  modelCalls: 10,
-  toolCalls: 10,
-  steps: 20,
-  writeSteps: 2,
-  inputBytes: 10_000,
-  outputTokens: 1000,
-  totalTokens: 100_000,
-  ttlMillis: 60_000,
-  modelTimeoutMillis: 10_000,
-  reactIterations: 3,
-};
 
 const QUERY = codec(z.object({ query: z.string().min(1) }));
 const IDS = codec(z.object({ ids: z.array(z.string()) }));

@@ -1,26 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { TEST_POLICY as POLICY } from "../../../test/support/test-policy.js";
 import { codec } from "../../util/codec.js";
 import { ExecutionContext } from "../execution/execution-context.js";
-import type { ExecutionPolicy } from "../execution/execution-policy.js";
 import type { ModelCallMeta, ModelPort } from "../model/model-client.js";
 import type { StepRunner } from "../storage/step-runner.js";
 import { type AnyTool, Tool } from "../tool/tool.js";
 import { ToolType } from "../tool/tool-type.js";
 import { NO_TELEMETRY, type Telemetry, type TelemetrySpan, type TraceParent } from "./telemetry.js";
-
-const POLICY: ExecutionPolicy = {
-  modelCalls: 10,
-  toolCalls: 10,
-  steps: 20,
-  writeSteps: 2,
-  inputBytes: 10_000,
-  outputTokens: 1000,
-  totalTokens: 100_000,
-  ttlMillis: 60_000,
-  modelTimeoutMillis: 10_000,
-  reactIterations: 3,
-};
 
 const QUERY = codec(z.object({ query: z.string() }));
 const GIVE = ToolType.of("system:item.give", QUERY, QUERY);

@@ -30,6 +30,25 @@ const exportWith = (sampler: Sampler): { traces: TraceExport; exporter: InMemory
   };
 };
 
+/** The export with its tracer wrapped to count the spans asked for (`started()`). */
+const counting = (traces: TraceExport): { traces: TraceExport; started: () => number } => {
+  let started = 0;
+  const tracer = traces.tracer;
+  return {
+    started: () => started,
+    traces: {
+      ...traces,
+      tracer: {
+        startSpan: (...args: Parameters<typeof tracer.startSpan>) => {
+          started++;
+          return tracer.startSpan(...args);
+        },
+        startActiveSpan: tracer.startActiveSpan.bind(tracer),
+      } as typeof tracer,
+    },
+  };
+};
+
 /** One request with a workflow span and a tool span inside it. */
 const oneRequest = (telemetry: SystemTelemetry): Promise<AgentResult> =>
   telemetry.request("chat", { playerId: "p", requestId: "r" }, () =>
@@ -73,25 +92,14 @@ describe("trace sampling", () => {
 
   it("asks the SDK for nothing, not even a root span, for a request over the cap", async () => {
     const on = exportWith(new AlwaysOnSampler());
-    let started = 0;
-    const tracer = on.traces.tracer;
     let admitNext = false;
-    const telemetry = new SystemTelemetry(undefined, {
-      ...on.traces,
-      admit: () => admitNext,
-      tracer: {
-        startSpan: (...args: Parameters<typeof tracer.startSpan>) => {
-          started++;
-          return tracer.startSpan(...args);
-        },
-        startActiveSpan: tracer.startActiveSpan.bind(tracer),
-      } as typeof tracer,
-    });
+    const { traces, started } = counting({ ...on.traces, admit: () => admitNext });
+    const telemetry = new SystemTelemetry(undefined, traces);
     await oneRequest(telemetry);
-    expect(started).toBe(0);
+    expect(started()).toBe(0);
     admitNext = true;
     await oneRequest(telemetry);
-    expect(started).toBe(3);
+    expect(started()).toBe(3);
     expect(on.exporter.getFinishedSpans()).toHaveLength(3);
   });
 
@@ -104,22 +112,11 @@ describe("trace sampling", () => {
       "request chat",
     ]);
     const off = exportWith(new AlwaysOffSampler());
-    let started = 0;
-    const tracer = off.traces.tracer;
-    const counting: TraceExport = {
-      ...off.traces,
-      tracer: {
-        startSpan: (...args: Parameters<typeof tracer.startSpan>) => {
-          started++;
-          return tracer.startSpan(...args);
-        },
-        startActiveSpan: tracer.startActiveSpan.bind(tracer),
-      } as typeof tracer,
-    };
-    await oneRequest(new SystemTelemetry(undefined, counting));
+    const { traces, started } = counting(off.traces);
+    await oneRequest(new SystemTelemetry(undefined, traces));
     expect(off.exporter.getFinishedSpans()).toEqual([]);
     // the root alone was asked for: no span object is made for the steps of a request left out
-    expect(started).toBe(1);
+    expect(started()).toBe(1);
   });
 
   it("nests each step under the parent it names, across interleaved requests, parallel calls and effects", async () => {
