@@ -4,7 +4,8 @@ import { joinPlayer, type Player, type ShippedServer, speak, startShipped } from
 /**
  * The shipped server without a model: a request that names an item is never routed directly to a workflow that
  * has no item slot (the player's own status), however close its words are; it gets the choice card instead, and
- * the same words without the item still reach the status directly.
+ * the same words without the item still reach the status directly. Nor is a question that shares only question
+ * words with the status samples ("what do I feed my horse").
  */
 describe("no direct route from an uncovered mention (shipped server, real bots)", () => {
   let server: ShippedServer;
@@ -32,5 +33,19 @@ describe("no direct route from an uncovered mention (shipped server, real bots)"
     expect(zhStatus.text).toMatch(/^Steve 的状态\n/);
     const chinese = await steve.say("/system 给我看 minecraft:diamond 的物品信息", (m) => m !== zhStatus);
     expect(chinese.text).toMatch(/^没能确定你的意思，请选择一项：\n.*\[查询：钻石\]/s);
+  });
+
+  it("answers a question that shares only question words with the status ('what do I cook soups in') with a choice", async () => {
+    const alex = await joinPlayer(server.port, "Alex");
+    players.push(alex);
+    const status = await alex.say("/system what world am I in", (m) => m.text.length > 0);
+    expect(status.text).toMatch(/^Status of Alex\n/);
+    let last = status;
+    for (const text of ["what do I cook soups in", "what do I feed my horse"]) {
+      const reply = await alex.say(`/system ${text}`, (m) => m !== last);
+      expect(reply.text, text).toMatch(/^System is not sure what you meant\. Pick one:\n/);
+      expect(reply.text, text).not.toMatch(/Status of Alex/);
+      last = reply;
+    }
   });
 });

@@ -16,6 +16,8 @@ export interface TargetScore {
   readonly coverage: number;
   /** The query's words none of the target's samples has (normalised: `<item>`, stems). */
   readonly uncovered?: readonly string[];
+  /** The query's words the target's samples have. */
+  readonly covered?: readonly string[];
   /** The closest sample, as registered. */
   readonly sample: string;
 }
@@ -160,12 +162,14 @@ export class SemanticIndex {
       .slice(0, limit)
       .map(([target, { score, sample }]) => {
         const entry = this.#targets[target]!;
+        const covered = query.words.filter((word) => this.#covers(target, word));
         return {
           target: entry.target,
           reject: entry.reject,
           similarity: Math.min(1, score),
-          coverage: this.#coverage(query.words, target),
-          uncovered: query.words.filter((word) => !this.#covers(target, word)),
+          coverage: query.words.length === 0 ? 0 : covered.length / query.words.length,
+          uncovered: query.words.filter((word) => !covered.includes(word)),
+          covered,
           sample: this.#sampleText[sample]!,
         };
       });
@@ -184,13 +188,6 @@ export class SemanticIndex {
       if (norm > 0) for (const [feature, weight] of sum) sum.set(feature, weight / norm);
       this.#centroids.push(sum);
     }
-  }
-
-  #coverage(words: readonly string[], target: number): number {
-    if (words.length === 0) return 0;
-    let covered = 0;
-    for (const word of words) if (this.#covers(target, word)) covered++;
-    return covered / words.length;
   }
 
   /**

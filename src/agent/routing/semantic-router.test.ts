@@ -142,6 +142,41 @@ describe("SemanticRouter", () => {
     expect((await router.match("my status", all)).direct?.module.id.toString()).toBe("system:player_query");
   });
 
+  it("never routes a text that shares only question words with a workflow's samples", async () => {
+    const engine = new AgentEngine();
+    engine.registerModule(
+      new FixtureModule<Record<string, never>>({
+        action: BALANCE,
+        description: "Where the player is.",
+        routing: ModuleRouting.defaults<Record<string, never>>().semantic(
+          RoutingProfile.read(
+            () => ({}),
+            ["我在哪个世界", "我的坐标"],
+            ["what world am I in", "what are my coordinates", "where am I"],
+          ),
+        ),
+      }),
+    );
+    engine.start();
+    const router = new SemanticRouter({
+      modules: engine.modules(),
+      settings: () => DEFAULT_SEMANTIC_SETTINGS,
+    });
+    // "what", "I", "in" and "my" in common, "cook soups" and "feed horse" nowhere in the samples
+    for (const text of ["what do I cook soups in", "what do I feed my horse"]) {
+      const match = await router.match(text, () => true);
+      expect(match.candidates[0]?.moduleId, text).toBe("system:balance");
+      expect(match.coverage, text).toBeGreaterThanOrEqual(DEFAULT_SEMANTIC_SETTINGS.minCoverage);
+      expect(match.direct, text).toBeUndefined();
+      expect(match.refusal, text).toBe("off_topic");
+    }
+    // a word of the samples' own topic in common still routes directly, question words or not
+    for (const text of ["what world am I in now", "where am I right now"])
+      expect((await router.match(text, () => true)).direct?.module.id.toString(), text).toBe(
+        "system:balance",
+      );
+  });
+
   it("never routes a write module directly, even one that declared RoutingProfile.read", async () => {
     const { router, all } = setup();
     const gift = await router.match("领取礼包 minecraft:chest", all);

@@ -9,6 +9,7 @@ import type { RoutingTable } from "./routing-table.js";
 import type { SemanticSettings } from "./semantic-config.js";
 import type { TargetScore } from "./semantic-index.js";
 import { type GuardHit, StatementGuard } from "./statement-guard.js";
+import { isFunctionWord } from "./text-analyzer.js";
 
 /** Anything that ranks targets for a text: the local TF-IDF index, or an embedding index. */
 export interface SimilaritySearch {
@@ -19,8 +20,8 @@ export interface SimilaritySearch {
 export interface SemanticMatch {
   readonly direct: { readonly module: AnyAgentModule; readonly action: AgentAction } | undefined;
   /**
-   * Why there is no direct route (`similarity`, `margin`, `coverage`, `uncovered_mention`, `guard`, `reject`,
-   * `no_arguments`…).
+   * Why there is no direct route (`similarity`, `margin`, `coverage`, `uncovered_mention`, `off_topic`, `guard`,
+   * `reject`, `no_arguments`…).
    */
   readonly refusal: string | undefined;
   readonly candidates: readonly RouteCandidate[];
@@ -125,6 +126,9 @@ export class SemanticRouter {
     // The text names an item, a player or a quest that the workflow has no slot for ("<id> 物品信息" is not the
     // player's own status): routing it there would drop what was asked about.
     if (top.uncovered?.some(isMention) === true) return result("uncovered_mention");
+    // Only question words in common ("what do I cook soups in" and "what world am I in" share "what", "I", "in"):
+    // the text asks about something none of the workflow's samples speaks of.
+    if (asksElsewhere(top)) return result("off_topic");
     const routing = this.options.modules.routing(module.id);
     const refusal = directRefusal(module, routing, this.options.policyOf?.(module) ?? module.policy);
     if (refusal !== undefined) return result(refusal, undefined, offerOf(module, routing, fullText, refusal));
@@ -154,6 +158,7 @@ export class SemanticRouter {
         ...score,
         coverage: match?.coverage ?? 0,
         ...(match?.uncovered === undefined ? {} : { uncovered: match.uncovered }),
+        ...(match?.covered === undefined ? {} : { covered: match.covered }),
       };
     });
   }
@@ -175,6 +180,16 @@ const offerOf = (
   const decoded = module.action.codec.decode(input);
   return decoded.success ? { module, input: decoded.value } : undefined;
 };
+
+/**
+ * Whether a text shares only function words (question words, pronouns, prepositions) with a workflow's samples
+ * while it has words of its own they lack: what it asks about is not what the workflow answers.
+ */
+const asksElsewhere = (score: TargetScore): boolean =>
+  score.uncovered !== undefined &&
+  score.covered !== undefined &&
+  score.uncovered.some((word) => !isFunctionWord(word)) &&
+  score.covered.every(isFunctionWord);
 
 /** A slot token that stands for something the text names (`<item>`, `<player>`, `<quest>`, `<id>`); not `<num>`. */
 const isMention = (word: string): boolean => /^<[a-z_]+>$/.test(word) && word !== "<num>";

@@ -133,6 +133,27 @@ const stem = (word: string): string => {
   return bare.length > 3 && bare.endsWith("s") && !/(ss|us|is)$/.test(bare) ? bare.slice(0, -1) : bare;
 };
 
+/**
+ * Words that carry no topic of their own: question words, pronouns, prepositions, auxiliaries (both languages, as
+ * the analyser writes them: stemmed, filler words already gone). A text that shares only these with a workflow's
+ * samples is not about what the workflow answers (see the semantic router).
+ */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  [
+    // `where`, `when` and `who` are left out: they ask for a place, a time, a person (`where am I right now`)
+    "what which whom whose why how i my mine myself you your yours we our us he she they them their his her its",
+    "in on at by with from into about and or but if so than then can could should would will shall may might",
+    "must have has had be been was were that these those any some much many here up out need want there",
+    "我 我的 你 你的 他 她 它 什么 怎么 怎样 如何 哪 哪里 哪儿 哪个 在 有 能 可以 会 要 想 这 那 这个 那个 几 个 谁",
+    "和 跟 给 用 去 还 也 就 为什么",
+  ]
+    .flatMap((line) => line.split(" "))
+    .map(stem),
+);
+
+/** Whether a word (as the analyser writes it) carries no topic of its own; slot tokens always carry one. */
+export const isFunctionWord = (word: string): boolean => FUNCTION_WORDS.has(word);
+
 const ngrams = (run: string, into: string[]): void => {
   for (let size = 2; size <= 3; size++)
     for (let start = 0; start + size <= run.length; start++) into.push(`~${run.slice(start, start + size)}`);
