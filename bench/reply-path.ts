@@ -154,6 +154,9 @@ const main = async (): Promise<void> => {
     let next = 0;
     /** Until the card is written (what the player waits for), and until the handler is done with the request. */
     const item = async (): Promise<{ reply: number; done: number }> => {
+      // a request comes as a packet, in a later turn of the event loop than the reply before it: what that reply
+      // left for after itself (its log line, its history write) runs first, as in the game
+      await new Promise((resolve) => setImmediate(resolve));
       const started = now();
       await handler.onCommand(player, `system item ${items[next++ % items.length]}`);
       return { reply: sentAt - started, done: now() - started };

@@ -98,21 +98,26 @@ export class RequestPipeline {
     const route: RouteTrace = { route: "none", workflow: undefined };
     try {
       const result = await this.#run({ ...request, modelActivity: indicator }, route);
-      // one line per request: who, the start of the text, the route, the workflow and the outcome
-      const playerId = request.snapshot.playerId;
-      this.options.logger.info(
-        requestLogLine({
-          requestId: request.requestId,
-          player: this.options.playerName(playerId) ?? playerId,
-          text: request.payload.kind === "button" ? request.payload.action : request.text,
-          ...route,
-          result,
-        }),
-      );
+      // one line per request: who, the start of the text, the route, the workflow and the outcome; written once
+      // the answer is on its way (a console write never delays the player)
+      setImmediate(() => this.#logRequest(request, route, result));
       return result;
     } finally {
       indicator.close();
     }
+  }
+
+  #logRequest(request: PipelineRequest, route: RouteTrace, result: AgentResult): void {
+    const playerId = request.snapshot.playerId;
+    this.options.logger.info(
+      requestLogLine({
+        requestId: request.requestId,
+        player: this.options.playerName(playerId) ?? playerId,
+        text: request.payload.kind === "button" ? request.payload.action : request.text,
+        ...route,
+        result,
+      }),
+    );
   }
 
   async #run(

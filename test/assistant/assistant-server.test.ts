@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { explainDecision } from "../../src/agent/routing/route-explanation.js";
 import { CORE_ADMIN_ACTIONS } from "../../src/module/builtin/core/core-module.js";
 import { MODE_ACTION } from "../../src/module/builtin/core/mode-module.js";
+import { MemoryLogger } from "../../src/util/logger.js";
 import { ScriptedModelServer } from "../support/scripted-model-server.js";
 import { ADMIN, ALEX, replyText, STEVE, startAssistant, type TestAssistant } from "./assistant-support.js";
 
@@ -56,6 +57,20 @@ describe("AssistantServer over the in-memory game", () => {
     });
     await server.handle(STEVE, UNMATCHED);
     expect(replyText(await server.handle(ADMIN, "usage"))).toMatch(/Steve · 1 call · 40\/6 tokens/);
+  });
+
+  it("writes a request's log line once its answer is on its way, never before it", async () => {
+    const logger = new MemoryLogger();
+    const { server } = await open({ logger });
+    const requestLines = (): string[] => logger.lines.filter((line) => line.startsWith("INFO request "));
+    const reply = await server.handle(STEVE, "/item minecraft:diamond");
+    expect(replyText(reply)).toContain("Diamond");
+    // the player has the card; the line is written in a later turn of the event loop
+    expect(requestLines()).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(requestLines()).toEqual([
+      expect.stringMatching(/ Steve "\/item minecraft:…" command → system:item_query: succeeded$/),
+    ]);
   });
 
   it("a rejoin that arrives while the leave is still saving waits for it: the new session stays online and loaded", async () => {

@@ -16,7 +16,7 @@ import { QUESTION_ACTION, type QuestionInput } from "../../src/module/builtin/qu
 import type { AnyServerModuleType, ServerModule } from "../../src/module/server-module.js";
 import { codec } from "../../src/util/codec.js";
 import { Identifier } from "../../src/util/identifier.js";
-import { silentLogger } from "../../src/util/logger.js";
+import { type Logger, silentLogger } from "../../src/util/logger.js";
 
 /** A test extension workflow `/system secret` reachable by command and by the model router. */
 const SECRET = ActionType.of("test:secret_action", codec(z.object({})));
@@ -140,7 +140,7 @@ export const writeEntry = (folder: string, id: string, entry: object): void => {
 
 /** An assembled assistant over a temp folder and the in-memory game, with admin Admin and players Steve, Alex. */
 export const startAssistant = async (
-  options: { modelBaseUrl?: string; entries?: Record<string, object>; folder?: string } = {},
+  options: { modelBaseUrl?: string; entries?: Record<string, object>; folder?: string; logger?: Logger } = {},
 ): Promise<TestAssistant> => {
   const folder = options.folder ?? mkdtempSync(join(tmpdir(), "system-assistant-"));
   const configDir = join(folder, "config", "system");
@@ -157,7 +157,7 @@ export const startAssistant = async (
     clock: systemClock(),
     paths: { dataDir: folder, world: join(folder, "world"), packRoots: [join(folder, "datapacks")] },
     bridge,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     environment: {},
     extraTypes: [SECRET_TYPE, BROKEN_TYPE, QUESTION_STUB_TYPE],
   });

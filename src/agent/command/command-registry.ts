@@ -353,7 +353,7 @@ export class CommandRegistry {
     if (input === undefined) return invalid();
     const decoded = module.action.codec.decode(input);
     if (!decoded.success) return invalid();
-    return { kind: "action", module, action: module.action.action(decoded.value), alias };
+    return { kind: "action", module, action: module.action.decoded(decoded.value), alias };
   }
 
   /** Every form of the mistyped command, each with the root the player typed: `/system mode …; /system mode …`. */

@@ -257,7 +257,7 @@ export class AgentEngine implements NestedWorkflows {
       );
     if (request.event === true ? !module.event : !module.interactive)
       return AgentResult.error(AgentFailure.PERMISSION_DENIED);
-    const decoded = module.action.codec.decode(action.input);
+    const decoded = module.action.decode(action);
     if (!decoded.success) return AgentResult.error(AgentFailure.INPUT_INVALID.with(decoded.error));
     let context: ExecutionContext | undefined;
     this.#telemetry.workflow(module.id.toString(), request.requestId);

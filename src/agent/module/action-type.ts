@@ -1,5 +1,9 @@
 import type { Codec } from "../../util/codec.js";
 import { Identifier } from "../../util/identifier.js";
+import { type Validation, valid } from "../../util/validation.js";
+
+/** Actions made by `ActionType.decoded`: their input is already their type's decoded value. */
+const DECODED = new WeakSet<AgentAction>();
 
 /** The registered type of a workflow input (AgentAction): its id and the one codec shared by every entry point. */
 export class ActionType<I> {
@@ -15,6 +19,22 @@ export class ActionType<I> {
   /** An action of this type carrying an input. */
   action(input: I): AgentAction<I> {
     return { type: this, input };
+  }
+
+  /**
+   * An action whose input this type's codec has just decoded (a parsed command): the engine runs it without
+   * decoding the input a second time.
+   */
+  decoded(input: I): AgentAction<I> {
+    const action = { type: this, input };
+    DECODED.add(action);
+    return action;
+  }
+
+  /** The action's input as this type's codec decodes it; an input it decoded already is taken as it is. */
+  decode(action: AgentAction): Validation<I> {
+    if (action.type === (this as AnyActionType) && DECODED.has(action)) return valid(action.input as I);
+    return this.codec.decode(action.input);
   }
 
   toString(): string {

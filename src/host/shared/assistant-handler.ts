@@ -46,14 +46,15 @@ export class AssistantHostHandler implements HostHandler {
       await this.#verify(player, verify[1] ?? "");
       return;
     }
+    // the card is sent as soon as it is ready, before the request's telemetry is recorded
+    const show = (reply: AssistantReply): void => {
+      if (reply.card !== undefined) player.sendCard(render(reply.card));
+    };
     const reply =
       base.toLowerCase() !== "system"
-        ? await this.#reply(this.#info(player), "chat", { kind: "text", text: `/${trimmed}` })
-        : await this.#system(this.#info(player), body);
-    if (reply.card !== undefined) {
-      player.sendCard(render(reply.card));
-      await this.#narrate(player, reply.card);
-    }
+        ? await this.#reply(this.#info(player), "chat", { kind: "text", text: `/${trimmed}` }, show)
+        : await this.#system(this.#info(player), body, show);
+    if (reply.card !== undefined) await this.#narrate(player, reply.card);
   }
 
   /**
@@ -197,16 +198,25 @@ export class AssistantHostHandler implements HostHandler {
   }
 
   /** A click, a known command after `/system` (explicit, so a typo gets its usage), or plain text. */
-  #system(player: PlayerInfo, body: string) {
+  #system(player: PlayerInfo, body: string, deliver?: (reply: AssistantReply) => void) {
     return this.#reply(
       player,
       "chat",
       systemLine(body, (head) => this.assistant.isCommand(head)),
+      deliver,
     );
   }
 
-  /** Runs a card click or a typed line as one observed request of `entry` (a click counts as a button). */
-  #reply(player: PlayerInfo, entry: RequestEntry, line: TypedLine): Promise<AssistantReply> {
+  /**
+   * Runs a card click or a typed line as one observed request of `entry` (a click counts as a button); `deliver`
+   * shows the reply before the request's telemetry is recorded.
+   */
+  #reply(
+    player: PlayerInfo,
+    entry: RequestEntry,
+    line: TypedLine,
+    deliver?: (reply: AssistantReply) => void,
+  ): Promise<AssistantReply> {
     return observedReply(
       this.assistant,
       line.kind === "click" ? "button" : entry,
@@ -215,6 +225,7 @@ export class AssistantHostHandler implements HostHandler {
         line.kind === "click"
           ? this.assistant.click(player, line.ref, line.index, requestId)
           : this.assistant.submit(player, line.text, requestId),
+      deliver,
     );
   }
 }
