@@ -49,10 +49,10 @@ export const presentResult = (options: {
     key: view.template,
     args: view.arguments,
   });
-  const [title = "", ...lines] = text.split("\n");
+  const lines = text.split("\n");
   return {
-    title,
-    lines,
+    title: lines[0] ?? "",
+    lines: lines.slice(1),
     buttons: view.buttons.map((button, index) => {
       const label = options.languages.format(options.locale, button.labelKey, [...(button.labelArgs ?? [])]);
       const hover =

@@ -170,6 +170,9 @@ export class ItemCatalog {
 
   /** Resolves an id or an exact name; undefined when nothing matches exactly. */
   lookup(query: string): ItemInfo | undefined {
+    // an id as the catalog writes it (what tools and cards pass) is found without normalising it
+    const exact = this.#byId.get(query);
+    if (exact !== undefined) return exact;
     const text = normalize(query);
     if (text === "") return undefined;
     const id = text.includes(":") ? text : `minecraft:${text.replace(/ /g, "_")}`;

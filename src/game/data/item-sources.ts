@@ -74,6 +74,8 @@ const recipeResultCount = (item: RecipeItem): number =>
 export class ItemSources {
   readonly #blocksByItem = new Map<string, BlockDrop[]>();
   readonly #entitiesByItem = new Map<string, EntityDrop[]>();
+  /** Vanilla's distinct recipes by the numeric id of the item they make, converted once (minecraft-data is fixed). */
+  readonly #recipes = new Map<number, CraftingRecipe[]>();
 
   constructor(
     private readonly data: IndexedData,
@@ -98,6 +100,8 @@ export class ItemSources {
         this.#entitiesByItem.set(item, list);
       }
     }
+    // converted here, like the loot: an item's card never converts its recipes on the request's path
+    for (const numericId of Object.keys(data.recipes)) this.recipes(Number(numericId));
   }
 
   /**
@@ -139,6 +143,15 @@ export class ItemSources {
 
   /** Distinct crafting recipes producing the item (minecraft-data repeats a recipe per tag member). */
   recipes(numericId: number): CraftingRecipe[] {
+    let converted = this.#recipes.get(numericId);
+    if (converted === undefined) {
+      converted = this.#distinctRecipes(numericId);
+      this.#recipes.set(numericId, converted);
+    }
+    return converted;
+  }
+
+  #distinctRecipes(numericId: number): CraftingRecipe[] {
     const seen = new Set<string>();
     const result: CraftingRecipe[] = [];
     for (const recipe of this.data.recipes[numericId] ?? []) {

@@ -36,6 +36,8 @@ const WEB_ADDRESS = /https?:\/\/[^\s"'<>()[\]]{1,256}/gu;
 
 /** Text with its web addresses as links (open_url), the rest white. */
 const linked = (text: string): ChatComponent[] => {
+  // most cards hold no address: one scan for the scheme instead of the pattern's
+  if (!text.includes("http")) return text === "" ? [] : [{ text, color: "white" }];
   const parts: ChatComponent[] = [];
   let from = 0;
   for (const match of text.matchAll(WEB_ADDRESS)) {

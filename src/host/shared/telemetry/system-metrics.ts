@@ -14,10 +14,18 @@ const LINT_FAILURES = [
   "nodejs_active_resources_total",
 ];
 
+const LABEL = /^[A-Za-z0-9_.:/-]{1,80}$/u;
+/** Label values already found bounded (the same ids and codes come with every request); at most 4,096. */
+const KNOWN_LABELS = new Set<string>();
+const MAX_KNOWN_LABELS = 4096;
+
 /** A label value Prometheus gets: ids and codes as they are, anything else (free text, a name with spaces) `other`. */
 export const boundedLabel = (value: string | undefined, fallback = "none"): string => {
   if (value === undefined || value === "") return fallback;
-  return /^[A-Za-z0-9_.:/-]{1,80}$/u.test(value) ? value : "other";
+  if (KNOWN_LABELS.has(value)) return value;
+  if (!LABEL.test(value)) return "other";
+  if (KNOWN_LABELS.size < MAX_KNOWN_LABELS) KNOWN_LABELS.add(value);
+  return value;
 };
 
 /** A gauge read when Prometheus scrapes: `read` returns one value per label set (or one value without labels). */
