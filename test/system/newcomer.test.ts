@@ -182,6 +182,9 @@ describe("a newcomer on the shipped server without a model", () => {
     const again = await alex.say("/system buy bread", (m) => m.text.startsWith("Quote: Bread × 1"));
     const confirm = [...buttons(again).keys()].find((label) => label.startsWith("Confirm"));
     await alex.say(click(again, confirm ?? ""), (m) => /^Order \S+ (confirmed|delivered|: )/.test(m.text));
+    // "confirmed" comes before the payment is taken ("paying and delivering…"): the balance is read once the
+    // order says it is paid or delivered
+    await alex.next((m) => /^Order \S+(:.* paid| delivered)/.test(m.text));
     const balance = await alex.say("/system balance", (m) => m.text.startsWith("Your points"));
     expect(balance.text).toMatch(/-\d+ · shop purchase ·/);
     expect(balance.text).not.toContain("shop:");
