@@ -26,6 +26,22 @@ const idExtractor = (text: string): ItemQueryInput | undefined => {
   return id === undefined ? undefined : { query: id, page: 0 };
 };
 
+/** A read workflow without arguments, routed by these samples. */
+const readFixture = (
+  action: ActionType<Record<string, never>>,
+  description: string,
+  profile: RoutingProfile<Record<string, never>>,
+) =>
+  new FixtureModule<Record<string, never>>({
+    action,
+    description,
+    routing: ModuleRouting.defaults<Record<string, never>>().semantic(profile),
+  });
+
+/** The semantic router over a started engine's modules, at the shipped thresholds. */
+const routerOf = (engine: AgentEngine): SemanticRouter =>
+  new SemanticRouter({ modules: engine.modules(), settings: () => DEFAULT_SEMANTIC_SETTINGS });
+
 const setup = (settings: Partial<SemanticSettings> = {}) => {
   const engine = new AgentEngine();
   for (const module of Object.values(routingModules())) engine.registerModule(module);
@@ -145,23 +161,18 @@ describe("SemanticRouter", () => {
   it("never routes a text that shares only question words with a workflow's samples", async () => {
     const engine = new AgentEngine();
     engine.registerModule(
-      new FixtureModule<Record<string, never>>({
-        action: BALANCE,
-        description: "Where the player is.",
-        routing: ModuleRouting.defaults<Record<string, never>>().semantic(
-          RoutingProfile.read(
-            () => ({}),
-            ["我在哪个世界", "我的坐标"],
-            ["what world am I in", "what are my coordinates", "where am I"],
-          ),
+      readFixture(
+        BALANCE,
+        "Where the player is.",
+        RoutingProfile.read(
+          () => ({}),
+          ["我在哪个世界", "我的坐标"],
+          ["what world am I in", "what are my coordinates", "where am I"],
         ),
-      }),
+      ),
     );
     engine.start();
-    const router = new SemanticRouter({
-      modules: engine.modules(),
-      settings: () => DEFAULT_SEMANTIC_SETTINGS,
-    });
+    const router = routerOf(engine);
     // "what", "I", "in" and "my" in common, "cook soups" and "feed horse" nowhere in the samples
     for (const text of ["what do I cook soups in", "what do I feed my horse"]) {
       const match = await router.match(text, () => true);
@@ -232,16 +243,10 @@ describe("SemanticRouter", () => {
         ["my points", "show my points", "my points left"],
       );
       engine.registerModule(
-        new FixtureModule<Record<string, never>>({
-          action: BALANCE,
-          description: "The player's points.",
-          routing: ModuleRouting.defaults<Record<string, never>>().semantic(
-            topic ? profile.about(/积分|\bpoints?\b/) : profile,
-          ),
-        }),
+        readFixture(BALANCE, "The player's points.", topic ? profile.about(/积分|\bpoints?\b/) : profile),
       );
       engine.start();
-      return new SemanticRouter({ modules: engine.modules(), settings: () => DEFAULT_SEMANTIC_SETTINGS });
+      return routerOf(engine);
     };
     // "my status" shares "my" with every balance sample: without a topic the balance narrows the margin
     const plain = await build(false).match("show my status", () => true);
@@ -277,23 +282,18 @@ describe("SemanticRouter", () => {
       };
     });
     engine.registerModule(
-      new FixtureModule<Record<string, never>>({
-        action: QUEST_BRIEF,
-        description: "One quest.",
-        routing: ModuleRouting.defaults<Record<string, never>>().semantic(
-          RoutingProfile.read(
-            () => ({}),
-            ["<quest>任务详情"],
-            ["what does <quest> need", "details of <quest>"],
-          ),
+      readFixture(
+        QUEST_BRIEF,
+        "One quest.",
+        RoutingProfile.read(
+          () => ({}),
+          ["<quest>任务详情"],
+          ["what does <quest> need", "details of <quest>"],
         ),
-      }),
+      ),
     );
     engine.start();
-    const router = new SemanticRouter({
-      modules: engine.modules(),
-      settings: () => DEFAULT_SEMANTIC_SETTINGS,
-    });
+    const router = routerOf(engine);
     const match = await router.match("what does timber need", () => true);
     expect(told).toEqual([true, false]);
     expect(match.direct?.module.id.toString()).toBe("system:quest_brief");
