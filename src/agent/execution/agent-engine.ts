@@ -168,12 +168,12 @@ export class AgentEngine implements NestedWorkflows {
     this.#started = true;
   }
 
-  /** The policy a new request of this workflow gets now (config override or module default). */
   /** Whether an error says the storage cannot be reached now (the network's database down): try again later. */
   isStorageUnavailable(error: unknown): boolean {
     return !(error instanceof AgentException) && this.options.isStorageUnavailable?.(error) === true;
   }
 
+  /** The policy a new request of this workflow gets now (config override or module default). */
   policyOf(module: AnyAgentModule): ExecutionPolicy {
     return this.#policyFor(module);
   }

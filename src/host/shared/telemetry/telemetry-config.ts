@@ -46,35 +46,6 @@ export interface TelemetryConfig {
   };
 }
 
-const TELEMETRY_CONFIG = codec<TelemetryConfig>(
-  z.object({
-    metrics: z
-      .object({
-        enabled: z.boolean().default(true),
-        bearerTokenFile: z.string().min(1).max(1024).optional(),
-        host: z.string().min(1).max(253).default("127.0.0.1"),
-      })
-      .default({ enabled: true, host: "127.0.0.1" }),
-    traces: z
-      .object({
-        enabled: z.boolean().default(false),
-        endpoint: z.url().optional(),
-        recordContent: z.boolean().default(false),
-        recordPlayers: z.boolean().default(false),
-        playerSalt: z.string().min(8).max(256).optional(),
-        sampleRatio: z.number().min(0).max(1).default(1),
-        maxPerSecond: z.number().int().min(0).max(1_000_000).default(DEFAULT_TRACES_PER_SECOND),
-      })
-      .default({
-        enabled: false,
-        recordContent: false,
-        recordPlayers: false,
-        sampleRatio: 1,
-        maxPerSecond: DEFAULT_TRACES_PER_SECOND,
-      }),
-  }) as unknown as z.ZodType<TelemetryConfig>,
-);
-
 export const DEFAULT_TELEMETRY_CONFIG: TelemetryConfig = {
   metrics: { enabled: true, host: "127.0.0.1" },
   traces: {
@@ -85,6 +56,29 @@ export const DEFAULT_TELEMETRY_CONFIG: TelemetryConfig = {
     maxPerSecond: DEFAULT_TRACES_PER_SECOND,
   },
 };
+
+const TELEMETRY_CONFIG = codec<TelemetryConfig>(
+  z.object({
+    metrics: z
+      .object({
+        enabled: z.boolean().default(true),
+        bearerTokenFile: z.string().min(1).max(1024).optional(),
+        host: z.string().min(1).max(253).default("127.0.0.1"),
+      })
+      .default(DEFAULT_TELEMETRY_CONFIG.metrics),
+    traces: z
+      .object({
+        enabled: z.boolean().default(false),
+        endpoint: z.url().optional(),
+        recordContent: z.boolean().default(false),
+        recordPlayers: z.boolean().default(false),
+        playerSalt: z.string().min(8).max(256).optional(),
+        sampleRatio: z.number().min(0).max(1).default(1),
+        maxPerSecond: z.number().int().min(0).max(1_000_000).default(DEFAULT_TRACES_PER_SECOND),
+      })
+      .default(DEFAULT_TELEMETRY_CONFIG.traces),
+  }) as unknown as z.ZodType<TelemetryConfig>,
+);
 
 /** The settings with the bearer token read (its file must exist and hold 16+ characters). */
 export interface TelemetrySettings extends TelemetryConfig {
