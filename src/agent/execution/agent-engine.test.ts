@@ -78,6 +78,20 @@ describe("AgentEngine.execute", () => {
     expect(module.runs[0]?.policy).toBe(SIMPLE_POLICY);
   });
 
+  it("runs a parsed command's input as decoded, and decodes any other action's input itself", async () => {
+    const module = new Scripted("system:echo");
+    const { engine } = engineWith(module);
+    const decode = vi.spyOn(module.action.codec, "decode");
+    // what the command registry hands over: its codec decoded it already
+    expect((await engine.execute(module.action.decoded({ mode: "parsed" }), request())).isSuccess()).toBe(true);
+    expect(decode).not.toHaveBeenCalled();
+    // a route's or a button's input is data from outside
+    expect((await engine.execute(module.action.action({ mode: "routed" }), request())).isSuccess()).toBe(true);
+    expect(decode).toHaveBeenCalledTimes(1);
+    const bad = await engine.execute(module.action.action({ mode: "" }), request());
+    expect(bad.failure?.code).toBe(AgentFailure.INPUT_INVALID.code);
+  });
+
   it("returns MODULE_DISABLED when the owning feature is disabled for the player, without running it", async () => {
     const module = new Scripted("system:shop", { owner: "system:commerce" });
     const { engine } = engineWith(module);
