@@ -83,10 +83,12 @@ describe("AgentEngine.execute", () => {
     const { engine } = engineWith(module);
     const decode = vi.spyOn(module.action.codec, "decode");
     // what the command registry hands over: its codec decoded it already
-    expect((await engine.execute(module.action.decoded({ mode: "parsed" }), request())).isSuccess()).toBe(true);
+    const parsed = await engine.execute(module.action.decoded({ mode: "parsed" }), request());
+    expect(parsed.isSuccess()).toBe(true);
     expect(decode).not.toHaveBeenCalled();
     // a route's or a button's input is data from outside
-    expect((await engine.execute(module.action.action({ mode: "routed" }), request())).isSuccess()).toBe(true);
+    const routed = await engine.execute(module.action.action({ mode: "routed" }), request());
+    expect(routed.isSuccess()).toBe(true);
     expect(decode).toHaveBeenCalledTimes(1);
     const bad = await engine.execute(module.action.action({ mode: "" }), request());
     expect(bad.failure?.code).toBe(AgentFailure.INPUT_INVALID.code);
