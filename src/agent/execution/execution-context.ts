@@ -5,12 +5,8 @@ import type { BudgetDimension, Failure } from "../failure.js";
 import type { ModelResponse } from "../model/model-client.js";
 import { NoEffectException } from "../storage/no-effect.js";
 import { observedToolCall } from "../telemetry/observed-ports.js";
-import {
-  NO_TELEMETRY,
-  type Telemetry,
-  type TelemetrySpan,
-  type TraceParent,
-} from "../telemetry/telemetry.js";
+import type { TelemetrySpan, TraceParent } from "../telemetry/telemetry.js";
+import { NO_TELEMETRY, type Telemetry } from "../telemetry/telemetry.js";
 import type { AnyTool } from "../tool/tool.js";
 import { ToolContext } from "../tool/tool-context.js";
 import type { AnyToolType, ToolType } from "../tool/tool-type.js";
