@@ -13,7 +13,8 @@
  * VmHWM as the kernel's peak). Exit code is non-zero only on real failure (lost replies, a bot disconnected,
  * failed round trips, no server). Env: SYSTEM_BENCH_ROUND_TRIPS (200), SYSTEM_BENCH_BOTS (50),
  * SYSTEM_BENCH_JOIN_BATCH (10), SYSTEM_BENCH_SERVER_LOG (append the server's output to this file),
- * SYSTEM_BENCH_SERVER_FLAGS (extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * SYSTEM_BENCH_SERVER_FLAGS (extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`),
+ * SYSTEM_BENCH_FLOOR=1 (the round trip's floor: see FLOOR below).
  * The server config of the temp data dir is superflat, view distance 2, so joining 50 bots stays short.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -31,6 +32,12 @@ const SOAK = process.env.SYSTEM_BENCH_SOAK === "1";
 /** In a soak, the server's RSS must level off under this. */
 const SOAK_RSS_LIMIT = 350 * 1024 * 1024;
 const ROUND_TRIPS = Number(process.env.SYSTEM_BENCH_ROUND_TRIPS ?? 200);
+/**
+ * The floor of the round trip (SYSTEM_BENCH_FLOOR=1): the server loads bench/_reply-floor.ts, which answers a line
+ * seen before with the card System rendered for it then, before any of System runs; every item is asked once
+ * before the measured round trips. What is left of the ratio is what the game costs for a card of that size.
+ */
+const FLOOR = process.env.SYSTEM_BENCH_FLOOR === "1";
 const LOAD_SECONDS = Number(process.env.SYSTEM_BENCH_SECONDS ?? (SOAK ? 300 : 30));
 const BOTS = Number(process.env.SYSTEM_BENCH_BOTS ?? 50);
 const JOIN_BATCH = Number(process.env.SYSTEM_BENCH_JOIN_BATCH ?? 10);
@@ -103,6 +110,7 @@ const startServer = (folder: string, variant?: TelemetryVariant): Promise<Server
       YOUNG_GENERATION_FLAG,
       // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server (NODE_OPTIONS refuses --cpu-prof)
       ...(process.env.SYSTEM_BENCH_SERVER_FLAGS ?? "").split(" ").filter(Boolean),
+      ...(FLOOR ? ["--import", "tsx", "--import", "./bench/_reply-floor.ts"] : []),
       "--import",
       "tsx",
       "src/main.ts",
@@ -242,6 +250,8 @@ const roundTrip = async (client: Client): Promise<boolean> => {
   // A different item every time: the interactive executor answers an identical line from the same player
   // within its dedupe window from the first run, which would measure a cache instead of the workflow.
   const items = ROUND_TRIP_ITEMS();
+  // the floor's server answers a line only from the second time on with the card it kept
+  if (FLOOR) for (const item of items) await client.request(`/system item ${item}`, LOST_AFTER_MILLIS);
   for (let index = 0; index < ROUND_TRIPS; index++) {
     const item = items[index % items.length]!;
     const card = await client.request(`/system item ${item}`, LOST_AFTER_MILLIS);
@@ -264,7 +274,10 @@ const roundTrip = async (client: Client): Promise<boolean> => {
   ours.sort((a, b) => a - b);
   builtin.sort((a, b) => a - b);
   const ratio = (q: number): string => (quantile(ours, q) / quantile(builtin, q)).toFixed(1);
-  console.log(`\nround trip, 1 bot, interleaved, N=${ROUND_TRIPS} each (failures: ${failures})`);
+  console.log(
+    `\nround trip, 1 bot, interleaved, N=${ROUND_TRIPS} each (failures: ${failures})` +
+      (FLOOR ? ", FLOOR: each card sent again as rendered before, none of System's work" : ""),
+  );
   console.log("  command                          p50         p99");
   console.log(
     `  /system item <item>             ${fmt(quantile(ours, 0.5)).padEnd(11)} ${fmt(quantile(ours, 0.99))}`,
