@@ -69,6 +69,14 @@ describe("messages players see", () => {
     expect(card.text).not.toContain("§");
   });
 
+  it("answers an item id of a mod this server lacks as not found, not with a vanilla item the id mentions", async () => {
+    const before = model.requests.length;
+    const card = await steve.say("/system item create:andesite_alloy", (m) => m.text.includes("andesite"));
+    expect(card.text).toMatch(/^No item matches “create:andesite_alloy”\./);
+    expect(card.text).not.toContain("ID: minecraft:andesite");
+    expect(model.requests.length).toBe(before);
+  });
+
   it("shows 'thinking…' in the action bar while a model call waits, and /system cancel stops it", async () => {
     const bars: string[] = [];
     li.bot.on("actionBar", (message) => {

@@ -48,4 +48,14 @@ describe("no direct route from an uncovered mention (shipped server, real bots)"
       last = reply;
     }
   });
+
+  it("reads no vanilla item inside the id of an item this server lacks ('where do I get create:andesite_alloy')", async () => {
+    const sam = await joinPlayer(server.port, "Sam");
+    players.push(sam);
+    const known = await sam.say("/system where do I get minecraft:andesite", (m) => m.text.length > 0);
+    expect(known.text).toContain("ID: minecraft:andesite");
+    const modded = await sam.say("/system where do I get create:andesite_alloy", (m) => m !== known);
+    expect(modded.text).not.toContain("ID: minecraft:andesite");
+    expect(modded.text).toMatch(/^System is not sure what you meant\. Pick one:\n/);
+  });
 });

@@ -22,6 +22,20 @@ describe("IntentCache", () => {
     expect(cache.size("bob")).toBe(0);
   });
 
+  it("keeps texts that differ in an id or a number apart: the cached input holds them", () => {
+    const cache = new IntentCache(() => 8);
+    cache.put(player("alice"), "where do I get minecraft:andesite", {
+      moduleId: "system:item_query",
+      input: { query: "minecraft:andesite" },
+    });
+    cache.put(player("alice"), "shop page 2", { moduleId: "system:shop_catalog", input: { page: 2 } });
+    expect(cache.get(player("alice"), "where do I get create:andesite_alloy")).toBeUndefined();
+    expect(cache.get(player("alice"), "shop page 3")).toBeUndefined();
+    expect(cache.get(player("alice"), "Where do I get  MINECRAFT:ANDESITE")?.input).toEqual({
+      query: "minecraft:andesite",
+    });
+  });
+
   it("drops a player's entries on permission or feature changes and on a memory-generation bump", () => {
     const cache = new IntentCache(() => 8);
     cache.put(player("alice"), "我的状态", route);

@@ -1,6 +1,5 @@
 import type { Json } from "../../util/codec.js";
 import type { RoutingPlayer } from "./routing-player.js";
-import { normalizeText } from "./text-analyzer.js";
 
 /** A remembered direct route: the module and its encoded input. */
 export interface CachedRoute {
@@ -14,7 +13,13 @@ interface PlayerEntries {
 }
 
 /**
- * Per-player memory of successful direct routes, keyed by normalised text. Players never share entries; a
+ * The text as a key: NFKC, lower case, runs of whitespace as one space. Ids and numbers stay as written: the
+ * cached input holds them, so `where do I get minecraft:andesite` must not answer `… create:andesite_alloy`.
+ */
+const keyOf = (text: string): string => text.normalize("NFKC").toLowerCase().replace(/\s+/gu, " ").trim();
+
+/**
+ * Per-player memory of successful direct routes, keyed by the text as typed (case and spacing aside). Players never share entries; a
  * change of permission level, enabled features or memory generation drops the player's entries.
  */
 export class IntentCache {
@@ -24,7 +29,7 @@ export class IntentCache {
 
   get(player: RoutingPlayer, text: string): CachedRoute | undefined {
     const entries = this.#current(player);
-    const key = normalizeText(text);
+    const key = keyOf(text);
     const route = entries?.routes.get(key);
     if (entries === undefined || route === undefined) return undefined;
     entries.routes.delete(key);
@@ -40,7 +45,7 @@ export class IntentCache {
       entries = { stamp: stampOf(player), routes: new Map() };
       this.#players.set(player.playerId, entries);
     }
-    const key = normalizeText(text);
+    const key = keyOf(text);
     entries.routes.delete(key);
     entries.routes.set(key, { moduleId: route.moduleId, input: structuredClone(route.input) });
     while (entries.routes.size > capacity) {

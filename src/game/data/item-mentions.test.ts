@@ -27,6 +27,16 @@ describe("ItemMentions", () => {
     expect(mentions.find("在线人数")).toBeUndefined();
   });
 
+  it("reads no vanilla item inside an id the catalog lacks (an item of a mod this server does not have)", () => {
+    expect(mentions.find("create:andesite_alloy")).toBeUndefined();
+    expect(mentions.find("where do I get create:andesite_alloy")).toBeUndefined();
+    expect(mentions.mark("where do I get create:andesite_alloy")).toBe(
+      "where do I get create:andesite_alloy",
+    );
+    // a name beside it still counts
+    expect(mentions.find("is create:andesite_alloy made from andesite")?.id).toBe("minecraft:andesite");
+  });
+
   it("marks mentions as the <item> slot for routing", () => {
     expect(mentions.mark("钻石怎么获得").replace(/\s+/g, " ").trim()).toBe("<item> 怎么获得");
     expect(mentions.mark("how do you make iron ingots?").replace(/\s+/g, " ").trim()).toBe(

@@ -148,13 +148,20 @@ export class ItemMentions implements SlotRecognizer {
 
   #scan(text: string): Mention[] {
     const mentions: Mention[] = [];
+    // an id the catalog lacks (an item of a mod this server does not have) stands for itself alone: the names
+    // inside it (`andesite` in `create:andesite_alloy`) are no mentions
+    const unknownIds: { readonly start: number; readonly end: number }[] = [];
     for (const match of text.matchAll(ID)) {
       const item = this.catalog.lookup(match[0]);
-      if (item !== undefined)
-        mentions.push({ start: match.index, end: match.index + match[0].length, item, id: true });
+      const span = { start: match.index, end: match.index + match[0].length };
+      if (item !== undefined) mentions.push({ ...span, item, id: true });
+      else unknownIds.push(span);
     }
+    const apart = (start: number, end: number, span: { start: number; end: number }): boolean =>
+      end <= span.start || start >= span.end;
     const outside = (start: number, end: number): boolean =>
-      mentions.every((mention) => end <= mention.start || start >= mention.end);
+      mentions.every((mention) => apart(start, end, mention)) &&
+      unknownIds.every((span) => apart(start, end, span));
     for (const match of text.matchAll(CJK_RUN)) this.#scanChinese(match[0], match.index, mentions, outside);
     this.#scanEnglish(text, mentions, outside);
     return mentions.sort((left, right) => left.start - right.start);

@@ -69,6 +69,19 @@ describe("system:item_query", () => {
     expect(harness.render(nothing).buttons).toEqual([]);
   });
 
+  it("answers an id of a mod the server lacks as not found, never with a vanilla item its id mentions", async () => {
+    const modded = await harness.command(STEVE, "/system item create:andesite_alloy");
+    expect(modded.failure?.code).toBe("NOT_FOUND");
+    expect(harness.render(modded).text).toMatch(/^No item matches “create:andesite_alloy”\./);
+    // a vanilla name and a vanilla id are still read
+    expect(harness.render(await harness.command(STEVE, "/system item andesite")).text).toContain(
+      "ID: minecraft:andesite",
+    );
+    expect(harness.render(await harness.command(STEVE, "/system item MINECRAFT:ANDESITE")).text).toContain(
+      "ID: minecraft:andesite",
+    );
+  });
+
   it("reads an item named inside a sentence (semantic extractor), never guessing between two", () => {
     const index = new ItemTextIndex(itemData().catalog);
     expect(index.find("钻石怎么获得")?.id).toBe("minecraft:diamond");
