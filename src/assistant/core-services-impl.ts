@@ -229,6 +229,11 @@ export class AssistantCoreServices implements CoreServices {
     return this.infrastructure.engine.modules().usable(id, this.#permissions.snapshot(playerId).features);
   }
 
+  async preferences(playerId: string): Promise<{ history: boolean; external: boolean; speech: boolean }> {
+    const current = await this.infrastructure.conversation.preferences(playerId);
+    return { history: current.history, external: current.external, speech: current.speech === true };
+  }
+
   async setPreference(
     playerId: string,
     key: "history" | "external" | "speech",

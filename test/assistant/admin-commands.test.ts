@@ -34,7 +34,7 @@ describe("admin commands explain themselves", () => {
     );
     expect(usageOf(await server.handle(ADMIN, "/system grant"))).toBe("/system grant <player> [feature]");
     expect(usageOf(await server.handle(ADMIN, "/system settings history maybe"))).toBe(
-      "/system settings external|history|speech on|off",
+      "/system settings; /system settings external|history|speech on|off",
     );
     expect(usageOf(await server.handle(ADMIN, "/system mode default"))).toBe(
       "/system mode; /system mode allow <modes>; /system mode ask|full|routing|simple [player]; /system mode default ask|full|routing|simple",

@@ -241,6 +241,11 @@ describe("AssistantServer over the in-memory game", () => {
     expect((await server.infrastructure.conversation.preferences(STEVE.uuid)).history).toBe(true);
     const bad = await server.handle(STEVE, "/settings history maybe");
     expect(bad.result.isSuccess()).toBe(false);
+    // without arguments, the three settings as they apply now
+    const shown = await server.handle(STEVE, "settings");
+    expect(replyText(shown)).toContain(
+      '"title":"Your settings: conversation history on · external services off · speech off. Change one with',
+    );
   });
 
   it("cancel ends a running model request as CANCELLED and the model server sees the connection close", async () => {

@@ -43,6 +43,10 @@ describe("speech (shipped server)", () => {
       await speak(server, ling, "zh_cn");
       const on = await ling.say("/system settings speech on", (m) => /语音/.test(m.text));
       expect(on.text).toBe("语音播报已开启：播报显示在快捷栏上方，重要消息以标题显示。");
+      const shown = await ling.say("/system settings", (m) => /你的设置/.test(m.text));
+      expect(shown.text).toBe(
+        "你的设置：对话历史 开 · 外部服务 开 · 语音播报 开。用 /system settings history|external|speech on|off 修改。",
+      );
       await ling.say("/system 签到", (m) => /签到/.test(m.text));
       await waitFor(() => (lingBar.includes("签到成功，连续第 1 天。") ? true : undefined));
       await waitFor(() => (lingBar.includes("签到奖励已送达。") ? true : undefined));

@@ -101,6 +101,8 @@ export interface CoreServices {
    * undefined when they could. `full` sends plain text to a model loop, so without one it is not chosen.
    */
   fullModeRefusal(playerId: string): Failure | undefined;
+  /** The player's settings as they apply now (the defaults where they chose nothing). */
+  preferences(playerId: string): Promise<{ history: boolean; external: boolean; speech: boolean }>;
   setPreference(playerId: string, key: "history" | "external" | "speech", value: boolean): Promise<void>;
   clearHistory(playerId: string): Promise<void>;
   /** Whether the player has a request running (or still stopping). */

@@ -12,17 +12,26 @@ import { codec } from "../../../util/codec.js";
 import { CoreCommandModule } from "./core-module.js";
 import type { CoreServices } from "./core-services.js";
 
-const SETTINGS = ActionType.of(
+/** A setting turned on or off; `{}` shows the three as they are. */
+type SettingsInput = { key: "history" | "external" | "speech"; value: boolean } | Record<string, never>;
+const SETTINGS = ActionType.of<SettingsInput>(
   "system:settings",
-  codec(z.object({ key: z.enum(["history", "external", "speech"]), value: z.boolean() })),
+  codec(
+    z.union([
+      z.object({ key: z.enum(["history", "external", "speech"]), value: z.boolean() }).strict(),
+      z.object({}).strict(),
+    ]) as z.ZodType<SettingsInput>,
+  ),
 );
-type SettingsInput = { key: "history" | "external" | "speech"; value: boolean };
 
-/** `/system settings history|external|speech on|off`: the player's own preferences. */
+/** `/system settings`: the player's own preferences; `history|external|speech on|off` changes one. */
 export class SettingsModule extends CoreCommandModule<SettingsInput> {
   constructor(services: CoreServices) {
     const command = AgentCommand.custom<SettingsInput>(["settings", "设置"], (name) => {
-      const node = literal<CommandSource>(name);
+      const node = literal<CommandSource>(name).executes(async (context) => {
+        context.getSource().action({});
+        return 1;
+      });
       for (const key of ["history", "external", "speech"] as const)
         node.then(
           literal<CommandSource>(key).then(
@@ -42,6 +51,16 @@ export class SettingsModule extends CoreCommandModule<SettingsInput> {
   }
 
   protected async apply(input: SettingsInput, context: ExecutionContext): Promise<Text> {
+    if (!("key" in input)) {
+      const current = await this.services.preferences(context.playerId);
+      const state = (on: boolean): Text => translatable(on ? "system.settings.on" : "system.settings.off");
+      return translatable(
+        "system.settings.show",
+        state(current.history),
+        state(current.external),
+        state(current.speech),
+      );
+    }
     await this.services.setPreference(context.playerId, input.key, input.value);
     return translatable(`system.settings.${input.key}_${input.value ? "on" : "off"}`);
   }
