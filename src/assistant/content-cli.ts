@@ -78,6 +78,7 @@ const inspect = (catalog: ContentCatalog, serverDir: string, sources: number) =>
     recipesWithoutItemOutput: Object.fromEntries(catalog.skippedRecipes),
     tags: catalog.counts.tags,
     lootTables: catalog.counts.loot,
+    game: catalog.sources.find((source) => source.kind === "game" && source.recipes > 0)?.source ?? null,
     datapacks: catalog.sources.filter((source) => source.kind === "datapack").map((source) => source.source),
     resourcepacks: catalog.sources
       .filter((source) => source.kind === "resourcepack")
@@ -108,6 +109,7 @@ const inspectText = (report: ReturnType<typeof inspect>): string =>
       ([type, count]) => `  ${type}: ${count} without an item output (not shown)`,
     ),
     `tags: ${report.tags}, loot tables: ${report.lootTables}`,
+    `game jar (vanilla's recipes and tags): ${report.game ?? "none found (minecraft-data's crafting grids)"}`,
     `datapacks: ${report.datapacks.length === 0 ? "none" : report.datapacks.join(", ")}`,
     `resource packs: ${report.resourcepacks.length === 0 ? "none" : report.resourcepacks.join(", ")}`,
     report.kubejs.present

@@ -106,3 +106,36 @@ export const truncatedJar = async (folder: string, path: string): Promise<void> 
 
 /** Size of a file, for tests that show a zip bomb is small on disk. */
 export const fileSize = (path: string): number => statSync(path).size;
+
+/** Where a server keeps the game's own jar: vanilla's unpacked bundle, Forge's installer, or the bundle itself. */
+export type GameJarLayout = "versions" | "forge" | "bundle";
+
+/**
+ * Writes the game jar fixture (a few of vanilla's recipes, the `minecraft:coals` tag) where a server of `layout`
+ * keeps it: `versions/1.21.1/server-1.21.1.jar` (vanilla and Paper after their first start),
+ * `libraries/net/minecraft/server/<v>/server-<v>-extra.jar` (Forge, NeoForge), or `server.jar` as a bundle whose
+ * `META-INF/versions.list` names the jar it carries (vanilla before its first start, Fabric's launcher).
+ */
+export const writeGameJar = async (serverDir: string, layout: GameJarLayout): Promise<void> => {
+  const game = fixture("game-1.21.1");
+  if (layout === "versions")
+    return writeJar(game, join(serverDir, "versions", "1.21.1", "server-1.21.1.jar"));
+  if (layout === "forge") {
+    const version = "1.20.1-20230612.114412";
+    return writeJar(
+      game,
+      join(serverDir, "libraries", "net", "minecraft", "server", version, `server-${version}-extra.jar`),
+    );
+  }
+  const carried = await zipBytes(await folderEntries(game));
+  const entries = new Map<string, Buffer>([
+    [
+      "META-INF/MANIFEST.MF",
+      Buffer.from("Manifest-Version: 1.0\r\nMain-Class: net.minecraft.bundler.Main\r\n"),
+    ],
+    ["META-INF/versions.list", Buffer.from("0f3e1c\t1.21.1\t1.21.1/server-1.21.1.jar\n")],
+    ["META-INF/versions/1.21.1/server-1.21.1.jar", carried],
+  ]);
+  mkdirSync(serverDir, { recursive: true });
+  writeFileSync(join(serverDir, "server.jar"), await zipBytes(entries));
+};

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import type { Bot } from "mineflayer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChatMessage, command, recordChat } from "../e2e/assistant-support.js";
-import { writeContentServer, zipBytes } from "../support/content-pack.js";
+import { writeContentServer, writeGameJar, zipBytes } from "../support/content-pack.js";
 import { ScriptedModelServer } from "../support/scripted-model-server.js";
 import {
   type GatewayUnderTest,
@@ -44,6 +44,8 @@ describe("gateway: the server's own content (mods, datapacks, KubeJS)", () => {
   beforeAll(async () => {
     serverDir = tempFolder("gateway-modpack-");
     await writeContentServer(serverDir);
+    // the game's own jar where vanilla unpacks it: vanilla's furnace recipes and item tags
+    await writeGameJar(serverDir, "versions");
     write(serverDir, { "server.properties": "level-name=world\n" });
     cpSync(BOOK, join(serverDir, "config/ftbquests/quests"), { recursive: true });
     const dataDir = tempFolder("gateway-modpack-data-");
@@ -120,6 +122,23 @@ describe("gateway: the server's own content (mods, datapacks, KubeJS)", () => {
       m.text.startsWith("Raw Osmium"),
     );
     expect(ore.text).toContain("Osmium Ore");
+  });
+
+  it("shows vanilla's own furnace recipes and tags from the server's game jar, not minecraft-data's grids twice", async () => {
+    expect(gateway.logger.has(", vanilla's recipes and tags from versions/1.21.1/server-1.21.1.jar (")).toBe(
+      true,
+    );
+    const iron = await command(steve, steveChat, "/system item minecraft:iron_ingot", (m) =>
+      m.text.startsWith("Iron Ingot"),
+    );
+    expect(iron.text).toMatch(/1× Raw Iron → makes 1 \(furnace\)/);
+    expect(iron.text.match(/9× Iron Nugget → makes 1/g)).toHaveLength(1);
+    // the datapack's steel recipe takes any coal: vanilla's tag, now known
+    const steel = await command(steve, steveChat, "/system item mekanism:ingot_steel", (m) =>
+      m.text.startsWith("Steel Ingot"),
+    );
+    expect(steel.text).not.toContain("#minecraft:coals");
+    expect(steel.text).toMatch(/Coal|Charcoal/);
   });
 
   it("answers in Chinese with the pack's Chinese names", async () => {

@@ -14,6 +14,7 @@ import { ContentCatalog } from "./content-catalog.js";
 import { mergeLayers } from "./content-merge.js";
 import { type ContentLayer, emptyLayer, type LayerKind } from "./content-model.js";
 import { readSnapshot, snapshotPath, sourcesKey, writeSnapshot } from "./content-snapshot.js";
+import { gameJars, openGameJar } from "./game-jar.js";
 import { readServerScript, readStartupScript } from "./kubejs-reading.js";
 import { readArchive } from "./layer-reading.js";
 
@@ -54,7 +55,8 @@ const listed = (folder: string, accept: (name: string, isFolder: boolean) => boo
 };
 
 /**
- * The sources of a server folder in layer order: `mods/*.jar` (file-name order, the loaders' own), then
+ * The sources of a server folder in layer order: the game's own jar (vanilla's recipes and tags, `gameJars`),
+ * `mods/*.jar` (file-name order, the loaders' own), then
  * `resourcepacks/` (zips and folders: names such as a translation pack), `<world>/datapacks/`, and `kubejs/`.
  */
 export const contentSources = (serverDir: string): Source[] => {
@@ -66,6 +68,11 @@ export const contentSources = (serverDir: string): Source[] => {
     }));
   const world = join(serverDir, levelName(serverDir));
   return [
+    ...gameJars(serverDir).map((path) => ({
+      kind: "game" as const,
+      path: join(serverDir, path),
+      folder: false,
+    })),
     ...listed(join(serverDir, "mods"), (name, isFolder) => !isFolder && name.endsWith(".jar")).map(
       (path) => ({
         kind: "mod" as const,
@@ -116,6 +123,13 @@ const readSource = async (
   const layer = emptyLayer(source.kind, name);
   let archive: ArchiveReader | undefined;
   try {
+    if (source.kind === "game") {
+      const game = await openGameJar(source.path, name, limits);
+      if (game === undefined) return layer;
+      archive = game.archive;
+      await readArchive(archive, game.name, layer, { limits, recipesAndTags: true });
+      return layer;
+    }
     archive = source.folder ? openFolder(source.path, limits) : await openZip(source.path, limits);
     await readArchive(archive, name, layer, { limits, allLangKeys: source.kind === "kubejs" });
     if (source.kind === "kubejs") await readScripts(archive, layer);

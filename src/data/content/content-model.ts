@@ -1,5 +1,6 @@
 /** Where a layer of content came from, lowest first: vanilla < mods (load order) < datapacks < KubeJS. */
-export type LayerKind = "mod" | "resourcepack" | "datapack" | "kubejs";
+/** `game`: the server's own game jar, whose `data/minecraft` holds vanilla's recipes and item tags. */
+export type LayerKind = "game" | "mod" | "resourcepack" | "datapack" | "kubejs";
 
 /** One mod a jar declares (`mods.toml`, `neoforge.mods.toml` or `fabric.mod.json`). */
 export interface ModInfo {

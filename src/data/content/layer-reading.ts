@@ -18,6 +18,11 @@ interface ReadOptions {
   readonly limits: ArchiveLimits;
   /** Lang keys of every kind (KubeJS assets hold quest texts too). */
   readonly allLangKeys?: boolean;
+  /**
+   * Recipes and item tags alone (the game's own jar: vanilla's names and loot are minecraft-data's and System's,
+   * with more detail than a loot table's drop list).
+   */
+  readonly recipesAndTags?: boolean;
 }
 
 const parseJson = (bytes: Buffer): unknown => JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/, ""));
@@ -76,8 +81,10 @@ export const readArchive = async (
         issue("fabric.mod.json", error);
       }
   }
-  const wanted = archive.names.filter(
-    (entry) => LANG.test(entry) || RECIPE.test(entry) || TAG.test(entry) || LOOT.test(entry),
+  const wanted = archive.names.filter((entry) =>
+    options.recipesAndTags === true
+      ? RECIPE.test(entry) || TAG.test(entry)
+      : LANG.test(entry) || RECIPE.test(entry) || TAG.test(entry) || LOOT.test(entry),
   );
   for (let start = 0; start < wanted.length; start += PARALLEL) {
     const batch = wanted.slice(start, start + PARALLEL);

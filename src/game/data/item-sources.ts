@@ -118,7 +118,10 @@ export class ItemSources {
     return {
       item: info.id,
       recipes: [
-        ...(vanilla && info.numericId >= 0 ? this.recipes(info.numericId) : []),
+        // the server's own vanilla recipes, when its game jar was read, replace minecraft-data's grids
+        ...(vanilla && info.numericId >= 0 && content?.hasGameRecipes() !== true
+          ? this.recipes(info.numericId)
+          : []),
         ...(content?.recipesFor(info.id) ?? []).map((recipe) => contentRecipe(recipe, info.id, content!)),
       ],
       blocks: [

@@ -17,6 +17,11 @@ export interface ServerContent {
   name(id: string, locale: string): string | undefined;
   /** Recipes that make an item: inputs as options (items, `#tags`) with counts, outputs with counts. */
   recipesFor(id: string): readonly ServerRecipe[];
+  /**
+   * Whether vanilla's recipes were read from the server's own game jar: then they are the server's (furnace,
+   * stonecutter and smithing too, datapacks' changes applied) and minecraft-data's crafting grids are not shown.
+   */
+  hasGameRecipes(): boolean;
   /** Loot tables that drop an item. */
   dropsOf(id: string): readonly {
     readonly kind: "block" | "entity" | "chest" | "other";
