@@ -22,7 +22,7 @@ describe("IntentCache", () => {
     expect(cache.size("bob")).toBe(0);
   });
 
-  it("keeps texts that differ in an id or a number apart: the cached input holds them", () => {
+  it("keeps texts that differ in an id or a number apart (the cached input holds them), not in case or punctuation", () => {
     const cache = new IntentCache(() => 8);
     cache.put(player("alice"), "where do I get minecraft:andesite", {
       moduleId: "system:item_query",
@@ -31,9 +31,10 @@ describe("IntentCache", () => {
     cache.put(player("alice"), "shop page 2", { moduleId: "system:shop_catalog", input: { page: 2 } });
     expect(cache.get(player("alice"), "where do I get create:andesite_alloy")).toBeUndefined();
     expect(cache.get(player("alice"), "shop page 3")).toBeUndefined();
-    expect(cache.get(player("alice"), "Where do I get  MINECRAFT:ANDESITE")?.input).toEqual({
+    expect(cache.get(player("alice"), "Where do I get  MINECRAFT:ANDESITE?")?.input).toEqual({
       query: "minecraft:andesite",
     });
+    expect(cache.get(player("alice"), "shop page 2!")?.input).toEqual({ page: 2 });
   });
 
   it("drops a player's entries on permission or feature changes and on a memory-generation bump", () => {

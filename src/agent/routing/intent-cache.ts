@@ -1,5 +1,6 @@
 import type { Json } from "../../util/codec.js";
 import type { RoutingPlayer } from "./routing-player.js";
+import { normalizeText } from "./text-analyzer.js";
 
 /** A remembered direct route: the module and its encoded input. */
 export interface CachedRoute {
@@ -12,14 +13,18 @@ interface PlayerEntries {
   readonly routes: Map<string, CachedRoute>;
 }
 
-/**
- * The text as a key: NFKC, lower case, runs of whitespace as one space. Ids and numbers stay as written: the
- * cached input holds them, so `where do I get minecraft:andesite` must not answer `… create:andesite_alloy`.
- */
-const keyOf = (text: string): string => text.normalize("NFKC").toLowerCase().replace(/\s+/gu, " ").trim();
+/** Ids and numbers as written: routing reads them as `<id>` and `<num>`, but the cached input holds them. */
+const VALUES = /[a-z0-9_.-]+:[a-z0-9_./-]+|\d+(?:\.\d+)?/gu;
 
 /**
- * Per-player memory of successful direct routes, keyed by the text as typed (case and spacing aside). Players never share entries; a
+ * The text as a key: its routing form (case, spacing, punctuation and chat spellings aside) with its ids and
+ * numbers as written, so `where do I get minecraft:andesite` never answers a later `… create:andesite_alloy`.
+ */
+const keyOf = (text: string): string =>
+  `${normalizeText(text)}\u0000${(text.normalize("NFKC").toLowerCase().match(VALUES) ?? []).join(" ")}`;
+
+/**
+ * Per-player memory of successful direct routes, keyed by `keyOf` the text. Players never share entries; a
  * change of permission level, enabled features or memory generation drops the player's entries.
  */
 export class IntentCache {

@@ -80,12 +80,12 @@ export class ContentCatalog {
     return undefined;
   }
 
-  /** Recipes that make an item (any layer, conditions held, not removed). */
   /** Whether the server's own game jar gave vanilla's recipes (see `ServerContent.hasGameRecipes`). */
   hasGameRecipes(): boolean {
     return this.sources.some((source) => source.kind === "game" && source.recipes > 0);
   }
 
+  /** Recipes that make an item (any layer, conditions held, not removed). */
   recipesFor(id: string): readonly ContentRecipe[] {
     return this.#state.recipesByOutput.get(id) ?? [];
   }

@@ -66,4 +66,28 @@ describe("the server's own game jar", () => {
     writeFileSync(join(serverDir, "versions", "1.9", "server-1.9.jar"), "");
     expect(gameJars(serverDir)).toEqual(["versions/1.21.1/server-1.21.1.jar"]);
   });
+
+  it("takes the newest of an unpacked jar and a loader's extra jar, so a folder left from an old install loses", async () => {
+    const serverDir = serverFolder();
+    await writeGameJar(serverDir, "forge");
+    mkdirSync(join(serverDir, "versions", "1.19.2"), { recursive: true });
+    writeFileSync(join(serverDir, "versions", "1.19.2", "server-1.19.2.jar"), "");
+    expect(gameJars(serverDir)).toEqual([
+      "libraries/net/minecraft/server/1.20.1-20230612.114412/server-1.20.1-20230612.114412-extra.jar",
+    ]);
+  });
+
+  it("reads only the first line of a bundle's versions.list, however long the list", async () => {
+    const serverDir = serverFolder();
+    const list = Buffer.concat([Buffer.from("x\t1.21.1\tmissing.jar\n"), Buffer.alloc(8 * 1024 * 1024, 10)]);
+    writeFileSync(join(serverDir, "server.jar"), await zipBytes(new Map([["META-INF/versions.list", list]])));
+    const { catalog } = await buildContentCatalog({ serverDir, logger: new MemoryLogger() });
+    expect(catalog.hasGameRecipes()).toBe(false);
+    expect(catalog.issues).toEqual([
+      expect.objectContaining({
+        file: "server.jar",
+        message: expect.stringContaining("names no jar the bundle carries"),
+      }),
+    ]);
+  });
 });

@@ -51,11 +51,12 @@ export const readArchive = async (
       return undefined;
     }
   };
-  const names = new Set(archive.names);
+  // the game's own jar: recipes and tags alone, no mod metadata, no nested jars
+  const names = new Set(options.recipesAndTags === true ? [] : archive.names);
   const manifest = names.has("META-INF/MANIFEST.MF")
     ? (await read("META-INF/MANIFEST.MF"))?.toString()
     : undefined;
-  const nested: string[] = archive.names.filter((entry) => /^META-INF\/jarjar\/[^/]+\.jar$/.test(entry));
+  const nested: string[] = [...names].filter((entry) => /^META-INF\/jarjar\/[^/]+\.jar$/.test(entry));
   for (const [entry, loader] of [
     ["META-INF/neoforge.mods.toml", "neoforge"],
     ["META-INF/mods.toml", "forge"],

@@ -35,6 +35,12 @@ describe("ItemMentions", () => {
     );
     // a name beside it still counts
     expect(mentions.find("is create:andesite_alloy made from andesite")?.id).toBe("minecraft:andesite");
+    // vanilla's namespace, a count after a colon, an item's name before one: names as before
+    expect(mentions.find("minecraft:diamonds")?.id).toBe("minecraft:diamond");
+    expect(mentions.find("mc:diamond")?.id).toBe("minecraft:diamond");
+    expect(mentions.find("torch:64 please")?.id).toBe("minecraft:torch");
+    expect(mentions.find("craft iron_ingot:3")?.id).toBe("minecraft:iron_ingot");
+    expect(mentions.find("diamond：64个")?.id).toBe("minecraft:diamond");
   });
 
   it("marks mentions as the <item> slot for routing", () => {

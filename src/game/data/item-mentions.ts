@@ -148,14 +148,14 @@ export class ItemMentions implements SlotRecognizer {
 
   #scan(text: string): Mention[] {
     const mentions: Mention[] = [];
-    // an id the catalog lacks (an item of a mod this server does not have) stands for itself alone: the names
-    // inside it (`andesite` in `create:andesite_alloy`) are no mentions
+    // an id of another namespace the catalog lacks (an item of a mod this server does not have) stands for itself
+    // alone: the names inside it (`andesite` in `create:andesite_alloy`) are no mentions
     const unknownIds: { readonly start: number; readonly end: number }[] = [];
     for (const match of text.matchAll(ID)) {
       const item = this.catalog.lookup(match[0]);
       const span = { start: match.index, end: match.index + match[0].length };
       if (item !== undefined) mentions.push({ ...span, item, id: true });
-      else unknownIds.push(span);
+      else if (this.#foreignId(match[0])) unknownIds.push(span);
     }
     const apart = (start: number, end: number, span: { start: number; end: number }): boolean =>
       end <= span.start || start >= span.end;
@@ -165,6 +165,19 @@ export class ItemMentions implements SlotRecognizer {
     for (const match of text.matchAll(CJK_RUN)) this.#scanChinese(match[0], match.index, mentions, outside);
     this.#scanEnglish(text, mentions, outside);
     return mentions.sort((left, right) => left.start - right.start);
+  }
+
+  /**
+   * Whether an unknown `a:b` is an id of a namespace the server lacks. Not when it is vanilla's namespace
+   * (`minecraft:diamonds`, `mc:diamond`: a plural or a short form), a count (`torch:64`, `diamond_sword:2`) or an
+   * item's name before a colon.
+   */
+  #foreignId(id: string): boolean {
+    const colon = id.indexOf(":");
+    const namespace = id.slice(0, colon);
+    const path = id.slice(colon + 1);
+    if (namespace === "minecraft" || namespace === "mc" || /^\d+$/.test(path)) return false;
+    return !this.#english.has(englishKey(namespace.replace(/_/g, " ")));
   }
 
   #scanChinese(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ItemCatalog } from "./item-catalog.js";
 import { ITEM_SOURCES, ItemSources } from "./item-sources.js";
+import type { ServerContent, ServerRecipe } from "./server-content.js";
 
 const catalog = ItemCatalog.forVersion("1.21.4");
 const sources = new ItemSources(catalog.data, catalog);
@@ -49,5 +50,42 @@ describe("ItemSources", () => {
       blocks: [],
       entities: [],
     });
+  });
+
+  it("shows the server's own vanilla recipes instead of minecraft-data's, and minecraft-data's where the jar has none", () => {
+    const smelting: ServerRecipe = {
+      id: "minecraft:iron_ingot_from_smelting_raw_iron",
+      type: "minecraft:smelting",
+      inputs: [{ options: ["minecraft:raw_iron"], count: 1 }],
+      outputs: [{ item: "minecraft:iron_ingot", count: 1 }],
+    };
+    const game: ServerContent = {
+      items: () => [],
+      item: () => undefined,
+      name: () => undefined,
+      recipesFor: (id) => (id === "minecraft:iron_ingot" ? [smelting] : []),
+      hasGameRecipes: () => true,
+      dropsOf: () => [],
+      tagItems: () => [],
+      typeName: () => undefined,
+    };
+    const served = ItemCatalog.forVersion("1.21.4");
+    served.useContent(game);
+    const withJar = new ItemSources(served.data, served);
+    expect(withJar.of("minecraft:iron_ingot").recipes).toEqual([
+      {
+        type: "minecraft:smelting",
+        shaped: false,
+        resultCount: 1,
+        ingredients: [{ item: "minecraft:raw_iron", count: 1 }],
+      },
+    ]);
+    // the jar gave no recipe for the pickaxe (as for a special recipe): minecraft-data's grid stays
+    expect(withJar.of("minecraft:diamond_pickaxe").recipes).toEqual(
+      sources.of("minecraft:diamond_pickaxe").recipes,
+    );
+    expect(
+      sources.of("minecraft:iron_ingot").recipes.some((recipe) => recipe.type === "minecraft:smelting"),
+    ).toBe(false);
   });
 });

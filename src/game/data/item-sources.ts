@@ -115,14 +115,16 @@ export class ItemSources {
     const name = info.id.slice("minecraft:".length);
     const content = this.catalog.content;
     const drops = content?.dropsOf(info.id) ?? [];
+    const served = content?.recipesFor(info.id) ?? [];
+    // the server's own vanilla recipes (its game jar was read) replace minecraft-data's grids for an item they make;
+    // an item they give none for (a special recipe such as the firework rocket's) keeps minecraft-data's
+    const ownVanilla =
+      content?.hasGameRecipes() === true && served.some((recipe) => recipe.id.startsWith("minecraft:"));
     return {
       item: info.id,
       recipes: [
-        // the server's own vanilla recipes, when its game jar was read, replace minecraft-data's grids
-        ...(vanilla && info.numericId >= 0 && content?.hasGameRecipes() !== true
-          ? this.recipes(info.numericId)
-          : []),
-        ...(content?.recipesFor(info.id) ?? []).map((recipe) => contentRecipe(recipe, info.id, content!)),
+        ...(vanilla && info.numericId >= 0 && !ownVanilla ? this.recipes(info.numericId) : []),
+        ...served.map((recipe) => contentRecipe(recipe, info.id, content!)),
       ],
       blocks: [
         ...(vanilla ? (this.#blocksByItem.get(name) ?? []) : []),
