@@ -78,7 +78,7 @@ const inspect = (catalog: ContentCatalog, serverDir: string, sources: number) =>
     recipesWithoutItemOutput: Object.fromEntries(catalog.skippedRecipes),
     tags: catalog.counts.tags,
     lootTables: catalog.counts.loot,
-    game: catalog.sources.find((source) => source.kind === "game" && source.recipes > 0)?.source ?? null,
+    game: catalog.gameJar ?? null,
     datapacks: catalog.sources.filter((source) => source.kind === "datapack").map((source) => source.source),
     resourcepacks: catalog.sources
       .filter((source) => source.kind === "resourcepack")

@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   CONTENT_FIXTURES,
   fileSize,
@@ -11,18 +10,11 @@ import {
   zipBomb,
   zipBytes,
 } from "../../../test/support/content-pack.js";
+import { tempFolders } from "../../../test/support/temp-folders.js";
 import { MemoryLogger } from "../../util/logger.js";
 import { buildContentCatalog } from "./content-build.js";
 
-const folders: string[] = [];
-const serverFolder = (): string => {
-  const folder = mkdtempSync(join(tmpdir(), "system-content-"));
-  folders.push(folder);
-  return folder;
-};
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+const serverFolder = tempFolders("system-content-");
 
 describe("the content catalog of a server folder", () => {
   it("reads mods (nested jars too), names per locale, recipes, tags, loot, datapacks and KubeJS in layer order", async () => {

@@ -14,6 +14,7 @@ import { ContentCatalog } from "./content-catalog.js";
 import { mergeLayers } from "./content-merge.js";
 import { type ContentLayer, emptyLayer, type LayerKind } from "./content-model.js";
 import { readSnapshot, snapshotPath, sourcesKey, writeSnapshot } from "./content-snapshot.js";
+import { listed } from "./folder-listing.js";
 import { gameJars, openGameJar } from "./game-jar.js";
 import { readServerScript, readStartupScript } from "./kubejs-reading.js";
 import { readArchive } from "./layer-reading.js";
@@ -45,14 +46,6 @@ export interface BuildStats {
   readonly fromSnapshot: boolean;
   readonly millis: number;
 }
-
-const listed = (folder: string, accept: (name: string, isFolder: boolean) => boolean): string[] => {
-  if (!existsSync(folder)) return [];
-  return readdirSync(folder, { withFileTypes: true })
-    .filter((entry) => accept(entry.name, entry.isDirectory()))
-    .map((entry) => join(folder, entry.name))
-    .sort();
-};
 
 /**
  * The sources of a server folder in layer order: the game's own jar (vanilla's recipes and tags, `gameJars`),

@@ -26,6 +26,8 @@ export class ContentCatalog {
   readonly issues: readonly ContentIssue[];
   /** What each source gave, in layer order. */
   readonly sources: readonly SourceSummary[];
+  /** The server's own game jar that gave vanilla's recipes (relative to the server folder); undefined without one. */
+  readonly gameJar: string | undefined;
 
   constructor(state: CatalogTables) {
     this.#state = state;
@@ -34,6 +36,7 @@ export class ContentCatalog {
     this.skippedRecipes = state.skippedRecipes;
     this.issues = state.issues;
     this.sources = state.sources;
+    this.gameJar = state.sources.find((source) => source.kind === "game" && source.recipes > 0)?.source;
   }
 
   /** A modded item by id; undefined for vanilla ids and ids nothing in the pack names. */
@@ -82,7 +85,7 @@ export class ContentCatalog {
 
   /** Whether the server's own game jar gave vanilla's recipes (see `ServerContent.hasGameRecipes`). */
   hasGameRecipes(): boolean {
-    return this.sources.some((source) => source.kind === "game" && source.recipes > 0);
+    return this.gameJar !== undefined;
   }
 
   /** Recipes that make an item (any layer, conditions held, not removed). */

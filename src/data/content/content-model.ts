@@ -1,5 +1,7 @@
-/** Where a layer of content came from, lowest first: vanilla < mods (load order) < datapacks < KubeJS. */
-/** `game`: the server's own game jar, whose `data/minecraft` holds vanilla's recipes and item tags. */
+/**
+ * Where a layer of content came from, lowest first: the server's own game jar (`game`: vanilla's recipes and item
+ * tags in its `data/minecraft`) < mods (load order) < resource packs < datapacks < KubeJS.
+ */
 export type LayerKind = "game" | "mod" | "resourcepack" | "datapack" | "kubejs";
 
 /** One mod a jar declares (`mods.toml`, `neoforge.mods.toml` or `fabric.mod.json`). */

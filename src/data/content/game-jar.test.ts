@@ -1,21 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type GameJarLayout, writeGameJar, zipBytes } from "../../../test/support/content-pack.js";
+import { tempFolders } from "../../../test/support/temp-folders.js";
 import { MemoryLogger } from "../../util/logger.js";
 import { buildContentCatalog } from "./content-build.js";
 import { gameJars } from "./game-jar.js";
 
-const folders: string[] = [];
-const serverFolder = (): string => {
-  const folder = mkdtempSync(join(tmpdir(), "system-game-jar-"));
-  folders.push(folder);
-  return folder;
-};
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+const serverFolder = tempFolders("system-game-jar-");
 
 describe("the server's own game jar", () => {
   it.each<[GameJarLayout, string]>([

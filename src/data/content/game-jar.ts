@@ -1,6 +1,7 @@
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, join, relative } from "node:path";
 import { type ArchiveLimits, type ArchiveReader, openZip } from "./archive.js";
+import { listed } from "./folder-listing.js";
 
 /** Where a bundle lists the jar it carries: lines of `<sha256>\t<version>\t<path under META-INF/versions/>`. */
 const VERSIONS_LIST = "META-INF/versions.list";
@@ -8,14 +9,6 @@ const VERSIONS_LIST = "META-INF/versions.list";
 const VERSIONS_LIST_HEAD = 4096;
 /** The game's jar inside a bundle is read whole into memory: about 50 MB for 1.21. */
 const BUNDLED_JAR_BYTES = 160 * 1024 * 1024;
-
-const entries = (folder: string): { name: string; folder: boolean }[] =>
-  existsSync(folder)
-    ? readdirSync(folder, { withFileTypes: true }).map((entry) => ({
-        name: entry.name,
-        folder: entry.isDirectory(),
-      }))
-    : [];
 
 /** Version-like names in ascending order, numbers compared as numbers (`1.9` < `1.21.1`). */
 const byVersion = (left: string, right: string): number => {
@@ -33,9 +26,8 @@ const newestJar = (
   folder: string,
   jarOf: (version: string) => string | undefined,
 ): { version: string; path: string } | undefined => {
-  for (const version of entries(folder)
-    .filter((entry) => entry.folder)
-    .map((entry) => entry.name)
+  for (const version of listed(folder, (_, isFolder) => isFolder)
+    .map((path) => basename(path))
     .sort(byVersion)
     .reverse()) {
     const jar = jarOf(version);
@@ -60,10 +52,8 @@ export const gameJars = (serverDir: string): string[] => {
   const libraries = join("libraries", "net", "minecraft", "server");
   const found = [
     newestJar(versions, (version) => {
-      const jar = entries(join(versions, version)).find(
-        (entry) => !entry.folder && entry.name.endsWith(".jar"),
-      );
-      return jar === undefined ? undefined : join("versions", version, jar.name);
+      const [jar] = listed(join(versions, version), (name, isFolder) => !isFolder && name.endsWith(".jar"));
+      return jar === undefined ? undefined : relative(serverDir, jar);
     }),
     newestJar(join(serverDir, libraries), (version) => {
       const extra = join(libraries, version, `server-${version}-extra.jar`);
@@ -72,9 +62,8 @@ export const gameJars = (serverDir: string): string[] => {
   ].filter((jar) => jar !== undefined);
   const newest = found.sort((left, right) => byVersion(left.version, right.version)).pop();
   if (newest !== undefined) return [newest.path];
-  return entries(serverDir)
-    .filter((entry) => !entry.folder && entry.name.endsWith(".jar"))
-    .map((entry) => entry.name)
+  return listed(serverDir, (name, isFolder) => !isFolder && name.endsWith(".jar"))
+    .map((path) => basename(path))
     .sort(byVersion);
 };
 

@@ -1,18 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempFolders } from "../../../test/support/temp-folders.js";
 import { FtbProgressFiles, inspectServerFolder, levelName } from "./ftb-server-folder.js";
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+const newFolder = tempFolders("system-ftb-server-");
 
 /** A server folder holding the given files (server-relative path → text). */
 const serverFolder = (files: Record<string, string>): string => {
-  const folder = mkdtempSync(join(tmpdir(), "system-ftb-server-"));
-  folders.push(folder);
+  const folder = newFolder();
   write(folder, files);
   return folder;
 };
