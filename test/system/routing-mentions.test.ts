@@ -35,13 +35,19 @@ describe("no direct route from an uncovered mention (shipped server, real bots)"
     expect(chinese.text).toMatch(/^没能确定你的意思，请选择一项：\n.*\[查询：钻石\]/s);
   });
 
-  it("answers a question that shares only question words with the status ('what do I cook soups in') with a choice", async () => {
+  it("answers a question that shares only question words with the status ('what do I cook soups in', 'where do I get steel') with a choice", async () => {
     const alex = await joinPlayer(server.port, "Alex");
     players.push(alex);
     const status = await alex.say("/system what world am I in", (m) => m.text.length > 0);
     expect(status.text).toMatch(/^Status of Alex\n/);
     let last = status;
-    for (const text of ["what do I cook soups in", "what do I feed my horse"]) {
+    // where to get or do something, or where something was, is not the speaker's position now
+    for (const text of [
+      "what do I cook soups in",
+      "what do I feed my horse",
+      "where do I get steel",
+      "where did I die",
+    ]) {
       const reply = await alex.say(`/system ${text}`, (m) => m !== last);
       expect(reply.text, text).toMatch(/^System is not sure what you meant\. Pick one:\n/);
       expect(reply.text, text).not.toMatch(/Status of Alex/);

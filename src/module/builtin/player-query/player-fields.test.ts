@@ -20,4 +20,19 @@ describe("extractPlayerQuery", () => {
     expect(extractPlayerQuery("show me steve's inventory")).toBeUndefined();
     expect(extractPlayerQuery("where is the spawn")).toBeUndefined();
   });
+
+  it("reads 'where' as the speaker's position only in 'where am I'", () => {
+    expect(extractPlayerQuery("where am I right now")).toEqual({ field: "position" });
+    expect(extractPlayerQuery("我现在在哪里")).toEqual({ field: "position" });
+    // where to get, go or do something, or where something was: not the speaker's state now
+    for (const text of [
+      "where do I get steel",
+      "where do i farm xp",
+      "where did i die",
+      "where should I build my base",
+      "我在哪里能找到钢",
+      "我该去哪",
+    ])
+      expect(extractPlayerQuery(text), text).toBeUndefined();
+  });
 });

@@ -15,6 +15,13 @@ const FIELD_WORDS: readonly (readonly [PlayerField, RegExp])[] = [
   ["inventory", /背包|物品栏|身上|带了|\binv\b|\binventory\b|\bcarrying\b|\bon me\b|\bitems\b/],
 ];
 
+/**
+ * Where something is, or where to go or do something ("where do I get steel", "where did I die", "我在哪里能找到钢",
+ * "我该去哪"): the speaker's position is asked only as "where am I" / "我在哪".
+ */
+const WHERE_ELSE =
+  /\bwhere\s+(do|does|did|can|could|should|would|will|to|is|are|was|were)\b|哪(里|儿)?(能|可以|才能|有卖|买|找)|去哪/;
+
 /** The speaker: a player only ever reads their own state. */
 const FIRST_PERSON = /我|\b(my|me|i|i'm|im|am i|mine)\b/;
 /** Someone else's state (他的血量, steve's health) is not this workflow's to answer. */
@@ -27,7 +34,8 @@ const SOMEONE_ELSE = /他|她|别人|其他人|\b(his|her|their|someone|others?|
 export const extractPlayerQuery = (text: string): { field?: PlayerField } | undefined => {
   const normalized = text.normalize("NFKC").toLowerCase();
   const withoutSelf = normalized.replace(/\b(what|where|who|how|it|that|there|here|let)'s\b/g, " ");
-  if (!FIRST_PERSON.test(normalized) || SOMEONE_ELSE.test(withoutSelf)) return undefined;
+  if (!FIRST_PERSON.test(normalized) || SOMEONE_ELSE.test(withoutSelf) || WHERE_ELSE.test(normalized))
+    return undefined;
   for (const [field, words] of FIELD_WORDS) if (words.test(normalized)) return { field };
   return {};
 };

@@ -59,7 +59,7 @@ const ORDERS_SAMPLES = {
     "list of my purchases",
     "my order status",
     "orders I placed",
-    "where is my stuff",
+    "where is the stuff I bought",
     "have my items arrived",
     "what I bought",
     "recent purchases",
@@ -74,7 +74,7 @@ const ORDERS_SAMPLES = {
  */
 const ORDER_WORDS: ReadWords = {
   topic:
-    /订单|买|购|下的单|发货|到货|送到|送达|货|收到|\borders?\b|\bordered\b|\bpurchase[sd]?\b|\bbought\b|\bbuy\b|\bdeliver|\barriv|\bstuff\b/,
+    /订单|买|购|下的单|发货|到货|送到|送达|货|收到|\borders?\b|\bordered\b|\bpurchase[sd]?\b|\bbought\b|\bbuy\b|\bdeliver|\barriv/,
   changes:
     /^\s*(?:please\s+|pls\s+)?(?:buy|purchase|get me|order\s+(?:a|an|some|me|\d))\b|\b(?:i|i'd|id|we)\s+(?:want|wanna|would like|like|need)\s+to\s+(?:buy|purchase|order)|(?:我要|我想|帮我|给我)\s*(?:买|购买)|\b(?:cancel|cancels|refund|return|pay|confirm|place|redo|delete)\b|取消|退款|退货|退掉|退钱|付款|支付|确认|撤销|删除|下单/,
 };
