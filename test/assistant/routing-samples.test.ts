@@ -50,6 +50,7 @@ describe("built-in routing samples", () => {
       "system:help",
       "system:item_query",
       "system:mode_show",
+      "system:mods",
       "system:player_query",
       "system:quest",
       "system:question",

@@ -124,6 +124,27 @@ describe("gateway: the server's own content (mods, datapacks, KubeJS)", () => {
     expect(ore.text).toContain("Osmium Ore");
   });
 
+  it("lists the server's mods, asked by command or in plain words, and one mod with its items", async () => {
+    const list = await command(steve, steveChat, "/system mods", (m) => m.text.startsWith("Mods on this"));
+    // every mod of the folder by name, with its version and how many items it adds; library mods too
+    expect(list.text).toMatch(/^Mods on this server \(8\):\nApplied Energistics 2 19\.2\.17 — items: 4\n/);
+    expect(list.text).toContain("\nCreate 0.5.1.f — items: 4\n");
+    expect(list.text).toContain("\nFlywheel 0.6.10\n");
+    expect(list.text).toContain("[Items of Create]");
+    const asked = await command(steve, steveChat, "/system what mods are installed", (m) => m !== list);
+    expect(asked.text).toBe(list.text);
+    const create = await command(steve, steveChat, "/system mods create", (m) => m.text.startsWith("Create"));
+    expect(create.text).toBe(
+      "Create 0.5.1.f (create · Forge)\nItems (4): Andesite Alloy, Andesite Casing, Mechanical Mixer, Zinc Nugget\n" +
+        "[Look up: Andesite Alloy] [Look up: Andesite Casing] [Look up: Mechanical Mixer] [Look up: Zinc Nugget]",
+    );
+    const unknown = await command(steve, steveChat, "/system mods thaumcraft", (m) => m !== create);
+    expect(unknown.text).toBe("No mod on this server matches “thaumcraft”.");
+    const zh = await inChinese("/system 服务器有哪些模组", (m) => m.text.startsWith("本服务器的模组"));
+    expect(zh.text).toContain("Create 0.5.1.f — 物品 4 种");
+    expect(zh.text).toContain("[Create 的物品]");
+  });
+
   it("shows vanilla's own furnace recipes and tags from the server's game jar, not minecraft-data's grids twice", async () => {
     expect(gateway.logger.has(", vanilla's recipes and tags from versions/1.21.1/server-1.21.1.jar (")).toBe(
       true,

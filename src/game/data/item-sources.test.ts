@@ -64,6 +64,7 @@ describe("ItemSources", () => {
       item: () => undefined,
       name: () => undefined,
       recipesFor: (id) => (id === "minecraft:iron_ingot" ? [smelting] : []),
+      mods: () => [],
       hasGameRecipes: () => true,
       dropsOf: () => [],
       tagItems: () => [],

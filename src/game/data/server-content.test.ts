@@ -26,6 +26,7 @@ const pack = (items: Record<string, [string, string?]>): ServerContent => {
               outputs: [{ item: id, count: 2 }],
             },
           ],
+    mods: () => [],
     hasGameRecipes: () => false,
     dropsOf: () => [],
     tagItems: (tag) => (tag === "#c:nuggets" ? ["minecraft:iron_nugget", "minecraft:gold_nugget"] : []),

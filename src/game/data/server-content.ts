@@ -11,6 +11,8 @@ export interface ServerContent {
     readonly modName: string;
     readonly names: Readonly<Record<string, string>>;
   }>;
+  /** The mods the server loads, as their own metadata names them, in load order. */
+  mods(): readonly ServerMod[];
   /** One modded item by id, if the pack has it. */
   item(id: string): { readonly names: Readonly<Record<string, string>> } | undefined;
   /** The pack's name of an item or block id in a locale, if it has one. */
@@ -41,4 +43,12 @@ export interface ServerRecipe {
   readonly type: string;
   readonly inputs: readonly { readonly options: readonly string[]; readonly count: number }[];
   readonly outputs: readonly { readonly item: string; readonly count: number; readonly chance?: number }[];
+}
+
+/** One mod of the server: id (`create`), display name, version and loader, from its own metadata. */
+export interface ServerMod {
+  readonly id: string;
+  readonly name: string;
+  readonly version: string;
+  readonly loader: string;
 }

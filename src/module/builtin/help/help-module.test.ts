@@ -37,14 +37,16 @@ describe("system:help", () => {
     const english = await helpText();
     // one line per feature, the player's own language only, no example lines (a line's button tries it)
     expect(english).toContain(
-      "[/system item <query> — Look up an item: names, stack size, recipes and drops.]",
+      "[/system item <query> · mods [mod] — Look up an item (names, stack size, recipes and drops), or the server's mods.]",
     );
     expect(english).toContain("[/system checkin — Daily check-in");
     expect(english).toContain("/system me");
     expect(english).not.toContain("查询物品");
     expect(english).not.toContain("e.g.");
     const chinese = await helpText("zh_cn");
-    expect(chinese).toContain("[/system 查询物品 <query> —— 查询物品：名称、堆叠数量、合成配方与掉落来源。]");
+    expect(chinese).toContain(
+      "[/system 查询物品 <query> · 模组 [mod] —— 查询物品（名称、堆叠数、配方和掉落），或本服务器的模组。]",
+    );
     expect(chinese).not.toContain("/system item");
     // The delivery workflow runs only as an event: never offered to players.
     expect(english).not.toContain("Deliver a daily check-in reward");

@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GameHarness, itemData } from "../../../../test/support/game-harness.js";
 import { HybridRouter } from "../../../agent/routing/hybrid-router.js";
 import { DEFAULT_SEMANTIC_SETTINGS } from "../../../agent/routing/semantic-config.js";
+import { ItemCatalog } from "../../../game/data/item-catalog.js";
 import { ItemTextIndex } from "../../../game/tools/item-text-index.js";
-import { ITEM_QUERY_ACTION } from "./item-query-module.js";
+import { ITEM_QUERY_ACTION, itemCardData } from "./item-query-module.js";
 
 const STEVE = "0f8fad5b-d9cb-469f-a165-70867728950e";
 let harness: GameHarness;
@@ -23,7 +24,7 @@ describe("system:item_query", () => {
     const card = harness.render(result);
     expect(card.text).toContain("Diamond (钻石)");
     expect(card.text).toContain("ID: minecraft:diamond · stacks to 64");
-    expect(card.text).toContain("Crafting:");
+    expect(card.text).toContain("Recipes:");
     expect(card.text).toMatch(/9× Diamond|Block of Diamond/);
     expect(card.text).toContain("Dropped by blocks:");
     expect(card.text).toMatch(/Diamond Ore: 1 \(100%/);
@@ -41,7 +42,7 @@ describe("system:item_query", () => {
 
   it("lists recipes, block loot and entity loot, with a button per ingredient that runs a new item query", async () => {
     const iron = harness.render(await harness.command(STEVE, "/system item minecraft:iron_ingot"));
-    expect(iron.text).toContain("Crafting:");
+    expect(iron.text).toContain("Recipes:");
     expect(iron.text).toContain("Dropped by mobs:");
     expect(iron.text).toMatch(/Zombie: 1 \(0\.8%, killed by a player, more with Looting\)/);
     const stick = harness.render(await harness.command(STEVE, "/system item minecraft:diamond_sword"));
@@ -118,5 +119,28 @@ describe("system:item_query", () => {
     await harness.disable(STEVE, "system:item_query");
     const result = await harness.run(ITEM_QUERY_ACTION.action({ query: "minecraft:diamond" }), STEVE);
     expect(result.failure?.code).toBe("MODULE_DISABLED");
+  });
+
+  it("says a grid is crafted when the card also lists a furnace or a machine recipe, and only then", () => {
+    const catalog = ItemCatalog.forVersion("1.21.4");
+    const item = { id: "minecraft:iron_ingot", names: { en_us: "Iron Ingot" }, stackSize: 64 };
+    const grid = {
+      shaped: true,
+      resultCount: 1,
+      ingredients: [{ item: "minecraft:iron_nugget", count: 9 }],
+    };
+    const smelting = {
+      ...grid,
+      type: "minecraft:smelting",
+      ingredients: [{ item: "minecraft:raw_iron", count: 1 }],
+    };
+    const noDrops = { item: item.id, blocks: [], entities: [] };
+    const mixed = itemCardData(catalog, item, { recipes: [grid, smelting], ...noDrops }, false);
+    expect(mixed.recipes.map((recipe) => recipe.station)).toEqual([
+      { key: "system.item.station.crafting_shaped" },
+      { key: "system.item.station.smelting" },
+    ]);
+    const grids = itemCardData(catalog, item, { recipes: [grid], ...noDrops }, false);
+    expect(grids.recipes[0]?.station).toBeUndefined();
   });
 });

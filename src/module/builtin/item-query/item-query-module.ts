@@ -26,6 +26,9 @@ import { ITEM_CARD, ITEM_NOT_FOUND_CARD, ITEM_QUERY_ACTION_ID, type ItemCardData
 import { itemSuggestions } from "./item-suggestions.js";
 import { recipeStation } from "./recipe-station.js";
 
+/** The recipe type of a crafting grid, as minecraft-data's recipes (which carry none) are made. */
+const GRID = "minecraft:crafting_shaped";
+
 /** What to look up: an item id or an item name (en_us or zh_cn), or a sentence naming one. */
 export interface ItemQueryInput {
   readonly query: string;
@@ -59,6 +62,8 @@ const ITEM_QUERY_SAMPLES = {
     "钻石在哪里挖",
     "在哪能找到紫水晶碎片",
     "怎么弄到附魔金苹果",
+    "鞘翅是哪个模组的",
+    "三叉戟是什么mod加的",
   ],
   en: [
     "Look up item minecraft:diamond",
@@ -78,6 +83,8 @@ const ITEM_QUERY_SAMPLES = {
     "show me how to make a shield",
     "how can i get slimeballs",
     "what is an observer used for",
+    "which mod adds the elytra",
+    "what mod is the trident from",
   ],
 } as const;
 
@@ -197,8 +204,11 @@ export const itemCardData = (
     (drop) => !(drop.block === item.id && !drop.silkTouch && (drop.condition ?? "none") === "none"),
   );
   const entityName = (id: string): string => catalog.nameOf("entity", id, chinese ? "zh_cn" : "en_us");
-  const recipes = sources.recipes.slice(0, LIMITS.recipes).map((recipe) => {
-    const station = recipeStation(recipe.type, catalog.content, locale);
+  const shown = sources.recipes.slice(0, LIMITS.recipes);
+  // minecraft-data's grids have no type: beside a furnace or a machine recipe they say they are crafted
+  const mixed = shown.some((recipe) => recipe.type !== undefined);
+  const recipes = shown.map((recipe) => {
+    const station = recipeStation(recipe.type ?? (mixed ? GRID : undefined), catalog.content, locale);
     return {
       resultCount: recipe.resultCount,
       ingredients: recipe.ingredients.map((ingredient) => {
