@@ -225,6 +225,31 @@ describe("gateway: the server's own content (mods, datapacks, KubeJS)", () => {
     expect(observations).toContain("minecraft:iron_nugget");
   });
 
+  it("reasons over the server's mods with the read tool system:mods.list, with a scripted model", async () => {
+    const before = model.requests.length;
+    model.script(
+      reply({ type: "system:mods.list", input: {} }),
+      reply({ type: "answer", text: "Farmer's Delight and Mekanism add the most items: 7 each." }),
+    );
+    const answer = await command(
+      steve,
+      steveChat,
+      "/reason which mod adds the most items",
+      (m) => m.text.includes("the most items"),
+      40_000,
+    );
+    expect(answer.text).toContain("7 each");
+    const calls = model.requests.slice(before);
+    expect(calls).toHaveLength(2);
+    const observations = JSON.stringify(
+      (calls[1]?.user as { observations?: unknown[] } | undefined)?.observations,
+    );
+    expect(observations).toContain("Farmer's Delight");
+    expect(observations).toContain(
+      '"name":"Farmer\'s Delight","version":"1.20.1-1.2.4","loader":"forge","items":7',
+    );
+  });
+
   it("reads a mod added to the folder at /system reload", async () => {
     const jar = new Map([
       ["META-INF/mods.toml", Buffer.from('[[mods]]\nmodId="oddmod"\ndisplayName="Odd Mod"\nversion="1.0"\n')],
