@@ -63,5 +63,11 @@ describe("no direct route from an uncovered mention (shipped server, real bots)"
     const modded = await sam.say("/system where do I get create:andesite_alloy", (m) => m !== known);
     expect(modded.text).not.toContain("ID: minecraft:andesite");
     expect(modded.text).toMatch(/^System is not sure what you meant\. Pick one:\n/);
+    // nor inside a longer name this server has no item for (an item of a mod it lacks)
+    const dust = await sam.say("/system how do I make diamond dust", (m) => m !== modded);
+    expect(dust.text).not.toContain("ID: minecraft:diamond");
+    expect(dust.text).toMatch(/^System is not sure what you meant\. Pick one:\n/);
+    const alloy = await sam.say("/system item andesite alloy", (m) => m !== dust);
+    expect(alloy.text).toMatch(/^No item matches “andesite alloy”\./);
   });
 });

@@ -1,6 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { ItemCatalog } from "./item-catalog.js";
 import { ItemMentions } from "./item-mentions.js";
+import type { ServerContent } from "./server-content.js";
+
+/** Content of given modded items (id → English, Chinese name). */
+const modContent = (items: Record<string, [string, string]>): ServerContent => ({
+  items: () =>
+    Object.entries(items).map(([id, [en, zh]]) => ({
+      id,
+      mod: id.split(":")[0]!,
+      modName: "Test Mod",
+      names: { en_us: en, zh_cn: zh },
+    })),
+  item: (id) => (items[id] === undefined ? undefined : { names: { en_us: items[id][0] } }),
+  name: () => undefined,
+  recipesFor: () => [],
+  mods: () => [],
+  hasGameRecipes: () => false,
+  dropsOf: () => [],
+  tagItems: () => [],
+  typeName: () => undefined,
+});
 
 const mentions = new ItemMentions(ItemCatalog.forVersion("1.21.4"));
 
@@ -41,6 +61,33 @@ describe("ItemMentions", () => {
     expect(mentions.find("torch:64 please")?.id).toBe("minecraft:torch");
     expect(mentions.find("craft iron_ingot:3")?.id).toBe("minecraft:iron_ingot");
     expect(mentions.find("diamond：64个")?.id).toBe("minecraft:diamond");
+  });
+
+  it("reads no vanilla item inside a longer name the catalog lacks (diamond dust, andesite alloy, 精炼黑曜石)", () => {
+    for (const text of [
+      "how do I make diamond dust",
+      "how do I make andesite alloy",
+      "where do i get stone gears",
+      "how do i get refined obsidian",
+      "钻石粉怎么做",
+      "安山合金怎么做",
+      "精炼黑曜石怎么做",
+    ])
+      expect(mentions.find(text), text).toBeUndefined();
+    // a longer name the catalog knows is found whole, and a name with ordinary words around it still counts
+    expect(mentions.find("how to get glowstone dust")?.id).toBe("minecraft:glowstone_dust");
+    expect(mentions.find("how do i make a blaze rod")?.id).toBe("minecraft:blaze_rod");
+    expect(mentions.find("how do i get gold nuggets")?.id).toBe("minecraft:gold_nugget");
+    expect(mentions.find("红石粉怎么获得")?.id).toBe("minecraft:redstone");
+    expect(mentions.find("烈焰粉怎么来")?.id).toBe("minecraft:blaze_powder");
+    expect(mentions.find("how do i get a diamond block")?.id).toBe("minecraft:diamond_block");
+    expect(mentions.find("how many diamonds for a diamond pickaxe")?.id).toBe("minecraft:diamond_pickaxe");
+    // on a server with the mod, its item is the mention
+    const catalog = ItemCatalog.forVersion("1.21.4");
+    catalog.useContent(modContent({ "create:andesite_alloy": ["Andesite Alloy", "安山合金"] }));
+    const modded = new ItemMentions(catalog);
+    expect(modded.find("how do I make andesite alloy")?.id).toBe("create:andesite_alloy");
+    expect(modded.find("安山合金怎么做")?.id).toBe("create:andesite_alloy");
   });
 
   it("marks mentions as the <item> slot for routing", () => {

@@ -13,6 +13,19 @@ const WORDS = /[a-z0-9']+/g;
 const ID = /\b[a-z0-9_.-]+:[a-z0-9_./-]+\b/g;
 const MAX_ENGLISH_WORDS = 5;
 
+/**
+ * Words that make a longer item name of a name before them (`diamond dust`, `andesite alloy`, `stone gear`) or
+ * after them (`refined obsidian`), and Chinese ones (钻石粉, 安山合金, 精炼黑曜石): when the whole is no item
+ * the catalog knows (an item of a mod this server lacks), the name inside it is no mention. A whole the catalog
+ * knows (`redstone dust`, `blaze rod`, 红石粉) is found first, being longer.
+ */
+const PART_AFTER = new Set(
+  "dust alloy gear plate wire ingot nugget casing sheet coil cable powder rod gem".split(" "),
+);
+const PART_BEFORE = new Set("refined enriched compressed reinforced hardened crushed infused".split(" "));
+const CHINESE_PART_AFTER = /^(?:粉|合金|齿轮|板|锭|粒|外壳|线圈|导线)/;
+const CHINESE_PART_BEFORE = /(?:精炼|富集|压缩|强化|粉碎)$/;
+
 /** A name several items share (every music disc is 音乐唱片) names no single item. */
 const AMBIGUOUS = null;
 type NameTarget = ItemInfo | typeof AMBIGUOUS;
@@ -202,7 +215,9 @@ export class ItemMentions implements SlotRecognizer {
         start++;
         continue;
       }
-      if (outside(offset + start, offset + start + size))
+      const partOf =
+        CHINESE_PART_AFTER.test(run.slice(start + size)) || CHINESE_PART_BEFORE.test(run.slice(0, start));
+      if (!partOf && outside(offset + start, offset + start + size))
         into.push({ start: offset + start, end: offset + start + size, item });
       start += size;
     }
@@ -235,7 +250,12 @@ export class ItemMentions implements SlotRecognizer {
       const first = words[index]!;
       const last = words[index + found.size - 1]!;
       const end = last.index + last[0].length;
-      if (outside(first.index, end)) into.push({ start: first.index, end, item: found.item });
+      const next = words[index + found.size]?.[0];
+      const previous = words[index - 1]?.[0];
+      const partOf =
+        (next !== undefined && singulars(next).some((form) => PART_AFTER.has(form))) ||
+        (previous !== undefined && PART_BEFORE.has(previous));
+      if (!partOf && outside(first.index, end)) into.push({ start: first.index, end, item: found.item });
       index += found.size;
     }
   }
