@@ -9,7 +9,7 @@ import { ITEM_QUERY_ACTION_ID } from "./item-cards.js";
 /** The action of the mods list and of one mod (card buttons run it with `{"mod": id}`). */
 export const MODS_ACTION_ID = "system:mods";
 
-/** Mods the list card shows; the rest are counted. */
+/** Mods one page of the list card shows. */
 export const MODS_SHOWN = 15;
 /** Buttons a mods card offers. */
 const BUTTONS = 4;
@@ -17,8 +17,9 @@ const BUTTONS = 4;
 const line = z.object({ id: z.string(), name: z.string(), version: z.string(), items: z.number().int() });
 const listSchema = z.object({
   mods: z.array(line).max(MODS_SHOWN),
-  /** Mods left out of the card. */
-  more: z.number().int().min(0),
+  /** This page (from 1) of `pages`. */
+  page: z.number().int().min(1),
+  pages: z.number().int().min(1),
   total: z.number().int().min(0),
 });
 export type ModListData = z.infer<typeof listSchema>;
@@ -54,7 +55,10 @@ const modButton = (builder: CardBuilder, mod: { id: string; name: string }): voi
   });
 };
 
-/** `system:mods`: the server's mods, each with its version and how many items it adds. */
+/**
+ * `system:mods`: one page of the server's mods (most items first), each with its version and how many items it
+ * adds; buttons to the first ones' items and to the next page.
+ */
 export const MODS_CARD = CardType.of<ModListData>("system:mods", codec(listSchema), (data) => {
   if (data.total === 0) return CardBuilder.of("system.mods.none");
   const lines: Text[] = data.mods.map((mod) =>
@@ -62,9 +66,17 @@ export const MODS_CARD = CardType.of<ModListData>("system:mods", codec(listSchem
       ? titled(mod.name, mod.version)
       : translatable("system.mods.line", titled(mod.name, mod.version), n(mod.items)),
   );
-  if (data.more > 0) lines.push(translatable("system.mods.more", n(data.more)));
-  const builder = CardBuilder.of("system.mods.list", n(data.total), joinLines(lines));
+  const builder =
+    data.pages === 1
+      ? CardBuilder.of("system.mods.list", n(data.total), joinLines(lines))
+      : CardBuilder.of("system.mods.list.page", n(data.total), n(data.page), n(data.pages), joinLines(lines));
   for (const mod of data.mods.filter((entry) => entry.items > 0).slice(0, BUTTONS)) modButton(builder, mod);
+  if (data.page < data.pages)
+    builder.labelledButton({
+      labelKey: "system.mods.button.next",
+      action: MODS_ACTION_ID,
+      args: [JSON.stringify({ page: data.page + 1 })],
+    });
   return builder;
 });
 

@@ -4,8 +4,38 @@ import { AgentResult } from "../../../agent/agent-result.js";
 import { present } from "../../../agent/card/card-text.js";
 import { HybridRouter } from "../../../agent/routing/hybrid-router.js";
 import { DEFAULT_SEMANTIC_SETTINGS } from "../../../agent/routing/semantic-config.js";
+import type { ServerContent } from "../../../game/data/server-content.js";
 import { MOD_CARD, MODS_CARD } from "./mods-cards.js";
 import { MODS_ACTION } from "./mods-module.js";
+
+/** A pack of `count` mods, mod N adding N items. */
+const pack = (count: number): ServerContent => {
+  const mods = Array.from({ length: count }, (_, index) => ({
+    id: `mod${index + 1}`,
+    name: `Mod ${String(index + 1).padStart(2, "0")}`,
+    version: "1.0",
+    loader: "neoforge",
+  }));
+  const items = mods.flatMap((mod, index) =>
+    Array.from({ length: index + 1 }, (_, item) => ({
+      id: `${mod.id}:thing_${item}`,
+      mod: mod.id,
+      modName: mod.name,
+      names: { en_us: `${mod.name} Thing ${item}` },
+    })),
+  );
+  return {
+    items: () => items,
+    item: () => undefined,
+    name: () => undefined,
+    recipesFor: () => [],
+    mods: () => mods,
+    hasGameRecipes: () => false,
+    dropsOf: () => [],
+    tagItems: () => [],
+    typeName: () => undefined,
+  };
+};
 
 const STEVE = "0f8fad5b-d9cb-469f-a165-70867728950e";
 let harness: GameHarness;
@@ -30,6 +60,30 @@ describe("system:mods", () => {
     const clicked = await harness.run(MODS_ACTION.action({ mod: "create" }), STEVE);
     expect(clicked.failure?.code).toBe("NOT_FOUND");
     expect(harness.render(clicked).text).toBe("No mod on this server matches “create”.");
+  });
+
+  it("pages a big pack's list, the mods with the most items first", async () => {
+    // the assembled server's catalog, as content loading hands the pack over at start
+    harness.parts.infrastructure.catalog.useContent(pack(20));
+    const first = harness.render(await harness.command(STEVE, "/system mods"));
+    const lines = first.text.split("\n");
+    expect(lines[0]).toBe("Mods on this server (20), page 1 of 2:");
+    expect(lines.slice(1, 3)).toEqual(["Mod 20 1.0 — items: 20", "Mod 19 1.0 — items: 19"]);
+    expect(lines).toHaveLength(16);
+    const next = first.buttons.at(-1);
+    expect(next?.label).toBe("More mods");
+    const second = await harness.run(MODS_ACTION.action(JSON.parse(next?.args[0] ?? "null")), STEVE);
+    expect(harness.render(second).text).toMatch(
+      /^Mods on this server \(20\), page 2 of 2:\nMod 05 1\.0 — items: 5\n/,
+    );
+    expect(harness.render(second).buttons.map((button) => button.label)).not.toContain("More mods");
+    // a page past the end shows the last one
+    const past = await harness.run(MODS_ACTION.action({ page: 9 }), STEVE);
+    expect(harness.render(past).text).toMatch(/page 2 of 2/);
+    const one = harness.render(await harness.command(STEVE, "/system mods mod 07"));
+    expect(one.text).toBe(
+      "Mod 07 1.0 (mod7 · NeoForge)\nItems (7): Mod 07 Thing 0, Mod 07 Thing 1, Mod 07 Thing 2, Mod 07 Thing 3, Mod 07 Thing 4, Mod 07 Thing 5, Mod 07 Thing 6",
+    );
   });
 
   it("is reached by the local route for the list, never for moderators, the rules or an item's mod", async () => {
@@ -58,22 +112,26 @@ describe("system:mods", () => {
 });
 
 describe("the mods cards", () => {
-  it("list each mod with its version and items, the rest counted, and buttons to a mod's items", () => {
+  it("list each mod with its version and items, a page at a time, with buttons to a mod's items and the next page", () => {
     const card = MODS_CARD.card({
       mods: [
         { id: "create", name: "Create", version: "0.5.1.f", items: 4 },
         { id: "flywheel", name: "Flywheel", version: "0.6.10", items: 0 },
       ],
-      more: 3,
-      total: 5,
+      page: 1,
+      pages: 2,
+      total: 17,
     });
     const view = harness.render(AgentResult.success(undefined, present(card)));
     expect(view.text).toBe(
-      "Mods on this server (5):\nCreate 0.5.1.f — items: 4\nFlywheel 0.6.10\n… and 3 more",
+      "Mods on this server (17), page 1 of 2:\nCreate 0.5.1.f — items: 4\nFlywheel 0.6.10",
     );
     // a library mod (no items) gets no button
-    expect(view.buttons.map((button) => button.label)).toEqual(["Items of Create"]);
-    expect(JSON.parse(view.buttons[0]?.args[0] ?? "null")).toEqual({ mod: "create" });
+    expect(view.buttons.map((button) => button.label)).toEqual(["Items of Create", "More mods"]);
+    expect(view.buttons.map((button) => JSON.parse(button.args[0] ?? "null"))).toEqual([
+      { mod: "create" },
+      { page: 2 },
+    ]);
     const mod = harness.render(
       AgentResult.success(
         undefined,

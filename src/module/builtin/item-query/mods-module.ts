@@ -16,13 +16,21 @@ import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
 import { MOD_CARD, MOD_NOT_FOUND_CARD, MODS_ACTION_ID, MODS_CARD, MODS_SHOWN } from "./mods-cards.js";
 
-/** No mod named: the list; a mod's id or name: that mod and its items. */
+/** No mod named: the list (`page`, from 1); a mod's id or name: that mod and its items. */
 export interface ModsInput {
   readonly mod?: string;
+  readonly page?: number;
 }
 export const MODS_ACTION = ActionType.of<ModsInput>(
   MODS_ACTION_ID,
-  codec(z.object({ mod: z.string().trim().min(1).max(64).optional() }).strict() as z.ZodType<ModsInput>),
+  codec(
+    z
+      .object({
+        mod: z.string().trim().min(1).max(64).optional(),
+        page: z.number().int().min(1).max(1000).optional(),
+      })
+      .strict() as z.ZodType<ModsInput>,
+  ),
 );
 
 /** How players ask which mods the server runs. */
@@ -143,13 +151,18 @@ export class ModsModule extends AbstractAgentModule<ModsInput> {
     const answer = await context.tool(MODS_LIST, "mods", input.mod === undefined ? {} : { mod: input.mod });
     const chinese = context.locale.toLowerCase().startsWith("zh");
     if (input.mod === undefined) {
-      const shown = answer.mods.slice(0, MODS_SHOWN);
+      // the mods that add the most first (a pack's big ones), libraries without items last
+      const ranked = [...answer.mods].sort((left, right) => right.items - left.items);
+      const pages = Math.max(1, Math.ceil(ranked.length / MODS_SHOWN));
+      const page = Math.min(input.page ?? 1, pages);
+      const shown = ranked.slice((page - 1) * MODS_SHOWN, page * MODS_SHOWN);
       return AgentResult.success(
         undefined,
         present(
           MODS_CARD.card({
             mods: shown.map(({ id, name, version, items }) => ({ id, name, version, items })),
-            more: answer.total - shown.length,
+            page,
+            pages,
             total: answer.total,
           }),
         ),
