@@ -69,5 +69,8 @@ describe("no direct route from an uncovered mention (shipped server, real bots)"
     expect(dust.text).toMatch(/^System is not sure what you meant\. Pick one:\n/);
     const alloy = await sam.say("/system item andesite alloy", (m) => m !== dust);
     expect(alloy.text).toMatch(/^No item matches “andesite alloy”\./);
+    // a word that only starts item names is no direct route, but the choice card offers the likely item
+    const copper = await sam.say("/system where do I get copper", (m) => m !== alloy);
+    expect(copper.text).toMatch(/^System is not sure what you meant\. Pick one:\n\[Look up: Copper Ingot\]/);
   });
 });

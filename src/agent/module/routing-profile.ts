@@ -14,6 +14,8 @@ export class RoutingProfile<I> {
     readonly extractor: ProfileExtractor<I> | undefined,
     /** What a text must name to be about this module at all (a pattern tested on NFKC, lower-case text). */
     readonly topic?: RegExp | ((text: string) => boolean),
+    /** A looser reading of the input, for fallback choice buttons only (see `guessing`). */
+    readonly guess?: ProfileExtractor<I>,
   ) {
     if (zh.length + en.length === 0) throw new Error("a routing profile needs at least one sample");
   }
@@ -39,7 +41,7 @@ export class RoutingProfile<I> {
    */
   offering(extractor: ProfileExtractor<I>): RoutingProfile<I> {
     if (this.kind !== "hints") throw new Error("only hints offer their module as a button");
-    return new RoutingProfile(this.kind, this.zh, this.en, extractor, this.topic);
+    return new RoutingProfile(this.kind, this.zh, this.en, extractor, this.topic, this.guess);
   }
 
   /**
@@ -49,7 +51,16 @@ export class RoutingProfile<I> {
    * winning; nor is it offered in fallback cards. A pattern sees NFKC, lower-case text; a predicate the text as typed.
    */
   about(topic: RegExp | ((text: string) => boolean)): RoutingProfile<I> {
-    return new RoutingProfile(this.kind, this.zh, this.en, this.extractor, topic);
+    return new RoutingProfile(this.kind, this.zh, this.en, this.extractor, topic, this.guess);
+  }
+
+  /**
+   * A looser reading of the input than the extractor's, used only for the buttons of a fallback card when the
+   * extractor finds nothing ("where do I get steel" → a button for Steel Ingot): a guess is offered for the
+   * player to pick, never routed to or run without their click.
+   */
+  guessing(guess: ProfileExtractor<I>): RoutingProfile<I> {
+    return new RoutingProfile(this.kind, this.zh, this.en, this.extractor, this.topic, guess);
   }
 
   /** Whether a text may be about this module: it has the topic's words, or the profile declares no topic. */

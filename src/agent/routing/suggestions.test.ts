@@ -18,20 +18,29 @@ const LOOKUP = ActionType.of<{ query: string }>("test:lookup", codec(z.object({ 
 
 /** A read-only item lookup; `labelled` decides whether it names the item on its button. */
 class LookupModule extends AbstractAgentModule<{ query: string }> implements ChoiceLabeller {
-  constructor(private readonly labelled: boolean) {
+  constructor(
+    private readonly labelled: boolean,
+    guessing = false,
+  ) {
+    const profile = RoutingProfile.read<{ query: string }>(
+      (text) => {
+        const item = index.find(text);
+        return item === undefined ? undefined : { query: item.id };
+      },
+      ["钻石怎么获得"],
+      ["how do I get diamonds"],
+    );
     super({
       action: LOOKUP,
       description: "Look up an item.",
       routing: ModuleRouting.defaults<{ query: string }>()
         .semantic(
-          RoutingProfile.read<{ query: string }>(
-            (text) => {
-              const item = index.find(text);
-              return item === undefined ? undefined : { query: item.id };
-            },
-            ["钻石怎么获得"],
-            ["how do I get diamonds"],
-          ),
+          guessing
+            ? profile.guessing((text) => {
+                const item = index.guess(text);
+                return item === undefined ? undefined : { query: item.id };
+              })
+            : profile,
         )
         .choice("system.item.choice"),
     });
@@ -86,5 +95,15 @@ describe("buildSuggestions", () => {
 
   it("offers nothing parsed for text that names no item", () => {
     expect(suggest("hello there", new LookupModule(true))).toEqual([]);
+  });
+
+  it("offers a profile's guess when its extractor reads nothing, and only then", () => {
+    expect(suggest("where do I get copper", new LookupModule(true))).toEqual([]);
+    const guessed = suggest("where do I get copper", new LookupModule(true, true));
+    expect(guessed.map((candidate) => candidate.input)).toEqual([{ query: "minecraft:copper_ingot" }]);
+    // the extractor's own reading comes first
+    expect(suggest("how do I get diamonds", new LookupModule(true, true)).map((c) => c.input)).toEqual([
+      { query: "minecraft:diamond" },
+    ]);
   });
 });

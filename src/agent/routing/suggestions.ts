@@ -86,9 +86,10 @@ export const buildSuggestions = (options: SuggestionOptions): SelectionCandidate
     const extractor = routing.profile?.extractor;
     if (extractor === undefined || routing.profile?.onTopic(options.text) === false) continue;
     if (options.scores !== undefined && scoreOf(module) <= 0) continue;
+    // the extractor's reading, else the profile's looser guess: a button is only offered, never run unclicked
     let input: unknown;
     try {
-      input = extractor(options.text);
+      input = extractor(options.text) ?? routing.profile?.guess?.(options.text);
     } catch {
       input = undefined;
     }

@@ -81,4 +81,43 @@ describe("the item catalog with the server's content", () => {
     catalog.useContent(undefined);
     expect(ids("钢")).not.toContain("mekanism:ingot_steel");
   });
+
+  it("ranks a pack's base material first in searches: the item its recipes make the most items from", () => {
+    const names: Record<string, string> = {
+      "testmod:steel_dust": "Steel Dust",
+      "testmod:steel_ingot": "Steel Ingot",
+      "testmod:steel_plate": "Steel Plate",
+      "testmod:steel_gear": "Steel Gear",
+    };
+    const made = (id: string, from: string): ServerRecipe => ({
+      id: `${id}_recipe`,
+      type: "testmod:pressing",
+      inputs: [{ options: [from], count: 1 }],
+      outputs: [{ item: id, count: 1 }],
+    });
+    const recipes: Record<string, ServerRecipe[]> = {
+      "testmod:steel_ingot": [made("testmod:steel_ingot", "testmod:steel_dust")],
+      "testmod:steel_plate": [made("testmod:steel_plate", "testmod:steel_ingot")],
+      "testmod:steel_gear": [made("testmod:steel_gear", "testmod:steel_ingot")],
+    };
+    const content: ServerContent = {
+      ...pack({}),
+      items: () =>
+        Object.entries(names).map(([id, en]) => ({
+          id,
+          mod: "testmod",
+          modName: "Test Mod",
+          names: { en_us: en },
+        })),
+      item: (id) => (names[id] === undefined ? undefined : { names: { en_us: names[id] } }),
+      recipesFor: (id) => recipes[id] ?? [],
+    };
+    const catalog = ItemCatalog.forVersion("1.21.4");
+    catalog.useContent(content);
+    expect(catalog.uses("testmod:steel_ingot")).toBe(2);
+    expect(catalog.uses("testmod:steel_dust")).toBe(1);
+    expect(catalog.search("steel", 4)[0]?.id).toBe("testmod:steel_ingot");
+    catalog.useContent(undefined);
+    expect(catalog.uses("testmod:steel_ingot")).toBe(0);
+  });
 });

@@ -21,4 +21,21 @@ describe("ItemTextIndex", () => {
     for (const text of ["ron", "hello", "how do I get there", "你好"])
       expect(index.find(text), text).toBeUndefined();
   });
+
+  it("guesses, for a choice button only, the item a question names by the start of its name", () => {
+    // "copper" names no item whole: no direct reading, but a guess
+    expect(index.find("where do i get copper")).toBeUndefined();
+    expect(index.guess("where do i get copper")?.id).toBe("minecraft:copper_ingot");
+    expect(index.guess("where can I find some coppers")?.id).toBe("minecraft:copper_ingot");
+    expect(index.guess("哪里能找到铜")?.names.zh_cn).toMatch(/^铜/);
+    // a whole name is the guess too; a word no item name starts with is none
+    expect(index.guess("how do I get diamonds")?.id).toBe("minecraft:diamond");
+    for (const text of [
+      "where do I get steel",
+      "how do i get there",
+      "怎么去下界",
+      "how do i get to the nether",
+    ])
+      expect(index.guess(text), text).toBeUndefined();
+  });
 });

@@ -138,7 +138,12 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
             },
             ITEM_QUERY_SAMPLES.zh,
             ITEM_QUERY_SAMPLES.en,
-          ),
+          ).guessing((text) => {
+            // "where do I get steel": a button for Steel Ingot on the choice card, never a direct route
+            if (ordersToAct(text)) return undefined;
+            const item = index.guess(text);
+            return item === undefined ? undefined : { query: item.id };
+          }),
         )
         .choice("system.item.choice"),
     });
