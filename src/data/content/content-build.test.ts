@@ -69,6 +69,11 @@ describe("the content catalog of a server folder", () => {
     ]);
     // the datapack adds an optional entry to a mod's tag: its mod is not installed, so it is skipped
     expect(catalog.tagItems("c:ingots/steel")).toEqual(["mekanism:ingot_steel"]);
+    // how many recipes take an item, a tag ingredient counting for each of its items (a pack's base materials)
+    expect(catalog.uses("minecraft:iron_nugget")).toBeGreaterThanOrEqual(2);
+    expect(catalog.uses("minecraft:charcoal")).toBe(catalog.uses("minecraft:coal"));
+    expect(catalog.uses("create:andesite_alloy")).toBe(2);
+    expect(catalog.uses("oddmod:never_made")).toBe(0);
 
     // AE2's named inscriber slots are three inputs
     expect(catalog.recipesFor("ae2:logic_processor")[0]?.inputs.map((input) => input.options[0])).toEqual([

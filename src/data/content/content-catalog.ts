@@ -93,6 +93,11 @@ export class ContentCatalog {
     return this.#state.recipesByOutput.get(id) ?? [];
   }
 
+  /** How many of the content's recipes take an item (a pack's base materials rank first in searches). */
+  uses(id: string): number {
+    return this.#state.inputUses.get(id) ?? 0;
+  }
+
   /** Loot tables that drop an item. */
   dropsOf(id: string): readonly LootDrop[] {
     return this.#state.dropsByItem.get(id) ?? [];

@@ -57,6 +57,8 @@ export interface CatalogTables {
   readonly mods: readonly ModInfo[];
   readonly modNames: ReadonlyMap<string, string>;
   readonly recipeTypes: ReadonlyMap<string, number>;
+  /** How many of the recipes take each item as an input (a tag ingredient counts for each of its items). */
+  readonly inputUses: ReadonlyMap<string, number>;
   readonly counts: Readonly<ContentCounts>;
   readonly skippedRecipes: ReadonlyMap<string, number>;
   readonly issues: readonly ContentIssue[];
@@ -73,6 +75,7 @@ export interface CatalogState extends CatalogTables {
   readonly mods: ModInfo[];
   readonly modNames: Map<string, string>;
   readonly recipeTypes: Map<string, number>;
+  readonly inputUses: Map<string, number>;
   readonly counts: ContentCounts;
   readonly skippedRecipes: Map<string, number>;
   readonly issues: ContentIssue[];
@@ -121,6 +124,7 @@ export const mergeLayers = (layers: readonly ContentLayer[]): CatalogState => {
     mods: [],
     modNames: new Map(),
     recipeTypes: new Map(),
+    inputUses: new Map(),
     counts: { recipes: 0, loot: 0, tags: 0, entries: 0, unread: 0, skippedByCondition: 0 },
     skippedRecipes: new Map(),
     issues: [],
@@ -161,6 +165,7 @@ export const mergeLayers = (layers: readonly ContentLayer[]): CatalogState => {
   for (const mod of state.mods) if (!state.modNames.has(mod.id)) state.modNames.set(mod.id, mod.name);
   const loaded = new Set([...ALWAYS_LOADED, ...state.mods.map((mod) => mod.id)]);
   const ids = new Set<string>(registered);
+  const kept: ContentRecipe[] = [];
   for (const recipe of recipes.values()) {
     if (recipe === null) continue;
     if (!conditionsHold(recipe.conditions, loaded)) {
@@ -170,6 +175,7 @@ export const mergeLayers = (layers: readonly ContentLayer[]): CatalogState => {
     if (recipe.outputs.some((output) => removedOutputs.has(output.item))) continue;
     counts.recipes++;
     state.recipeTypes.set(recipe.type, (state.recipeTypes.get(recipe.type) ?? 0) + 1);
+    kept.push(recipe);
     for (const output of new Set(recipe.outputs.map((made) => made.item))) {
       const list = state.recipesByOutput.get(output) ?? [];
       list.push(recipe);
@@ -199,6 +205,7 @@ export const mergeLayers = (layers: readonly ContentLayer[]): CatalogState => {
   }
   // every tag is resolved by now (a tag of a cycle as far as the cut left it): kept as the answers
   for (const tag of tags.keys()) state.tagItems.set(tag, resolver.items(tag));
+  countInputUses(kept, state.tagItems, state.inputUses);
   for (const tag of cycles)
     state.issues.push({ file: `#${tag}`, message: "tag refers to itself (cycle cut)" });
   for (const table of lang.values())
@@ -218,4 +225,20 @@ export const mergeLayers = (layers: readonly ContentLayer[]): CatalogState => {
     state.items.set(id, { id, mod: namespace, modName: modNameOf(state.modNames, namespace), names });
   }
   return state;
+};
+
+/** How many recipes take each item (once per recipe; a `#tag` option counts for each item it stands for). */
+const countInputUses = (
+  recipes: readonly ContentRecipe[],
+  tagItems: ReadonlyMap<string, readonly string[]>,
+  into: Map<string, number>,
+): void => {
+  for (const recipe of recipes) {
+    const taken = new Set<string>();
+    for (const input of recipe.inputs)
+      for (const option of input.options)
+        if (option.startsWith("#")) for (const item of tagItems.get(option.slice(1)) ?? []) taken.add(item);
+        else taken.add(option);
+    for (const item of taken) into.set(item, (into.get(item) ?? 0) + 1);
+  }
 };

@@ -47,6 +47,7 @@ const answers = (catalog: ContentCatalog) => {
       names: catalog.locales().map((locale) => catalog.name(item.id, locale)),
       recipes: catalog.recipesFor(item.id),
       drops: catalog.dropsOf(item.id),
+      uses: catalog.uses(item.id),
       modName: catalog.modName(item.mod),
     })),
     unknown: [catalog.item("nomod:thing"), catalog.recipesFor("nomod:thing"), catalog.dropsOf("nomod:thing")],

@@ -30,7 +30,7 @@ const MAGIC = Buffer.from("SYSCONT\n", "latin1");
  * Bump when `CatalogState`, the frames or the merge's rules change: a snapshot of another version is rebuilt,
  * never misread. (A new per-file cache version makes every snapshot stale by itself: it is part of the key.)
  */
-const SNAPSHOT_VERSION = 1;
+const SNAPSHOT_VERSION = 2;
 /** Keys of a big table per frame. */
 const KEYS_PER_FRAME = 4096;
 const DIGEST_BYTES = 20;
@@ -67,7 +67,7 @@ interface Head {
   readonly lang: Map<string, Map<string, string>>;
   readonly rest: Pick<
     CatalogState,
-    "mods" | "modNames" | "recipeTypes" | "counts" | "skippedRecipes" | "issues" | "sources"
+    "mods" | "modNames" | "recipeTypes" | "inputUses" | "counts" | "skippedRecipes" | "issues" | "sources"
   >;
 }
 
@@ -89,12 +89,12 @@ const head = (state: CatalogState): Head => {
       locale,
       itemIds.map((id) => state.items.get(id)?.names[locale] ?? null),
     );
-  const { mods, modNames, recipeTypes, counts, skippedRecipes, issues, sources } = state;
+  const { mods, modNames, recipeTypes, inputUses, counts, skippedRecipes, issues, sources } = state;
   return {
     itemIds,
     itemNames,
     lang: state.lang,
-    rest: { mods, modNames, recipeTypes, counts, skippedRecipes, issues, sources },
+    rest: { mods, modNames, recipeTypes, inputUses, counts, skippedRecipes, issues, sources },
   };
 };
 
@@ -168,7 +168,7 @@ const isHead = (value: unknown): value is Head => {
     record.lang instanceof Map &&
     typeof rest === "object" &&
     rest !== null &&
-    ["modNames", "recipeTypes", "skippedRecipes"].every((key) => rest[key] instanceof Map) &&
+    ["modNames", "recipeTypes", "inputUses", "skippedRecipes"].every((key) => rest[key] instanceof Map) &&
     ["mods", "issues", "sources"].every((key) => Array.isArray(rest[key])) &&
     typeof rest.counts === "object"
   );

@@ -94,8 +94,6 @@ export class ItemCatalog {
   #generation = 0;
   /** How many different recipe results use each item: base materials (Iron Ingot, 铁锭) rank first in searches. */
   readonly #uses = new Map<string, number>();
-  /** The same for the recipes of the server's content that make its modded items. */
-  #contentUses = new Map<string, number>();
   #names: GameNameTable | undefined;
   /** Each item with the keys `search` matches (id path in words, English and Chinese names), normalized once. */
   #searchKeys: { readonly info: ItemInfo; readonly keys: readonly string[] }[] | undefined;
@@ -162,7 +160,6 @@ export class ItemCatalog {
     this.#byName = byName;
     this.#byPath = byPath;
     this.#content = content;
-    this.#contentUses = this.#countContentUses(content);
     this.#searchKeys = undefined;
   }
 
@@ -239,25 +236,9 @@ export class ItemCatalog {
     return this.#names.name(kind, id, locale);
   }
 
-  /** The number of different items whose recipes use this item as an ingredient (the content's recipes too). */
+  /** How many different items vanilla's recipes make from this item, plus how many of the content's recipes take it. */
   uses(id: string): number {
-    return (this.#uses.get(id) ?? 0) + (this.#contentUses.get(id) ?? 0);
-  }
-
-  /** How many different modded items the content's recipes make from each item (a pack's base materials). */
-  #countContentUses(content: ServerContent | undefined): Map<string, number> {
-    const users = new Map<string, Set<string>>();
-    if (content !== undefined)
-      for (const item of content.items())
-        for (const recipe of content.recipesFor(item.id))
-          for (const input of recipe.inputs)
-            for (const option of input.options) {
-              if (option.startsWith("#")) continue;
-              const set = users.get(option) ?? new Set<string>();
-              set.add(item.id);
-              users.set(option, set);
-            }
-    return new Map([...users].map(([id, set]) => [id, set.size]));
+    return (this.#uses.get(id) ?? 0) + (this.#content?.uses(id) ?? 0);
   }
 
   all(): ItemInfo[] {

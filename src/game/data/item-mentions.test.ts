@@ -16,6 +16,7 @@ const modContent = (items: Record<string, [string, string]>): ServerContent => (
   name: () => undefined,
   recipesFor: () => [],
   mods: () => [],
+  uses: () => 0,
   hasGameRecipes: () => false,
   dropsOf: () => [],
   tagItems: () => [],

@@ -65,6 +65,7 @@ describe("ItemSources", () => {
       name: () => undefined,
       recipesFor: (id) => (id === "minecraft:iron_ingot" ? [smelting] : []),
       mods: () => [],
+      uses: () => 0,
       hasGameRecipes: () => true,
       dropsOf: () => [],
       tagItems: () => [],

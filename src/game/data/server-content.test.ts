@@ -27,6 +27,7 @@ const pack = (items: Record<string, [string, string?]>): ServerContent => {
             },
           ],
     mods: () => [],
+    uses: () => 0,
     hasGameRecipes: () => false,
     dropsOf: () => [],
     tagItems: (tag) => (tag === "#c:nuggets" ? ["minecraft:iron_nugget", "minecraft:gold_nugget"] : []),
@@ -82,24 +83,14 @@ describe("the item catalog with the server's content", () => {
     expect(ids("钢")).not.toContain("mekanism:ingot_steel");
   });
 
-  it("ranks a pack's base material first in searches: the item its recipes make the most items from", () => {
+  it("ranks a pack's base material first in searches: the item most of its recipes take", () => {
     const names: Record<string, string> = {
       "testmod:steel_dust": "Steel Dust",
       "testmod:steel_ingot": "Steel Ingot",
       "testmod:steel_plate": "Steel Plate",
       "testmod:steel_gear": "Steel Gear",
     };
-    const made = (id: string, from: string): ServerRecipe => ({
-      id: `${id}_recipe`,
-      type: "testmod:pressing",
-      inputs: [{ options: [from], count: 1 }],
-      outputs: [{ item: id, count: 1 }],
-    });
-    const recipes: Record<string, ServerRecipe[]> = {
-      "testmod:steel_ingot": [made("testmod:steel_ingot", "testmod:steel_dust")],
-      "testmod:steel_plate": [made("testmod:steel_plate", "testmod:steel_ingot")],
-      "testmod:steel_gear": [made("testmod:steel_gear", "testmod:steel_ingot")],
-    };
+    const uses: Record<string, number> = { "testmod:steel_ingot": 2, "testmod:steel_dust": 1 };
     const content: ServerContent = {
       ...pack({}),
       items: () =>
@@ -110,7 +101,7 @@ describe("the item catalog with the server's content", () => {
           names: { en_us: en },
         })),
       item: (id) => (names[id] === undefined ? undefined : { names: { en_us: names[id] } }),
-      recipesFor: (id) => recipes[id] ?? [],
+      uses: (id) => uses[id] ?? 0,
     };
     const catalog = ItemCatalog.forVersion("1.21.4");
     catalog.useContent(content);

@@ -24,6 +24,8 @@ export interface ServerContent {
    * stonecutter and smithing too, datapacks' changes applied) and minecraft-data's crafting grids are not shown.
    */
   hasGameRecipes(): boolean;
+  /** How many of the content's recipes take an item as an input. */
+  uses(id: string): number;
   /** Loot tables that drop an item. */
   dropsOf(id: string): readonly {
     readonly kind: "block" | "entity" | "chest" | "other";

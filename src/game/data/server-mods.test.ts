@@ -16,6 +16,7 @@ const content = (mods: readonly ServerMod[], items: Record<string, [string, stri
   name: (id) => items[id]?.[1],
   recipesFor: () => [],
   mods: () => mods,
+  uses: () => 0,
   hasGameRecipes: () => false,
   dropsOf: () => [],
   tagItems: () => [],

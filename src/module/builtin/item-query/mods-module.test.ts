@@ -30,6 +30,7 @@ const pack = (count: number): ServerContent => {
     name: () => undefined,
     recipesFor: () => [],
     mods: () => mods,
+    uses: () => 0,
     hasGameRecipes: () => false,
     dropsOf: () => [],
     tagItems: () => [],
