@@ -150,6 +150,11 @@ describe("gateway: the server's own content (mods, datapacks, KubeJS)", () => {
     );
     const unknown = await command(steve, steveChat, "/system mods thaumcraft", (m) => m !== create);
     expect(unknown.text).toBe("No mod on this server matches “thaumcraft”.");
+    // Tab completes the mods' ids
+    const matches = (await steve.tabComplete("/system mods c", true, false, 20_000)) as unknown[];
+    expect(
+      matches.map((match) => (typeof match === "string" ? match : (match as { match: string }).match)),
+    ).toEqual(["copperworks", "copperworks_api", "create"]);
     const zh = await inChinese("/system 服务器有哪些模组", (m) => m.text.startsWith("本服务器的模组"));
     expect(zh.text).toContain("Create 0.5.1.f — 物品 4 种");
     expect(zh.text).toContain("[Create 的物品]");

@@ -112,7 +112,18 @@ export class ModsModule extends AbstractAgentModule<ModsInput> {
       routing: ModuleRouting.defaults<ModsInput>()
         .command(
           AgentCommand.argument<ModsInput>(
-            "[mod]",
+            {
+              spec: "[mod]",
+              // mod ids that start with what was typed (`/system mods cr` → create, createaddition)
+              suggest: (typed) => {
+                const start = typed.trim().toLowerCase();
+                return options.mods
+                  .list()
+                  .map((mod) => mod.id)
+                  .filter((id) => id.startsWith(start))
+                  .sort();
+              },
+            },
             (text) => (text.trim() === "" ? {} : { mod: text.trim().slice(0, 64) }),
             "mods",
             "模组",
