@@ -148,7 +148,18 @@ describe("gateway: the server's own content (mods, datapacks, KubeJS)", () => {
       "Create 0.5.1.f (create · Forge)\nItems (4): Andesite Alloy, Andesite Casing, Mechanical Mixer, Zinc Nugget\n" +
         "[Look up: Andesite Alloy] [Look up: Andesite Casing] [Look up: Mechanical Mixer] [Look up: Zinc Nugget]",
     );
-    const unknown = await command(steve, steveChat, "/system mods thaumcraft", (m) => m !== create);
+    // asked whether one mod is there: that mod, directly or as the choice card's first button
+    const installed = await command(steve, steveChat, "/system is create installed", (m) => m !== create);
+    expect(installed.text).toBe(create.text);
+    const have = await command(
+      steve,
+      steveChat,
+      "/system does the server have mekanism",
+      (m) => m !== installed,
+    );
+    // (this gateway's scripted model has no reply scripted here, so the card says the model is unreachable)
+    expect(have.text).toMatch(/pick one:\n.*\[Mod: Mekanism\]/is);
+    const unknown = await command(steve, steveChat, "/system mods thaumcraft", (m) => m !== have);
     expect(unknown.text).toBe("No mod on this server matches “thaumcraft”.");
     // Tab completes the mods' ids
     const matches = (await steve.tabComplete("/system mods c", true, false, 20_000)) as unknown[];

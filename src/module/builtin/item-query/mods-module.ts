@@ -8,8 +8,9 @@ import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
 import { RoutingProfile } from "../../../agent/module/routing-profile.js";
+import type { ChoiceLabel } from "../../../agent/routing/suggestions.js";
 import type { AnyTool, Tool } from "../../../agent/tool/tool.js";
-import type { ServerMods } from "../../../game/data/server-mods.js";
+import type { ModSummary, ServerMods } from "../../../game/data/server-mods.js";
 import type { ItemTextIndex } from "../../../game/tools/item-text-index.js";
 import { MODS_LIST, type ModsOutput } from "../../../game/tools/mod-tools.js";
 import { codec } from "../../../util/codec.js";
@@ -43,6 +44,7 @@ const MODS_SAMPLES = {
     "用了哪些mod",
     "查看模组",
     "服务器的模组有哪些",
+    "这个服有哪些mod",
     "有什么模组",
     "服务器装的mod",
     "模组清单",
@@ -86,6 +88,18 @@ const ELSEWHERE =
 
 /** A text about the server's mods: it names them, and neither moderators nor the rules on a player's own. */
 const aboutMods = (text: string): boolean => MODS_TOPIC.test(text) && !ELSEWHERE.test(text);
+/** Whether a mod is there: "is create installed", "does the server have mekanism", "服务器有create吗". */
+const INSTALLED = /\binstalled\b|\bhave\b|\bhas\b|\bis there\b|\bany\b|有|装|用了/i;
+
+/** Whether `word` stands in `text` as a word of its own (Chinese characters around it count as its edges). */
+const hasWord = (text: string, word: string): boolean => {
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const before = text[at - 1] ?? " ";
+    const after = text[at + word.length] ?? " ";
+    if (!/[a-z0-9_]/.test(before) && !/[a-z0-9_]/.test(after)) return true;
+  }
+  return false;
+};
 
 const LOADERS: Readonly<Record<string, string>> = { forge: "Forge", neoforge: "NeoForge", fabric: "Fabric" };
 
@@ -134,27 +148,42 @@ export class ModsModule extends AbstractAgentModule<ModsInput> {
             (text) => this.#extract(text),
             MODS_SAMPLES.zh,
             MODS_SAMPLES.en,
-          ).about(aboutMods),
+          ).about(
+            (text) =>
+              aboutMods(text) ||
+              (INSTALLED.test(text) && !ELSEWHERE.test(text) && this.#named(text) !== undefined),
+          ),
         )
         .choice("system.mods.choice"),
     });
   }
 
+  /** What a choice button for this input says: "Mod: Create" / "模组：Create", else the list's label. */
+  choiceLabel(input: unknown): ChoiceLabel | undefined {
+    const id = (input as Partial<ModsInput> | undefined)?.mod;
+    const mod = typeof id === "string" ? this.options.mods.find(id) : undefined;
+    return mod === undefined
+      ? undefined
+      : { labelKey: "system.mods.choice.named", labelArgs: [mod.name, mod.name] };
+  }
+
   /** A text about mods: the one mod it names as a word, else the list; undefined when it names an item. */
   #extract(text: string): ModsInput | undefined {
-    if (!aboutMods(text) || this.options.items.find(text) !== undefined) return undefined;
-    const words = ` ${text
-      .normalize("NFKC")
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}]+/gu, " ")} `;
-    const named = this.options.mods
+    if (this.options.items.find(text) !== undefined) return undefined;
+    const named = this.#named(text);
+    if (named !== undefined && (aboutMods(text) || (INSTALLED.test(text) && !ELSEWHERE.test(text))))
+      return { mod: named.id };
+    return aboutMods(text) ? {} : undefined;
+  }
+
+  /** The mod (one that adds items) a text names by its id or name. */
+  #named(text: string): ModSummary | undefined {
+    const lower = text.normalize("NFKC").toLowerCase();
+    return this.options.mods
       .list()
       .find(
-        (mod) =>
-          mod.items.length > 0 &&
-          (words.includes(` ${mod.id} `) || words.includes(` ${mod.name.toLowerCase()} `)),
+        (mod) => mod.items.length > 0 && (hasWord(lower, mod.id) || hasWord(lower, mod.name.toLowerCase())),
       );
-    return named === undefined ? {} : { mod: named.id };
   }
 
   override async run(input: ModsInput, context: ExecutionContext): Promise<AgentResult> {
