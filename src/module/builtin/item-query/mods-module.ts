@@ -84,7 +84,7 @@ const MODS_TOPIC =
  * ("are mods allowed here", "本服能用什么模组"): the knowledge base answers those.
  */
 const ELSEWHERE =
-  /\bwho\b|\bonline\b|\bstaff\b|\badmins?\b|\bmoderat|\bask (a|the) mods?\b|管理|\ballow|\bban|\bcan (i|we) use\b|\bpermitted\b|\brules?\b|允许|能用|可以用|能不能用|禁止|禁用|规则/i;
+  /\bwho\b|\bonline\b|\bstaff\b|\badmins?\b|\bmoderat|\bask (a|the) mods?\b|管理|\ballow|\bban(ned|s)?\b|\bcan (i|we) use\b|\bpermitted\b|\brules?\b|允许|能用|可以用|能不能用|禁止|禁用|规则/i;
 
 /** A text about the server's mods: it names them, and neither moderators nor the rules on a player's own. */
 const aboutMods = (text: string): boolean => MODS_TOPIC.test(text) && !ELSEWHERE.test(text);
