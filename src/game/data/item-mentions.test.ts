@@ -68,7 +68,7 @@ describe("ItemMentions", () => {
     for (const text of [
       "how do I make diamond dust",
       "how do I make andesite alloy",
-      "where do i get stone gears",
+      "where do i get iron plates",
       "how do i get refined obsidian",
       "钻石粉怎么做",
       "安山合金怎么做",
@@ -80,6 +80,11 @@ describe("ItemMentions", () => {
     expect(mentions.find("how do i make a blaze rod")?.id).toBe("minecraft:blaze_rod");
     expect(mentions.find("how do i get gold nuggets")?.id).toBe("minecraft:gold_nugget");
     expect(mentions.find("红石粉怎么获得")?.id).toBe("minecraft:redstone");
+    // ordinary words are no parts: gear (equipment), wire, 强化 (upgrade), 粉碎 (crush)
+    expect(mentions.find("how do I get diamond gear")?.id).toBe("minecraft:diamond");
+    expect(mentions.find("怎么强化钻石剑")?.id).toBe("minecraft:diamond_sword");
+    expect(mentions.find("铁矿石粉碎")?.id).toBe("minecraft:iron_ore");
+    expect(mentions.find("怎么粉碎铁矿石")?.id).toBe("minecraft:iron_ore");
     expect(mentions.find("烈焰粉怎么来")?.id).toBe("minecraft:blaze_powder");
     expect(mentions.find("how do i get a diamond block")?.id).toBe("minecraft:diamond_block");
     expect(mentions.find("how many diamonds for a diamond pickaxe")?.id).toBe("minecraft:diamond_pickaxe");

@@ -25,6 +25,18 @@ const content = (mods: readonly ServerMod[], items: Record<string, [string, stri
 
 const CREATE: ServerMod = { id: "create", name: "Create", version: "0.5.1.f", loader: "forge" };
 const FLYWHEEL: ServerMod = { id: "flywheel", name: "Flywheel", version: "0.6.10", loader: "forge" };
+const TOMS: ServerMod = {
+  id: "toms_storage",
+  name: "Tom's Simple Storage Mod",
+  version: "1.7",
+  loader: "forge",
+};
+const NEW_AGE: ServerMod = {
+  id: "create-new-age",
+  name: "Create: New Age",
+  version: "1.1",
+  loader: "fabric",
+};
 const CREATE_ADDON: ServerMod = {
   id: "createaddition",
   name: "Create Crafts & Additions",
@@ -62,6 +74,11 @@ describe("the server's mods", () => {
     expect(mods.find("CREATE")?.id).toBe("create");
     expect(mods.find("create crafts & additions")?.id).toBe("createaddition");
     expect(mods.find("fly")?.id).toBe("flywheel");
+    // an id with `_` or `-` is found as written (a button's input, a Tab completion)
+    catalog.useContent(content([TOMS, NEW_AGE], {}));
+    expect(mods.find("toms_storage")?.id).toBe("toms_storage");
+    expect(mods.find("create-new-age")?.id).toBe("create-new-age");
+    catalog.useContent(content([CREATE, CREATE_ADDON, FLYWHEEL], {}));
     // two mods start with "cre": neither is guessed
     expect(mods.find("cre")).toBeUndefined();
     expect(mods.search("cre", 5).map((mod) => mod.id)).toEqual(["create", "createaddition"]);

@@ -40,9 +40,11 @@ export class ServerMods {
     const text = normalize(query);
     if (text === "") return undefined;
     const mods = this.list();
-    const exact = mods.find((mod) => mod.id === text || normalize(mod.name) === text);
+    const exact = mods.find((mod) => normalize(mod.id) === text || normalize(mod.name) === text);
     if (exact !== undefined) return exact;
-    const starting = mods.filter((mod) => mod.id.startsWith(text) || normalize(mod.name).startsWith(text));
+    const starting = mods.filter(
+      (mod) => normalize(mod.id).startsWith(text) || normalize(mod.name).startsWith(text),
+    );
     return starting.length === 1 ? starting[0] : undefined;
   }
 
@@ -51,7 +53,7 @@ export class ServerMods {
     const text = normalize(query);
     if (text === "") return [];
     return this.list()
-      .filter((mod) => mod.id.includes(text) || normalize(mod.name).includes(text))
+      .filter((mod) => normalize(mod.id).includes(text) || normalize(mod.name).includes(text))
       .slice(0, limit);
   }
 

@@ -40,7 +40,9 @@ export const ITEM_QUERY_FEATURE: ServerModuleType<ItemQueryConfig> = {
       registerCardType(cards, MOD_CARD);
       registerCardType(cards, MOD_NOT_FOUND_CARD);
       const tools = itemTools({ catalog, sources, owner: context.id });
-      context.engine.registerModule(new ItemQueryModule({ owner: context.id, catalog, tools }));
+      // one index of the item names for both workflows (it takes memory on a big pack)
+      const index = new ItemTextIndex(catalog);
+      context.engine.registerModule(new ItemQueryModule({ owner: context.id, catalog, tools, index }));
       // the server's mods (`/system mods`): what its content says, beside the items it adds
       const mods = new ServerMods(catalog);
       context.engine.registerModule(
@@ -48,7 +50,7 @@ export const ITEM_QUERY_FEATURE: ServerModuleType<ItemQueryConfig> = {
           owner: context.id,
           mods,
           tool: modsTool({ mods, owner: context.id }),
-          items: new ItemTextIndex(catalog),
+          items: index,
         }),
       );
     },

@@ -62,8 +62,6 @@ const ITEM_QUERY_SAMPLES = {
     "钻石在哪里挖",
     "在哪能找到紫水晶碎片",
     "怎么弄到附魔金苹果",
-    "鞘翅是哪个模组的",
-    "三叉戟是什么mod加的",
   ],
   en: [
     "Look up item minecraft:diamond",
@@ -83,8 +81,6 @@ const ITEM_QUERY_SAMPLES = {
     "show me how to make a shield",
     "how can i get slimeballs",
     "what is an observer used for",
-    "which mod adds the elytra",
-    "what mod is the trident from",
   ],
 } as const;
 
@@ -96,6 +92,8 @@ const LIMITS = { recipes: 4, blocks: 6, entities: 6, ingredients: 4 } as const;
 export interface ItemQueryModuleOptions {
   readonly owner: Identifier;
   readonly catalog: ItemCatalog;
+  /** The item mentions to read texts with (one per catalog: it indexes every name); a new one without it. */
+  readonly index?: ItemTextIndex;
   readonly tools: {
     readonly lookup: Tool<{ query: string }, ItemLookupOutput>;
     readonly sources: Tool<{ item: string }, ItemSourcesInfo>;
@@ -110,7 +108,7 @@ export class ItemQueryModule extends AbstractAgentModule<ItemQueryInput> {
   readonly #index: ItemTextIndex;
 
   constructor(private readonly options: ItemQueryModuleOptions) {
-    const index = new ItemTextIndex(options.catalog);
+    const index = options.index ?? new ItemTextIndex(options.catalog);
     super({
       action: ITEM_QUERY_ACTION,
       writes: "none",

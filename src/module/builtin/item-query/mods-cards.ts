@@ -3,20 +3,19 @@ import { CardBuilder } from "../../../agent/card/card-builder.js";
 import { joinLines, joinTexts, LIST_KEY } from "../../../agent/card/card-text.js";
 import { CardType } from "../../../agent/card/card-type.js";
 import { literal, type Text, translatable } from "../../../agent/text.js";
+import { MODS_PAGE } from "../../../game/tools/mod-tools.js";
 import { codec } from "../../../util/codec.js";
 import { ITEM_QUERY_ACTION_ID } from "./item-cards.js";
 
 /** The action of the mods list and of one mod (card buttons run it with `{"mod": id}`). */
 export const MODS_ACTION_ID = "system:mods";
 
-/** Mods one page of the list card shows. */
-export const MODS_SHOWN = 15;
 /** Buttons a mods card offers. */
 const BUTTONS = 4;
 
 const line = z.object({ id: z.string(), name: z.string(), version: z.string(), items: z.number().int() });
 const listSchema = z.object({
-  mods: z.array(line).max(MODS_SHOWN),
+  mods: z.array(line).max(MODS_PAGE),
   /** This page (from 1) of `pages`. */
   page: z.number().int().min(1),
   pages: z.number().int().min(1),

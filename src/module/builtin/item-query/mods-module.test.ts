@@ -8,8 +8,8 @@ import type { ServerContent } from "../../../game/data/server-content.js";
 import { MOD_CARD, MODS_CARD } from "./mods-cards.js";
 import { MODS_ACTION } from "./mods-module.js";
 
-/** A pack of `count` mods, mod N adding N items. */
-const pack = (count: number): ServerContent => {
+/** A pack of `count` mods, mod N adding `itemsOf(N)` items (N by default). */
+const pack = (count: number, itemsOf = (mod: number) => mod): ServerContent => {
   const mods = Array.from({ length: count }, (_, index) => ({
     id: `mod${index + 1}`,
     name: `Mod ${String(index + 1).padStart(2, "0")}`,
@@ -17,7 +17,7 @@ const pack = (count: number): ServerContent => {
     loader: "neoforge",
   }));
   const items = mods.flatMap((mod, index) =>
-    Array.from({ length: index + 1 }, (_, item) => ({
+    Array.from({ length: itemsOf(index + 1) }, (_, item) => ({
       id: `${mod.id}:thing_${item}`,
       mod: mod.id,
       modName: mod.name,
@@ -87,6 +87,20 @@ describe("system:mods", () => {
     );
   });
 
+  it("shows a big pack's biggest mods first, wherever their names sort", async () => {
+    // 320 mods: the last 20 by name ("Mod 80" to "Mod 99", after "Mod 320") add 3 items each, the others 1
+    harness.parts.infrastructure.catalog.useContent(pack(320, (mod) => (mod >= 80 && mod <= 99 ? 3 : 1)));
+    const first = harness.render(await harness.command(STEVE, "/system mods"));
+    expect(first.text.split("\n").slice(0, 3)).toEqual([
+      "Mods on this server (320), page 1 of 22:",
+      "Mod 80 1.0 — items: 3",
+      "Mod 81 1.0 — items: 3",
+    ]);
+    const last = harness.render(await harness.run(MODS_ACTION.action({ page: 22 }), STEVE));
+    expect(last.text).toMatch(/^Mods on this server \(320\), page 22 of 22:\n/);
+    expect(last.text.split("\n")).toHaveLength(1 + 5);
+  });
+
   it("is reached by the local route for the list, never for moderators, the rules or an item's mod", async () => {
     const router = new HybridRouter({
       modules: harness.engine.modules(),
@@ -107,7 +121,16 @@ describe("system:mods", () => {
       });
     expect((await route("what mods are installed")).action?.type.id.toString()).toBe("system:mods");
     expect((await route("服务器有哪些模组", "zh_cn")).action?.type.id.toString()).toBe("system:mods");
-    for (const text of ["who are the mods", "are mods allowed here", "which mod adds diamonds"])
+    for (const text of [
+      "who are the mods",
+      "are mods allowed here",
+      "which mod adds diamonds",
+      "how do I install the mods",
+      "how do mods work",
+      "which mods are client side",
+      "怎么安装模组",
+      "为什么模组不显示",
+    ])
       expect((await route(text)).action?.type.id.toString(), text).not.toBe("system:mods");
   });
 });

@@ -12,10 +12,10 @@ import type { ChoiceLabel } from "../../../agent/routing/suggestions.js";
 import type { AnyTool, Tool } from "../../../agent/tool/tool.js";
 import type { ModSummary, ServerMods } from "../../../game/data/server-mods.js";
 import type { ItemTextIndex } from "../../../game/tools/item-text-index.js";
-import { MODS_LIST, type ModsOutput } from "../../../game/tools/mod-tools.js";
+import { MODS_LIST, type ModsOutput, type ModsToolInput } from "../../../game/tools/mod-tools.js";
 import { codec } from "../../../util/codec.js";
 import type { Identifier } from "../../../util/identifier.js";
-import { MOD_CARD, MOD_NOT_FOUND_CARD, MODS_ACTION_ID, MODS_CARD, MODS_SHOWN } from "./mods-cards.js";
+import { MOD_CARD, MOD_NOT_FOUND_CARD, MODS_ACTION_ID, MODS_CARD } from "./mods-cards.js";
 
 /** No mod named: the list (`page`, from 1); a mod's id or name: that mod and its items. */
 export interface ModsInput {
@@ -80,11 +80,20 @@ const MODS_SAMPLES = {
 const MODS_TOPIC =
   /\bmods\b|\bmod ?list\b|\bmodpack\b|模组|整合包|\bmods?(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])mods?\b/i;
 /**
- * Not the server's list: moderators ("who are the mods", "is a mod online"), or the rules on a player's own mods
- * ("are mods allowed here", "本服能用什么模组"): the knowledge base answers those.
+ * Not the server's list: moderators ("who are the mods", "is a mod online"), the rules on a player's own mods ("are
+ * mods allowed here", "本服能用什么模组"), or how to install, update or fix them ("how do I install the mods",
+ * "模组怎么装", "为什么模组不显示"): the knowledge base answers those.
  */
-const ELSEWHERE =
-  /\bwho\b|\bonline\b|\bstaff\b|\badmins?\b|\bmoderat|\bask (a|the) mods?\b|管理|\ballow|\bban(ned|s)?\b|\bcan (i|we) use\b|\bpermitted\b|\brules?\b|允许|能用|可以用|能不能用|禁止|禁用|规则/i;
+const ELSEWHERE = new RegExp(
+  [
+    String.raw`\bwho\b|\bonline\b|\bstaff\b|\badmins?\b|\bmoderat|\bask (a|the) mods?\b|管理`,
+    String.raw`\ballow|\bban(ned|s)?\b|\bcan (i|we) use\b|\bpermitted\b|\brules?\b|允许|能用|可以用|能不能用|禁止|禁用|规则`,
+    String.raw`\binstall(ing)?\b|\bdownload|\bupdat|\bupgrad|\bremov|\buninstall|\bdelete|\bworks?\b|\bcrash|\bbroken\b`,
+    String.raw`\bclient[- ]?side|\bserver[- ]?side|\bhow big\b|\bsize\b|\bwhy\b`,
+    "安装|怎么装|下载|更新|删除|卸载|为什么|有什么用|不显示|崩溃|客户端|大小",
+  ].join("|"),
+  "i",
+);
 
 /** A text about the server's mods: it names them, and neither moderators nor the rules on a player's own. */
 const aboutMods = (text: string): boolean => MODS_TOPIC.test(text) && !ELSEWHERE.test(text);
@@ -106,7 +115,7 @@ const LOADERS: Readonly<Record<string, string>> = { forge: "Forge", neoforge: "N
 export interface ModsModuleOptions {
   readonly owner: Identifier;
   readonly mods: ServerMods;
-  readonly tool: Tool<{ mod?: string | undefined }, ModsOutput>;
+  readonly tool: Tool<ModsToolInput, ModsOutput>;
   /** Item mentions: "which mod adds andesite alloy" is the item's question (its card names the mod). */
   readonly items: ItemTextIndex;
 }
@@ -188,26 +197,24 @@ export class ModsModule extends AbstractAgentModule<ModsInput> {
 
   override async run(input: ModsInput, context: ExecutionContext): Promise<AgentResult> {
     if (input.mod !== undefined) context.checkInput(input.mod);
-    const answer = await context.tool(MODS_LIST, "mods", input.mod === undefined ? {} : { mod: input.mod });
+    const answer = await context.tool(
+      MODS_LIST,
+      "mods",
+      input.mod === undefined ? { page: input.page ?? 1 } : { mod: input.mod },
+    );
     const chinese = context.locale.toLowerCase().startsWith("zh");
-    if (input.mod === undefined) {
-      // the mods that add the most first (a pack's big ones), libraries without items last
-      const ranked = [...answer.mods].sort((left, right) => right.items - left.items);
-      const pages = Math.max(1, Math.ceil(ranked.length / MODS_SHOWN));
-      const page = Math.min(input.page ?? 1, pages);
-      const shown = ranked.slice((page - 1) * MODS_SHOWN, page * MODS_SHOWN);
+    if (input.mod === undefined)
       return AgentResult.success(
         undefined,
         present(
           MODS_CARD.card({
-            mods: shown.map(({ id, name, version, items }) => ({ id, name, version, items })),
-            page,
-            pages,
+            mods: answer.mods.map(({ id, name, version, items }) => ({ id, name, version, items })),
+            page: answer.page,
+            pages: answer.pages,
             total: answer.total,
           }),
         ),
       );
-    }
     const found = answer.found;
     if (found === undefined)
       return AgentResult.error(AgentFailure.NOT_FOUND.with(input.mod)).withPresentation(

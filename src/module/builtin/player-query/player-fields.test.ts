@@ -24,6 +24,8 @@ describe("extractPlayerQuery", () => {
   it("reads 'where' as the speaker's position only in 'where am I'", () => {
     expect(extractPlayerQuery("where am I right now")).toEqual({ field: "position" });
     expect(extractPlayerQuery("我现在在哪里")).toEqual({ field: "position" });
+    expect(extractPlayerQuery("where are my coords")).toEqual({ field: "position" });
+    expect(extractPlayerQuery("where is my location")).toEqual({ field: "position" });
     // where to get, go or do something, or where something was: not the speaker's state now
     for (const text of [
       "where do I get steel",

@@ -20,7 +20,7 @@ const FIELD_WORDS: readonly (readonly [PlayerField, RegExp])[] = [
  * "我该去哪"): the speaker's position is asked only as "where am I" / "我在哪".
  */
 const WHERE_ELSE =
-  /\bwhere\s+(do|does|did|can|could|should|would|will|to|is|are|was|were)\b|哪(里|儿)?(能|可以|才能|有卖|买|找)|去哪/;
+  /\bwhere\s+(do|does|did|can|could|should|would|will|to|was|were)\b|哪(里|儿)?(能|可以|才能|有卖|买|找)|去哪/;
 
 /** The speaker: a player only ever reads their own state. */
 const FIRST_PERSON = /我|\b(my|me|i|i'm|im|am i|mine)\b/;

@@ -79,6 +79,8 @@ const routing = (): ModuleRouting<QuestionInput> =>
           "新人礼包怎么拿",
           "怎么保护自己的家",
           "服务器有群吗",
+          "整合包在哪下载",
+          "模组加载不出来怎么办",
         ],
         [
           "what are the server rules",
@@ -100,6 +102,8 @@ const routing = (): ModuleRouting<QuestionInput> =>
           "are hacks allowed",
           "can I use shaders and texture packs",
           "is a minimap mod allowed",
+          "how do I set up the modpack",
+          "a mod is not working for me",
           "maintenance schedule",
           "is stealing allowed here",
           "can I break other players' builds",
