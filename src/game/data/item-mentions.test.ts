@@ -1,27 +1,20 @@
 import { describe, expect, it } from "vitest";
+import { contentStub } from "../../../test/support/server-content-stub.js";
 import { ItemCatalog } from "./item-catalog.js";
 import { ItemMentions } from "./item-mentions.js";
 import type { ServerContent } from "./server-content.js";
 
 /** Content of given modded items (id → English, Chinese name). */
-const modContent = (items: Record<string, [string, string]>): ServerContent => ({
-  items: () =>
-    Object.entries(items).map(([id, [en, zh]]) => ({
-      id,
-      mod: id.split(":")[0]!,
-      modName: "Test Mod",
-      names: { en_us: en, zh_cn: zh },
-    })),
-  item: (id) => (items[id] === undefined ? undefined : { names: { en_us: items[id][0] } }),
-  name: () => undefined,
-  recipesFor: () => [],
-  mods: () => [],
-  uses: () => 0,
-  hasGameRecipes: () => false,
-  dropsOf: () => [],
-  tagItems: () => [],
-  typeName: () => undefined,
-});
+const modContent = (items: Record<string, [string, string]>): ServerContent =>
+  contentStub({
+    items: () =>
+      Object.entries(items).map(([id, [en, zh]]) => ({
+        id,
+        mod: id.split(":")[0]!,
+        modName: "Test Mod",
+        names: { en_us: en, zh_cn: zh },
+      })),
+  });
 
 const mentions = new ItemMentions(ItemCatalog.forVersion("1.21.4"));
 

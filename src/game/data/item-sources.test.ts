@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { contentStub } from "../../../test/support/server-content-stub.js";
 import { ItemCatalog } from "./item-catalog.js";
 import { ITEM_SOURCES, ItemSources } from "./item-sources.js";
-import type { ServerContent, ServerRecipe } from "./server-content.js";
+import type { ServerRecipe } from "./server-content.js";
 
 const catalog = ItemCatalog.forVersion("1.21.4");
 const sources = new ItemSources(catalog.data, catalog);
@@ -59,18 +60,10 @@ describe("ItemSources", () => {
       inputs: [{ options: ["minecraft:raw_iron"], count: 1 }],
       outputs: [{ item: "minecraft:iron_ingot", count: 1 }],
     };
-    const game: ServerContent = {
-      items: () => [],
-      item: () => undefined,
-      name: () => undefined,
+    const game = contentStub({
       recipesFor: (id) => (id === "minecraft:iron_ingot" ? [smelting] : []),
-      mods: () => [],
-      uses: () => 0,
       hasGameRecipes: () => true,
-      dropsOf: () => [],
-      tagItems: () => [],
-      typeName: () => undefined,
-    };
+    });
     const served = ItemCatalog.forVersion("1.21.4");
     served.useContent(game);
     const withJar = new ItemSources(served.data, served);

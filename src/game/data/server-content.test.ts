@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { contentStub } from "../../../test/support/server-content-stub.js";
 import { ItemCatalog } from "./item-catalog.js";
 import { ItemMentions } from "./item-mentions.js";
 import { ItemSources } from "./item-sources.js";
@@ -10,7 +11,7 @@ const pack = (items: Record<string, [string, string?]>): ServerContent => {
     const [en, zh] = items[id] ?? [];
     return { ...(en === undefined ? {} : { en_us: en }), ...(zh === undefined ? {} : { zh_cn: zh }) };
   };
-  return {
+  return contentStub({
     items: () =>
       Object.keys(items).map((id) => ({ id, mod: id.split(":")[0]!, modName: "Test Mod", names: names(id) })),
     item: (id) => (items[id] === undefined ? undefined : { names: names(id) }),
@@ -26,13 +27,8 @@ const pack = (items: Record<string, [string, string?]>): ServerContent => {
               outputs: [{ item: id, count: 2 }],
             },
           ],
-    mods: () => [],
-    uses: () => 0,
-    hasGameRecipes: () => false,
-    dropsOf: () => [],
     tagItems: (tag) => (tag === "#c:nuggets" ? ["minecraft:iron_nugget", "minecraft:gold_nugget"] : []),
-    typeName: () => undefined,
-  };
+  });
 };
 
 describe("the item catalog with the server's content", () => {
@@ -91,8 +87,7 @@ describe("the item catalog with the server's content", () => {
       "testmod:steel_gear": "Steel Gear",
     };
     const uses: Record<string, number> = { "testmod:steel_ingot": 2, "testmod:steel_dust": 1 };
-    const content: ServerContent = {
-      ...pack({}),
+    const content = contentStub({
       items: () =>
         Object.entries(names).map(([id, en]) => ({
           id,
@@ -102,7 +97,7 @@ describe("the item catalog with the server's content", () => {
         })),
       item: (id) => (names[id] === undefined ? undefined : { names: { en_us: names[id] } }),
       uses: (id) => uses[id] ?? 0,
-    };
+    });
     const catalog = ItemCatalog.forVersion("1.21.4");
     catalog.useContent(content);
     expect(catalog.uses("testmod:steel_ingot")).toBe(2);

@@ -1,27 +1,21 @@
 import { describe, expect, it } from "vitest";
+import { contentStub } from "../../../test/support/server-content-stub.js";
 import { ItemCatalog } from "./item-catalog.js";
 import type { ServerContent, ServerMod } from "./server-content.js";
 import { ServerMods } from "./server-mods.js";
 
 /** Content of given mods and items (id → mod display name, English name). */
-const content = (mods: readonly ServerMod[], items: Record<string, [string, string]>): ServerContent => ({
-  items: () =>
-    Object.entries(items).map(([id, [modName, en]]) => ({
-      id,
-      mod: id.split(":")[0]!,
-      modName,
-      names: { en_us: en },
-    })),
-  item: (id) => (items[id] === undefined ? undefined : { names: { en_us: items[id][1] } }),
-  name: (id) => items[id]?.[1],
-  recipesFor: () => [],
-  mods: () => mods,
-  uses: () => 0,
-  hasGameRecipes: () => false,
-  dropsOf: () => [],
-  tagItems: () => [],
-  typeName: () => undefined,
-});
+const content = (mods: readonly ServerMod[], items: Record<string, [string, string]>): ServerContent =>
+  contentStub({
+    items: () =>
+      Object.entries(items).map(([id, [modName, en]]) => ({
+        id,
+        mod: id.split(":")[0]!,
+        modName,
+        names: { en_us: en },
+      })),
+    mods: () => mods,
+  });
 
 const CREATE: ServerMod = { id: "create", name: "Create", version: "0.5.1.f", loader: "forge" };
 const FLYWHEEL: ServerMod = { id: "flywheel", name: "Flywheel", version: "0.6.10", loader: "forge" };

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GameHarness } from "../../../../test/support/game-harness.js";
+import { contentStub } from "../../../../test/support/server-content-stub.js";
 import { AgentResult } from "../../../agent/agent-result.js";
 import { present } from "../../../agent/card/card-text.js";
 import { HybridRouter } from "../../../agent/routing/hybrid-router.js";
@@ -24,18 +25,7 @@ const pack = (count: number, itemsOf = (mod: number) => mod): ServerContent => {
       names: { en_us: `${mod.name} Thing ${item}` },
     })),
   );
-  return {
-    items: () => items,
-    item: () => undefined,
-    name: () => undefined,
-    recipesFor: () => [],
-    mods: () => mods,
-    uses: () => 0,
-    hasGameRecipes: () => false,
-    dropsOf: () => [],
-    tagItems: () => [],
-    typeName: () => undefined,
-  };
+  return contentStub({ items: () => items, mods: () => mods });
 };
 
 const STEVE = "0f8fad5b-d9cb-469f-a165-70867728950e";

@@ -157,11 +157,7 @@ export class ModsModule extends AbstractAgentModule<ModsInput> {
             (text) => this.#extract(text),
             MODS_SAMPLES.zh,
             MODS_SAMPLES.en,
-          ).about(
-            (text) =>
-              aboutMods(text) ||
-              (INSTALLED.test(text) && !ELSEWHERE.test(text) && this.#named(text) !== undefined),
-          ),
+          ).about((text) => this.#about(text)),
         )
         .choice("system.mods.choice"),
     });
@@ -176,13 +172,18 @@ export class ModsModule extends AbstractAgentModule<ModsInput> {
       : { labelKey: "system.mods.choice.named", labelArgs: [mod.name, mod.name] };
   }
 
+  /** A text about the server's mods, or asking whether one is there ("is create installed", "服务器有create吗"). */
+  #about(text: string): boolean {
+    return (
+      aboutMods(text) || (INSTALLED.test(text) && !ELSEWHERE.test(text) && this.#named(text) !== undefined)
+    );
+  }
+
   /** A text about mods: the one mod it names as a word, else the list; undefined when it names an item. */
   #extract(text: string): ModsInput | undefined {
-    if (this.options.items.find(text) !== undefined) return undefined;
+    if (!this.#about(text) || this.options.items.find(text) !== undefined) return undefined;
     const named = this.#named(text);
-    if (named !== undefined && (aboutMods(text) || (INSTALLED.test(text) && !ELSEWHERE.test(text))))
-      return { mod: named.id };
-    return aboutMods(text) ? {} : undefined;
+    return named === undefined ? {} : { mod: named.id };
   }
 
   /** The mod (one that adds items) a text names by its id or name. */
