@@ -13,6 +13,7 @@ import {
   GameEventTypes,
 } from "../game/game-events.js";
 import { localDay } from "../module/builtin/check-in/local-day.js";
+import type { EarningWay } from "../module/builtin/storage/points-sources.js";
 import { codec } from "../util/codec.js";
 import { ConfigInstance } from "../util/config-instance.js";
 import type { Logger } from "../util/logger.js";
@@ -87,6 +88,9 @@ export const conditionsHold = (conditions: Conditions, data: GameEventData): boo
 
 const fileSchema = z.object({ rules: z.array(z.unknown()).max(200).default([]) }).strict();
 type AdvancementFile = z.infer<typeof fileSchema>;
+
+/** The workflow whose rules give bonus points: they are the earning card's ways (`earningWays`). */
+const POINTS_BONUS_WORKFLOW = "system:points_bonus";
 
 /** The rules a fresh server starts with (edit or remove them in the file). */
 export const DEFAULT_ADVANCEMENTS: AdvancementFile = {
@@ -177,6 +181,28 @@ export class AdvancementRules implements GameEventSink {
 
   rules(): readonly AdvancementRule[] {
     return this.#valid;
+  }
+
+  /** The enabled rules that give bonus points (`system:points_bonus`), as the earning card lists them. */
+  earningWays(): EarningWay[] {
+    const ways: EarningWay[] = [];
+    for (const rule of this.#valid) {
+      if (!rule.enabled || rule.action.workflow !== POINTS_BONUS_WORKFLOW) continue;
+      const points = (rule.action.input as { points?: unknown } | null)?.points;
+      if (typeof points !== "number" || points <= 0) continue;
+      const conditions: Record<string, string | number> = {};
+      for (const [key, value] of Object.entries(rule.trigger.conditions))
+        if (value !== undefined) conditions[key] = value;
+      const owner = this.options.engine.modules().get(POINTS_BONUS_WORKFLOW)?.owner;
+      ways.push({
+        event: rule.trigger.event,
+        points,
+        conditions,
+        repeat: rule.repeat,
+        ...(owner === undefined ? {} : { feature: owner.toString() }),
+      });
+    }
+    return ways;
   }
 
   /** The event rule table: every event type a workflow declares, except game events, plus the enabled rules. */

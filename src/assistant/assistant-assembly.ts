@@ -19,6 +19,7 @@ import { ChatReplayCache } from "../data/store/chat-replay-cache.js";
 import type { GameClock } from "../game/context-types.js";
 import type { GameBridge } from "../game/game-bridge.js";
 import { GAME_EVENT_TYPES } from "../game/game-events.js";
+import { PointsSources } from "../module/builtin/storage/points-sources.js";
 import { ModuleManager } from "../module/module-manager.js";
 import { PermissionService } from "../module/permissions/permission-service.js";
 import type { AnyServerModuleType } from "../module/server-module.js";
@@ -285,11 +286,15 @@ export const assembleAssistant = async (
   });
   infrastructure.cards.register(MESSAGE_CARD);
   infrastructure.cards.register(SELECTION_CARD);
+  // who gives points: check-in sets its own when it installs; the rules' bonuses are read at each request
+  const pointsSources = new PointsSources();
+  pointsSources.set("advancements", () => advancements.earningWays());
   const services = featureServices({
     infrastructure,
     bridge: options.bridge,
     clock: options.clock,
     gameEvents: advancements,
+    pointsSources,
     core,
     events,
     permissions,

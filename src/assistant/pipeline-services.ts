@@ -15,6 +15,7 @@ import { PLAYER_SWITCHES, type PlayerSwitches } from "../module/builtin/question
 import { PROMPT_SOURCE } from "../module/builtin/question/question-services.js";
 import { WEB_ACCESS, WebAccess } from "../module/builtin/search/web-access.js";
 import { PlayerFilePoints } from "../module/builtin/storage/player-file-points.js";
+import { POINTS_SOURCES, type PointsSources } from "../module/builtin/storage/points-sources.js";
 import { CHECK_IN_CLAIMS, POINTS_ACCOUNTS } from "../module/builtin/storage/shared-state.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
 import { SERVER_PATHS } from "../module/server-paths.js";
@@ -39,6 +40,8 @@ export interface FeatureServiceParts {
   readonly clock: GameClock;
   /** Where features report game events (the advancement rules). */
   readonly gameEvents: GameEventSink;
+  /** Who gives points and how (the earning card): the rules' bonuses, and each feature's own. */
+  readonly pointsSources: PointsSources;
   readonly core: CoreServices;
   readonly events: EventExecutor;
   readonly permissions: PermissionService;
@@ -75,6 +78,7 @@ export const featureServices = (parts: FeatureServiceParts): ServiceContext<Agen
     .provide(GameContextTypes.ITEM_SOURCES, new ItemSources(gameData(GAME_DATA_VERSION), catalog))
     .provide(GameContextTypes.AGENT_STORE, infrastructure.store)
     .provide(POINTS_ACCOUNTS, infrastructure.storage.points ?? new PlayerFilePoints(infrastructure.store))
+    .provide(POINTS_SOURCES, parts.pointsSources)
     .provide(GameContextTypes.EVENTS, parts.events)
     .provide(DELIVERIES, parts.events)
     .provide(GameContextTypes.CARDS, infrastructure.cards)

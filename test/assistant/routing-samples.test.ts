@@ -52,6 +52,7 @@ describe("built-in routing samples", () => {
       "system:mode_show",
       "system:mods",
       "system:player_query",
+      "system:points_earning",
       "system:quest",
       "system:question",
       "system:quests",

@@ -10,6 +10,7 @@ import {
   quitAndWait,
   type ShippedServer,
   settled,
+  speak,
   startShipped,
   uuidOf,
   waitFor,
@@ -133,6 +134,41 @@ describe("typed game events and the default rules (shipped server)", () => {
       expect(streaker.chat.filter((m) => m.text.startsWith("+1 bonus points!")).length).toBe(1);
     } finally {
       streaker.quit();
+    }
+  });
+
+  it("tells a player how the server gives points: the check-in's and every bonus rule, in both languages", async () => {
+    const earner = await joinPlayer(server.port, "Earner");
+    try {
+      await earner.next((m) => m.text.startsWith("Welcome to the server, Earner!"));
+      const ways = await earner.say("/system how do i get more points", (m) =>
+        m.text.startsWith("Ways to earn points"),
+      );
+      expect(ways.text.split("\n").slice(0, 6)).toEqual([
+        "Ways to earn points on this server:",
+        "• Check in (/system checkin): +10 (once a day)",
+        "• Check in 7 days in a row: +50 (once)",
+        "• Play 5 minutes in one session: +5 (once)",
+        "• Defeat a zombie: +3 (each time)",
+        "• Receive a shop order of bread: +1 (each time)",
+      ]);
+      // the refused rule (typo) gives nothing, so it is no way to earn
+      expect(ways.text).not.toContain("+1 (once)");
+      const [checkIn] = ways.clicks;
+      expect(checkIn).toBeDefined();
+      await earner.say(checkIn as string, (m) => m.text.startsWith("Checked in!"));
+      // the balance card offers the earning card
+      const balance = await earner.say("/system balance", (m) => m.text.startsWith("Your points"));
+      expect(balance.text).toContain("+10 · daily check-in");
+      const [earn] = balance.clicks;
+      const again = await earner.say(earn as string, (m) => m.text.startsWith("Ways to earn points"));
+      expect(again.text).toContain("• Check in 7 days in a row: +50 (once)");
+      await speak(server, earner, "zh_cn");
+      const zh = await earner.say("/system 积分怎么赚", (m) => m.text.startsWith("在本服务器赚积分的方法"));
+      expect(zh.text).toContain("• 签到（/system 签到）：+10 积分（每天一次）");
+      expect(zh.text).toContain("• 击败 zombie：+3 积分（每次）");
+    } finally {
+      earner.quit();
     }
   });
 

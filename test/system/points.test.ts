@@ -33,11 +33,12 @@ describe("points (shipped server, real bots)", () => {
 
   it("earns the check-in's points, and an admin gives and takes them; a take never goes below zero", async () => {
     const empty = await steve.say("/system balance", (m) => balanceReply(m.text));
-    expect(empty.text).toBe("Your points: 0\nNo changes yet.");
+    // the card offers how to earn points as a button
+    expect(empty.text).toBe("Your points: 0\nNo changes yet.\n[How to earn points]");
     await steve.say("/system checkin", (m) => /Checked in/.test(m.text));
     const earned = await steve.say("/system 余额", (m) => balanceReply(m.text));
     expect(earned.text).toMatch(
-      /^Your points: 10\nLatest changes:\n\+10 · daily check-in · \d{4}-\d{2}-\d{2}$/,
+      /^Your points: 10\nLatest changes:\n\+10 · daily check-in · \d{4}-\d{2}-\d{2}\n\[How to earn points\]$/,
     );
 
     const given = await admin.say("/system points give Steve 50", (m) => pointsReply(m.text));
@@ -68,7 +69,7 @@ describe("points (shipped server, real bots)", () => {
   it("shows the balance card in zh_cn", async () => {
     await li.say("/system 签到", (m) => /签到成功/.test(m.text));
     const card = await li.say("/system 积分", (m) => balanceReply(m.text));
-    expect(card.text).toMatch(/^你的积分：10\n最近的变动：\n\+10 · 每日签到 · \d{4}-\d{2}-\d{2}$/);
+    expect(card.text).toMatch(/^你的积分：10\n最近的变动：\n\+10 · 每日签到 · \d{4}-\d{2}-\d{2}\n\[怎么赚积分\]$/);
     const given = await admin.say("/system points give LiLei 5", (m) => pointsReply(m.text));
     expect(given.text).toBe("Gave 5 points to LiLei. Their balance: 15.");
     const after = await li.say("/system 余额", (m) => balanceReply(m.text));

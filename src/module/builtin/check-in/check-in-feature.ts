@@ -12,6 +12,7 @@ import { SERVER_PATHS } from "../../server-paths.js";
 import { CheckInLedger } from "../storage/check-in-ledger.js";
 import { checkInStorage } from "../storage/check-in-storage.js";
 import { pointsLedgerStorage } from "../storage/points-ledger.js";
+import { DAILY_CHECK_IN, POINTS_SOURCES } from "../storage/points-sources.js";
 import { CHECK_IN_CLAIMS } from "../storage/shared-state.js";
 import { CHECK_IN_CARD } from "./check-in-card.js";
 import { CHECK_IN_CONFIG, type CheckInConfig } from "./check-in-config.js";
@@ -82,6 +83,20 @@ export const CHECK_IN_FEATURE: ServerModuleType<CheckInConfig> = {
           givesItems: () => bridge.givesItems(),
         });
         context.engine.registerModule(checkIn);
+        // the earning card's line for this check-in's points (a reinstall with a new config replaces it)
+        services.find(POINTS_SOURCES)?.set(context.id.toString(), () =>
+          config.points > 0
+            ? [
+                {
+                  event: DAILY_CHECK_IN,
+                  points: config.points,
+                  conditions: {},
+                  repeat: "daily",
+                  feature: context.id.toString(),
+                },
+              ]
+            : [],
+        );
         // a reward recorded just before a crash, whose delivery was never queued, is queued at the next join
         services
           .get(GameContextTypes.LIFECYCLES)

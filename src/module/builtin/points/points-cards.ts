@@ -51,7 +51,7 @@ export const POINTS_BALANCE_CARD = CardType.of<PointsBalanceCardData>(
   "system:points_balance",
   codec(balanceSchema),
   (data) =>
-    data.recent.length === 0
+    (data.recent.length === 0
       ? CardBuilder.of("system.points.balance.empty", literal(String(data.balance)))
       : CardBuilder.of(
           "system.points.balance",
@@ -66,7 +66,14 @@ export const POINTS_BALANCE_CARD = CardType.of<PointsBalanceCardData>(
               ),
             ),
           ),
-        ),
+        )
+    ).labelledButton({
+      labelKey: "system.points.balance.earn_button",
+      action: "system:points_earning",
+      args: ["{}"],
+      hoverKey: "system.help.runs",
+      hoverArgs: ["/system earn"],
+    }),
 );
 
 /** `system:points_admin`: what an admin's give or take did, or why a take was refused. */

@@ -12,14 +12,16 @@ import { customFailure } from "../../../agent/failure.js";
 import { AbstractAgentModule } from "../../../agent/module/abstract-agent-module.js";
 import { ActionType } from "../../../agent/module/action-type.js";
 import { ModuleRouting } from "../../../agent/module/module-routing.js";
+import { RoutingProfile } from "../../../agent/module/routing-profile.js";
 import type { PointsAccounts } from "../../../data/player-state/points-accounts.js";
 import type { GameClock } from "../../../game/context-types.js";
 import { codec } from "../../../util/codec.js";
 import { localDay } from "../check-in/local-day.js";
 import { unknownPlayer } from "../core/core-module.js";
 import { ADMIN_LEVEL, isAdmin, type KnownPlayer } from "../core/core-services.js";
-import { ownReadProfile, type ReadWords } from "../core/own-read.js";
+import { ownRead, type ReadWords } from "../core/own-read.js";
 import { POINTS_ADMIN_CARD, POINTS_BALANCE_CARD, RECENT_ENTRIES } from "./points-cards.js";
+import { asksHowToEarn } from "./points-earning.js";
 
 /** The most points one admin command gives or takes. */
 export const MAX_ADMIN_POINTS = 1_000_000;
@@ -103,7 +105,14 @@ export class PointsBalanceModule extends AbstractAgentModule<BalanceInput> {
       description: "The player's points balance and its latest changes.",
       routing: ModuleRouting.defaults<BalanceInput>()
         .command(AgentCommand.literal<BalanceInput>({}, "balance", "余额", "积分"))
-        .semantic(ownReadProfile(BALANCE_WORDS, BALANCE_SAMPLES)),
+        .semantic(
+          // how points are earned is the earning card's, though it names points
+          RoutingProfile.read<BalanceInput>(
+            (text) => (ownRead(text, BALANCE_WORDS.changes) && !asksHowToEarn(text) ? {} : undefined),
+            BALANCE_SAMPLES.zh,
+            BALANCE_SAMPLES.en,
+          ).about(BALANCE_WORDS.topic),
+        ),
     });
   }
 
