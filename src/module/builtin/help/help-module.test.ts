@@ -32,6 +32,7 @@ describe("system:help", () => {
         { id: "system:item_query" },
         { id: "system:player_query" },
         { id: "system:check_in" },
+        { id: "system:points" },
       ],
     });
     const english = await helpText();
@@ -40,6 +41,10 @@ describe("system:help", () => {
       "[/system item <query> · mods [mod] — Look up an item (names, stack size, recipes and drops), or the server's mods.]",
     );
     expect(english).toContain("[/system checkin — Daily check-in");
+    // a feature of two workflows is described whole
+    expect(english).toContain(
+      "[/system balance · earn — Your points: the balance and its latest changes, and how to earn more.]",
+    );
     expect(english).toContain("/system me");
     expect(english).not.toContain("查询物品");
     expect(english).not.toContain("e.g.");
