@@ -69,7 +69,9 @@ describe("points (shipped server, real bots)", () => {
   it("shows the balance card in zh_cn", async () => {
     await li.say("/system 签到", (m) => /签到成功/.test(m.text));
     const card = await li.say("/system 积分", (m) => balanceReply(m.text));
-    expect(card.text).toMatch(/^你的积分：10\n最近的变动：\n\+10 · 每日签到 · \d{4}-\d{2}-\d{2}\n\[怎么赚积分\]$/);
+    expect(card.text).toMatch(
+      /^你的积分：10\n最近的变动：\n\+10 · 每日签到 · \d{4}-\d{2}-\d{2}\n\[怎么赚积分\]$/,
+    );
     const given = await admin.say("/system points give LiLei 5", (m) => pointsReply(m.text));
     expect(given.text).toBe("Gave 5 points to LiLei. Their balance: 15.");
     const after = await li.say("/system 余额", (m) => balanceReply(m.text));

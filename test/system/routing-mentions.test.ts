@@ -72,5 +72,15 @@ describe("no direct route from an uncovered mention (shipped server, real bots)"
     // a word that only starts item names is no direct route, but the choice card offers the likely item
     const copper = await sam.say("/system where do I get copper", (m) => m !== alloy);
     expect(copper.text).toMatch(/^System is not sure what you meant\. Pick one:\n\[Look up: Copper Ingot\]/);
+    // so does a question on what the item is for
+    const uses = await sam.say("/system what is copper used for", (m) => m !== copper);
+    expect(uses.text).toMatch(/^System is not sure what you meant\. Pick one:\n\[Look up: Copper Ingot\]/);
+    // a dish or a build named after an item is not that item
+    const juice = await sam.say("/system how do I make apple juice", (m) => m !== uses);
+    expect(juice.text).not.toContain("ID: minecraft:apple");
+    expect(juice.text).toMatch(/^System is not sure what you meant\. Pick one:\n/);
+    // (a how-to of building: the knowledge base's)
+    const farm = await sam.say("/system how do I build a wheat farm", (m) => m !== juice);
+    expect(farm.text).not.toContain("ID: minecraft:wheat");
   });
 });

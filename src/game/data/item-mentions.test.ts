@@ -66,8 +66,18 @@ describe("ItemMentions", () => {
       "钻石粉怎么做",
       "安山合金怎么做",
       "精炼黑曜石怎么做",
+      // a dish or a build named after its item is neither (a mod's sauce, an iron farm)
+      "how do i make apple juice",
+      "how do I build a wheat farm",
+      "carrot juice recipe",
+      "苹果汁怎么做",
+      "南瓜农场怎么建",
     ])
       expect(mentions.find(text), text).toBeUndefined();
+    // dishes the game has are found whole
+    expect(mentions.find("how do I make pumpkin pie")?.id).toBe("minecraft:pumpkin_pie");
+    expect(mentions.find("how do I make mushroom stew")?.id).toBe("minecraft:mushroom_stew");
+    expect(mentions.find("甜菜汤怎么做")?.id).toBe("minecraft:beetroot_soup");
     // a longer name the catalog knows is found whole, and a name with ordinary words around it still counts
     expect(mentions.find("how to get glowstone dust")?.id).toBe("minecraft:glowstone_dust");
     expect(mentions.find("how do i make a blaze rod")?.id).toBe("minecraft:blaze_rod");

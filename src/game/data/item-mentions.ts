@@ -14,14 +14,20 @@ const ID = /\b[a-z0-9_.-]+:[a-z0-9_./-]+\b/g;
 const MAX_ENGLISH_WORDS = 5;
 
 /**
- * Words that make a longer item name of a name before them (`diamond dust`, `andesite alloy`) or
- * after them (`refined obsidian`), and Chinese ones (钻石粉, 安山合金, 精炼黑曜石): when the whole is no item
- * the catalog knows (an item of a mod this server lacks), the name inside it is no mention. A whole the catalog
- * knows (`redstone dust`, `blaze rod`, 红石粉) is found first, being longer.
+ * Words that make a longer name of a name before them (`diamond dust`, `andesite alloy`, `tomato sauce`, an `iron
+ * farm`) or after them (`refined obsidian`), and Chinese ones (钻石粉, 安山合金, 番茄酱, 铁农场, 精炼黑曜石): when
+ * the whole is no item the catalog knows (an item of a mod this server lacks, a dish, a build), the name inside it
+ * is no mention. A whole the catalog knows (`redstone dust`, `blaze rod`, `pumpkin pie`, 红石粉) is found first,
+ * being longer. Equipment words are no parts: the material's card answers "diamond gear" or "diamond armor".
  */
-const PART_AFTER = new Set("dust alloy plate ingot nugget casing sheet coil cable powder rod gem".split(" "));
+const PART_AFTER = new Set(
+  (
+    "dust alloy plate ingot nugget casing sheet coil cable powder rod gem " +
+    "sauce soup stew pie salad juice sandwich farm"
+  ).split(" "),
+);
 const PART_BEFORE = new Set("refined enriched compressed reinforced hardened crushed infused".split(" "));
-const CHINESE_PART_AFTER = /^(?:粉(?!碎)|合金|齿轮|板|锭|粒|外壳|线圈|导线)/;
+const CHINESE_PART_AFTER = /^(?:粉(?!碎)|合金|齿轮|板|锭|粒|外壳|线圈|导线|酱|汤|汁|派|沙拉|农场|刷怪塔)/;
 const CHINESE_PART_BEFORE = /(?:精炼|富集|压缩)$/;
 
 /** A name several items share (every music disc is 音乐唱片) names no single item. */

@@ -28,6 +28,9 @@ describe("ItemTextIndex", () => {
     expect(index.guess("where do i get copper")?.id).toBe("minecraft:copper_ingot");
     expect(index.guess("where can I find some coppers")?.id).toBe("minecraft:copper_ingot");
     expect(index.guess("哪里能找到铜")?.names.zh_cn).toMatch(/^铜/);
+    // what an item is for: the words of the question are no part of the name
+    expect(index.guess("what is copper used for")?.id).toBe("minecraft:copper_ingot");
+    expect(index.guess("铜有什么用")?.names.zh_cn).toMatch(/^铜/);
     // a whole name is the guess too; a word no item name starts with is none
     expect(index.guess("how do I get diamonds")?.id).toBe("minecraft:diamond");
     for (const text of [

@@ -6,13 +6,14 @@ const CJK_RUNS = /[\u3400-\u9fff]+/g;
 const QUESTION_WORDS = new Set(
   (
     "where how what which do does did can could should i we you me my to the a an some any more get got find " +
-    "obtain make craft farm mine buy is are it from for of in on need want recipe recipes"
+    "obtain make craft farm mine buy is are it from for of in on need want recipe recipes " +
+    "used use uses usage good with about tell show please this that there way best fast quickly easily"
   ).split(" "),
 );
 /** Places a question may go to, which start item names too (下界砖, Nether Brick): never a guess. */
 const PLACES = /^(?:下界|地狱|末地|主世界|nether|the end|end|overworld|spawn|home|village)$/;
 const QUESTION_CHINESE =
-  /在哪里|在哪儿|在哪|哪里|哪儿|怎么样|怎么|如何|怎样|能|可以|才能|找到|获得|得到|弄到|获取|合成|制作|做|去|找|刷|挖|买|的|是|吗|呢|啊|我|要|想|有|什么|哪个|配方/g;
+  /在哪里|在哪儿|在哪|哪里|哪儿|怎么样|怎么|如何|怎样|能|可以|才能|找到|获得|得到|弄到|获取|合成|制作|做|去|找|刷|挖|买|的|是|吗|呢|啊|我|要|想|有|什么|哪个|配方|有什么用|用途|用来|干什么|干嘛|作用|用/g;
 
 /**
  * Finds the item a sentence is about ("钻石怎么获得", "how do I get iron ingots", "minecraft:ender_pearl 在哪"):
