@@ -11,6 +11,7 @@ export const contentStub = (given: Partial<ServerContent> = {}): ServerContent =
   recipesFor: () => [],
   mods: () => [],
   uses: () => 0,
+  usedIn: () => [],
   hasGameRecipes: () => false,
   dropsOf: () => [],
   tagItems: () => [],

@@ -186,6 +186,15 @@ describe("gateway: the server's own content (mods, datapacks, KubeJS)", () => {
     );
     expect(steel.text).not.toContain("#minecraft:coals");
     expect(steel.text).toMatch(/Coal|Charcoal/);
+    // what an item is used in: the pack's recipes (the datapack's steel takes coal through vanilla's tag)
+    const dust = await command(steve, steveChat, "/system what can I make with steel dust", (m) =>
+      m.text.startsWith("Steel Dust"),
+    );
+    expect(dust.text).toMatch(/\nUsed in: Steel Ingot\n/);
+    const coal = await command(steve, steveChat, "/system item minecraft:coal", (m) =>
+      m.text.startsWith("Coal"),
+    );
+    expect(coal.text).toContain("Used in: Steel Ingot");
   });
 
   it("answers in Chinese with the pack's Chinese names", async () => {

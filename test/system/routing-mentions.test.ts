@@ -72,8 +72,11 @@ describe("no direct route from an uncovered mention (shipped server, real bots)"
     // a word that only starts item names is no direct route, but the choice card offers the likely item
     const copper = await sam.say("/system where do I get copper", (m) => m !== alloy);
     expect(copper.text).toMatch(/^System is not sure what you meant\. Pick one:\n\[Look up: Copper Ingot\]/);
-    // so does a question on what the item is for
-    const uses = await sam.say("/system what is copper used for", (m) => m !== copper);
+    // so does a question on what the item is for; an item named whole answers it with what it is used in
+    const iron = await sam.say("/system what can I make with iron ingots", (m) => m !== copper);
+    expect(iron.text).toMatch(/^Iron Ingot \(铁锭\)\n/);
+    expect(iron.text).toMatch(/\nUsed in: Block of Iron, .* and \d+ more\n/);
+    const uses = await sam.say("/system what is copper used for", (m) => m !== iron);
     expect(uses.text).toMatch(/^System is not sure what you meant\. Pick one:\n\[Look up: Copper Ingot\]/);
     // a dish or a build named after an item is not that item
     const juice = await sam.say("/system how do I make apple juice", (m) => m !== uses);

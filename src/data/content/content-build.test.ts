@@ -74,6 +74,11 @@ describe("the content catalog of a server folder", () => {
     expect(catalog.uses("minecraft:charcoal")).toBe(catalog.uses("minecraft:coal"));
     expect(catalog.uses("create:andesite_alloy")).toBe(2);
     expect(catalog.uses("oddmod:never_made")).toBe(0);
+    // and what those recipes make from an item: its uses, each once (a tag ingredient for each of its items)
+    expect(catalog.usedIn("mekanism:enriched_iron")).toEqual(["mekanism:dust_steel"]);
+    expect(catalog.usedIn("minecraft:iron_nugget")).toContain("create:andesite_alloy");
+    expect(catalog.usedIn("create:andesite_alloy")).toHaveLength(2);
+    expect(catalog.usedIn("oddmod:never_made")).toEqual([]);
 
     // AE2's named inscriber slots are three inputs
     expect(catalog.recipesFor("ae2:logic_processor")[0]?.inputs.map((input) => input.options[0])).toEqual([

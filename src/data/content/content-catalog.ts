@@ -98,6 +98,11 @@ export class ContentCatalog {
     return this.#state.inputUses.get(id) ?? 0;
   }
 
+  /** The items the content's recipes make from an item (at most USED_BY_LIMIT). */
+  usedIn(id: string): readonly string[] {
+    return this.#state.usedBy.get(id) ?? [];
+  }
+
   /** Loot tables that drop an item. */
   dropsOf(id: string): readonly LootDrop[] {
     return this.#state.dropsByItem.get(id) ?? [];

@@ -59,6 +59,8 @@ export interface CatalogTables {
   readonly recipeTypes: ReadonlyMap<string, number>;
   /** How many of the recipes take each item as an input (a tag ingredient counts for each of its items). */
   readonly inputUses: ReadonlyMap<string, number>;
+  /** Item → the items its recipes make (at most {@link USED_BY_LIMIT}, in recipe order): what it is used in. */
+  readonly usedBy: Table<readonly string[]>;
   readonly counts: Readonly<ContentCounts>;
   readonly skippedRecipes: ReadonlyMap<string, number>;
   readonly issues: readonly ContentIssue[];
@@ -76,6 +78,7 @@ export interface CatalogState extends CatalogTables {
   readonly modNames: Map<string, string>;
   readonly recipeTypes: Map<string, number>;
   readonly inputUses: Map<string, number>;
+  readonly usedBy: Map<string, string[]>;
   readonly counts: ContentCounts;
   readonly skippedRecipes: Map<string, number>;
   readonly issues: ContentIssue[];
@@ -125,6 +128,7 @@ export const mergeLayers = (layers: readonly ContentLayer[]): CatalogState => {
     modNames: new Map(),
     recipeTypes: new Map(),
     inputUses: new Map(),
+    usedBy: new Map(),
     counts: { recipes: 0, loot: 0, tags: 0, entries: 0, unread: 0, skippedByCondition: 0 },
     skippedRecipes: new Map(),
     issues: [],
@@ -205,7 +209,7 @@ export const mergeLayers = (layers: readonly ContentLayer[]): CatalogState => {
   }
   // every tag is resolved by now (a tag of a cycle as far as the cut left it): kept as the answers
   for (const tag of tags.keys()) state.tagItems.set(tag, resolver.items(tag));
-  countInputUses(kept, state.tagItems, state.inputUses);
+  indexInputs(kept, state.tagItems, state);
   for (const tag of cycles)
     state.issues.push({ file: `#${tag}`, message: "tag refers to itself (cycle cut)" });
   for (const table of lang.values())
@@ -227,11 +231,17 @@ export const mergeLayers = (layers: readonly ContentLayer[]): CatalogState => {
   return state;
 };
 
-/** How many recipes take each item (once per recipe; a `#tag` option counts for each item it stands for). */
-const countInputUses = (
+/** The most items kept as what one item is used in (a base material of a big pack is in thousands). */
+export const USED_BY_LIMIT = 64;
+
+/**
+ * How many recipes take each item (once per recipe; a `#tag` option counts for each item it stands for), and what
+ * those recipes make (each item once, at most {@link USED_BY_LIMIT}).
+ */
+const indexInputs = (
   recipes: readonly ContentRecipe[],
   tagItems: ReadonlyMap<string, readonly string[]>,
-  into: Map<string, number>,
+  into: { readonly inputUses: Map<string, number>; readonly usedBy: Map<string, string[]> },
 ): void => {
   for (const recipe of recipes) {
     const taken = new Set<string>();
@@ -239,6 +249,13 @@ const countInputUses = (
       for (const option of input.options)
         if (option.startsWith("#")) for (const item of tagItems.get(option.slice(1)) ?? []) taken.add(item);
         else taken.add(option);
-    for (const item of taken) into.set(item, (into.get(item) ?? 0) + 1);
+    for (const item of taken) {
+      into.inputUses.set(item, (into.inputUses.get(item) ?? 0) + 1);
+      let made = into.usedBy.get(item);
+      if (made === undefined) into.usedBy.set(item, (made = []));
+      for (const output of recipe.outputs)
+        if (output.item !== item && made.length < USED_BY_LIMIT && !made.includes(output.item))
+          made.push(output.item);
+    }
   }
 };

@@ -48,6 +48,7 @@ const answers = (catalog: ContentCatalog) => {
       recipes: catalog.recipesFor(item.id),
       drops: catalog.dropsOf(item.id),
       uses: catalog.uses(item.id),
+      usedIn: catalog.usedIn(item.id),
       modName: catalog.modName(item.mod),
     })),
     unknown: [catalog.item("nomod:thing"), catalog.recipesFor("nomod:thing"), catalog.dropsOf("nomod:thing")],

@@ -30,7 +30,7 @@ const MAGIC = Buffer.from("SYSCONT\n", "latin1");
  * Bump when `CatalogState`, the frames or the merge's rules change: a snapshot of another version is rebuilt,
  * never misread. (A new per-file cache version makes every snapshot stale by itself: it is part of the key.)
  */
-const SNAPSHOT_VERSION = 2;
+const SNAPSHOT_VERSION = 3;
 /** Keys of a big table per frame. */
 const KEYS_PER_FRAME = 4096;
 const DIGEST_BYTES = 20;
@@ -71,7 +71,7 @@ interface Head {
   >;
 }
 
-const TABLES = ["recipesByOutput", "dropsByItem", "tagItems"] as const;
+const TABLES = ["recipesByOutput", "dropsByItem", "tagItems", "usedBy"] as const;
 type TableName = (typeof TABLES)[number];
 
 /** A frame of a big table: keys and their values as JSON text, side by side. */
@@ -224,6 +224,7 @@ const decode = (bytes: Buffer): CatalogTables | undefined => {
     recipesByOutput: new JsonTable(texts.get("recipesByOutput")!),
     dropsByItem: new JsonTable(texts.get("dropsByItem")!),
     tagItems: new JsonTable(texts.get("tagItems")!),
+    usedBy: new JsonTable(texts.get("usedBy")!),
   };
 };
 

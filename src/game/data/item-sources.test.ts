@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contentStub } from "../../../test/support/server-content-stub.js";
 import { ItemCatalog } from "./item-catalog.js";
-import { ITEM_SOURCES, ItemSources } from "./item-sources.js";
+import { ITEM_SOURCES, ItemSources, USED_IN_LIMIT } from "./item-sources.js";
 import type { ServerRecipe } from "./server-content.js";
 
 const catalog = ItemCatalog.forVersion("1.21.4");
@@ -82,5 +82,28 @@ describe("ItemSources", () => {
     expect(
       sources.of("minecraft:iron_ingot").recipes.some((recipe) => recipe.type === "minecraft:smelting"),
     ).toBe(false);
+    // what an item is used in is then the jar's recipes' alone: minecraft-data's are not the server's
+    expect(withJar.of("minecraft:raw_iron").usedIn).toBeUndefined();
+  });
+
+  it("names the items an item is used in: vanilla's recipes, then the server content's, each once", () => {
+    const stick = sources.of("minecraft:stick");
+    expect(stick.usedIn).toContain("minecraft:torch");
+    expect(stick.usedIn).toContain("minecraft:ladder");
+    expect(stick.usedIn).toHaveLength(USED_IN_LIMIT);
+    expect(stick.usedInTotal).toBeGreaterThan(USED_IN_LIMIT);
+    expect(stick.usedIn).not.toContain("minecraft:stick");
+    expect(sources.of("minecraft:dragon_egg").usedIn).toBeUndefined();
+    // a mod's recipe that takes coal is counted beside vanilla's
+    const modded = ItemCatalog.forVersion("1.21.4");
+    modded.useContent(
+      contentStub({
+        usedIn: (id) => (id === "minecraft:coal" ? ["mekanism:ingot_steel", "minecraft:torch"] : []),
+      }),
+    );
+    const withMods = new ItemSources(modded.data, modded).usedIn("minecraft:coal");
+    expect(withMods).toContain("mekanism:ingot_steel");
+    expect(withMods.filter((id) => id === "minecraft:torch")).toHaveLength(1);
+    expect(withMods.indexOf("minecraft:torch")).toBeLessThan(withMods.indexOf("mekanism:ingot_steel"));
   });
 });

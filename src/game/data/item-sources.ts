@@ -44,11 +44,18 @@ const entityDropSchema = z.object({
   /** Whether Looting raises the count or the chance. */
   looting: z.boolean(),
 });
+/** The most items a look-up names as what an item is used in (the rest are counted). */
+export const USED_IN_LIMIT = 24;
+
 const sourcesSchema = z.object({
   item: z.string(),
   recipes: z.array(recipeSchema),
   blocks: z.array(blockDropSchema),
   entities: z.array(entityDropSchema),
+  /** Items whose recipes take this one (vanilla's and the server content's), at most {@link USED_IN_LIMIT}. */
+  usedIn: z.array(z.string()).max(USED_IN_LIMIT).optional(),
+  /** How many items in all take it, when more than `usedIn` names. */
+  usedInTotal: z.number().int().nonnegative().optional(),
 });
 
 export type CraftingRecipe = z.infer<typeof recipeSchema>;
@@ -76,6 +83,8 @@ export class ItemSources {
   readonly #entitiesByItem = new Map<string, EntityDrop[]>();
   /** Vanilla's distinct recipes by the numeric id of the item they make, converted once (minecraft-data is fixed). */
   readonly #recipes = new Map<number, CraftingRecipe[]>();
+  /** Item id → the vanilla items its recipes make (what it is used in), from the same recipes. */
+  readonly #usedBy = new Map<string, string[]>();
 
   constructor(
     private readonly data: IndexedData,
@@ -101,7 +110,26 @@ export class ItemSources {
       }
     }
     // converted here, like the loot: an item's card never converts its recipes on the request's path
-    for (const numericId of Object.keys(data.recipes)) this.recipes(Number(numericId));
+    for (const numericId of Object.keys(data.recipes)) {
+      const output = catalog.byNumericId(Number(numericId))?.id;
+      for (const recipe of this.recipes(Number(numericId)))
+        for (const { item } of recipe.ingredients) {
+          if (output === undefined || item.startsWith("#") || item === output) continue;
+          const made = this.#usedBy.get(item);
+          if (made === undefined) this.#usedBy.set(item, [output]);
+          else if (!made.includes(output)) made.push(output);
+        }
+    }
+  }
+
+  /**
+   * The items whose recipes take an item: vanilla's (unless the server's game jar gave its own recipes, which are
+   * the content's then) and the server content's, each once.
+   */
+  usedIn(itemId: string): string[] {
+    const content = this.catalog.content;
+    const vanilla = content?.hasGameRecipes() === true ? [] : (this.#usedBy.get(itemId) ?? []);
+    return [...new Set([...vanilla, ...(content?.usedIn(itemId) ?? [])])];
   }
 
   /**
@@ -111,6 +139,7 @@ export class ItemSources {
   of(itemId: string): ItemSourcesInfo {
     const info = this.catalog.lookup(itemId);
     if (info === undefined) return { item: itemId, recipes: [], blocks: [], entities: [] };
+    const usedIn = this.usedIn(info.id);
     const vanilla = info.id.startsWith("minecraft:");
     const name = info.id.slice("minecraft:".length);
     const content = this.catalog.content;
@@ -143,6 +172,8 @@ export class ItemSources {
             looting: false,
           })),
       ].sort((left, right) => right.chance - left.chance),
+      ...(usedIn.length === 0 ? {} : { usedIn: usedIn.slice(0, USED_IN_LIMIT) }),
+      ...(usedIn.length > USED_IN_LIMIT ? { usedInTotal: usedIn.length } : {}),
     };
   }
 

@@ -26,6 +26,8 @@ export interface ServerContent {
   hasGameRecipes(): boolean;
   /** How many of the content's recipes take an item as an input. */
   uses(id: string): number;
+  /** The items the content's recipes make from an item (what it is used in), each once, in recipe order. */
+  usedIn(id: string): readonly string[];
   /** Loot tables that drop an item. */
   dropsOf(id: string): readonly {
     readonly kind: "block" | "entity" | "chest" | "other";

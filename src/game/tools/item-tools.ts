@@ -73,7 +73,7 @@ export const itemTools = (options: {
     .withOwnOutput()
     .ownedBy(options.owner)
     .forReasoning(
-      "List where a Minecraft item comes from: crafting recipes (ingredients), blocks that drop it and mobs that drop it. Input: an item id.",
+      "List where a Minecraft item comes from: crafting recipes (ingredients), blocks that drop it and mobs that drop it; and the items it is used in. Input: an item id.",
     );
   return { lookup, sources };
 };

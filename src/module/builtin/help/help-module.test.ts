@@ -38,7 +38,7 @@ describe("system:help", () => {
     const english = await helpText();
     // one line per feature, the player's own language only, no example lines (a line's button tries it)
     expect(english).toContain(
-      "[/system item <query> · mods [mod] — Look up an item (names, stack size, recipes and drops), or the server's mods.]",
+      "[/system item <query> · mods [mod] — Look up an item (names, stack size, recipes, drops and uses), or the server's mods.]",
     );
     expect(english).toContain("[/system checkin — Daily check-in");
     // a feature of two workflows is described whole
@@ -50,7 +50,7 @@ describe("system:help", () => {
     expect(english).not.toContain("e.g.");
     const chinese = await helpText("zh_cn");
     expect(chinese).toContain(
-      "[/system 查询物品 <query> · 模组 [mod] —— 查询物品（名称、堆叠数、配方和掉落），或本服务器的模组。]",
+      "[/system 查询物品 <query> · 模组 [mod] —— 查询物品（名称、堆叠数、配方、掉落和用途），或本服务器的模组。]",
     );
     expect(chinese).not.toContain("/system item");
     // The delivery workflow runs only as an event: never offered to players.

@@ -45,6 +45,9 @@ const itemCardSchema = z.object({
   ingredients: z.array(named).max(4),
   /** A log or stem: it grows in the world as trees (huge fungi), which the loot tables do not say. */
   trees: z.boolean().optional(),
+  /** Items whose recipes take this one (the first eight), and how many more there are. */
+  usedIn: z.array(named).max(8).optional(),
+  usedInMore: z.number().int().nonnegative().optional(),
 });
 
 /** An item with its sources, names already chosen for the asking player's language. */
@@ -135,6 +138,19 @@ const sourceLines = (data: ItemCardData): Text[] => {
     lines.push(...more(data.more.entities));
   }
   if (lines.length === 0) lines.push(translatable("system.item.sources.none"));
+  const usedIn = data.usedIn ?? [];
+  if (usedIn.length > 0) {
+    const names = joinTexts(
+      usedIn.map((item) => literal(item.name)),
+      LIST_KEY,
+    );
+    const more = data.usedInMore ?? 0;
+    lines.push(
+      more > 0
+        ? translatable("system.item.used_in.more", names, more)
+        : translatable("system.item.used_in", names),
+    );
+  }
   return lines;
 };
 

@@ -31,6 +31,18 @@ describe("system:item_query", () => {
     expect(card.text).not.toContain("50%");
   });
 
+  it("says what an item is used in, the first eight and how many more, in the reader's language", async () => {
+    const diamond = harness.render(await harness.command(STEVE, "/system item minecraft:diamond"));
+    expect(diamond.text).toMatch(/\nUsed in: Block of Diamond, Jukebox, .*Diamond Sword.* and \d+ more$/);
+    const chinese = harness.render(await harness.command(STEVE, "物品 钻石", "zh_cn"), "zh_cn");
+    expect(chinese.text).toMatch(/\n用于：钻石块、唱片机、.* 等，另有 \d+ 种$/);
+    // a few uses are all named; none, no line
+    const egg = harness.render(await harness.command(STEVE, "/system item minecraft:egg"));
+    expect(egg.text).toMatch(/\nUsed in: Cake, Pumpkin Pie$/);
+    const dragonEgg = harness.render(await harness.command(STEVE, "/system item minecraft:dragon_egg"));
+    expect(dragonEgg.text).not.toContain("Used in");
+  });
+
   it("finds an item by its English name and by its Chinese name, through every alias", async () => {
     const english = await harness.command(STEVE, "/system item Iron Ingot");
     const chinese = await harness.command(STEVE, "查询物品 铁锭", "zh_cn");

@@ -87,7 +87,7 @@ const ITEM_QUERY_SAMPLES = {
 /** Logs and stems (not stripped ones, which an axe makes): items that grow in the world as trees. */
 const TREE_PARTS = /^minecraft:(?!stripped_)[a-z_]+_(?:log|wood|stem|hyphae)$/u;
 
-const LIMITS = { recipes: 4, blocks: 6, entities: 6, ingredients: 4 } as const;
+const LIMITS = { recipes: 4, blocks: 6, entities: 6, ingredients: 4, usedIn: 8 } as const;
 
 export interface ItemQueryModuleOptions {
   readonly owner: Identifier;
@@ -238,6 +238,8 @@ export const itemCardData = (
         ingredients.size < LIMITS.ingredients
       )
         ingredients.set(ingredient.id, ingredient.name);
+  const usedIn = sources.usedIn ?? [];
+  const usedInTotal = sources.usedInTotal ?? usedIn.length;
   return {
     id: item.id,
     en_us: item.names.en_us,
@@ -270,6 +272,12 @@ export const itemCardData = (
       entities: Math.max(0, sources.entities.length - LIMITS.entities),
     },
     ingredients: [...ingredients].map(([id, name]) => ({ id, name })),
+    ...(usedIn.length === 0
+      ? {}
+      : {
+          usedIn: usedIn.slice(0, LIMITS.usedIn).map((id) => ({ id, name: itemName(id) })),
+          usedInMore: Math.max(0, usedInTotal - LIMITS.usedIn),
+        }),
     ...(TREE_PARTS.test(item.id) ? { trees: true } : {}),
   };
 };
