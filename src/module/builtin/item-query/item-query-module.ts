@@ -62,6 +62,9 @@ const ITEM_QUERY_SAMPLES = {
     "钻石在哪里挖",
     "在哪能找到紫水晶碎片",
     "怎么弄到附魔金苹果",
+    "用金锭可以合成哪些物品",
+    "金锭能用来做什么",
+    "皮革可以用来合成什么",
   ],
   en: [
     "Look up item minecraft:diamond",
@@ -81,6 +84,8 @@ const ITEM_QUERY_SAMPLES = {
     "show me how to make a shield",
     "how can i get slimeballs",
     "what is an observer used for",
+    "which items are crafted from gold ingots",
+    "which recipes use string",
   ],
 } as const;
 
