@@ -251,8 +251,8 @@ const indexInputs = (
         else taken.add(option);
     for (const item of taken) {
       into.inputUses.set(item, (into.inputUses.get(item) ?? 0) + 1);
-      let made = into.usedBy.get(item);
-      if (made === undefined) into.usedBy.set(item, (made = []));
+      const made = into.usedBy.get(item) ?? [];
+      if (made.length === 0) into.usedBy.set(item, made);
       for (const output of recipe.outputs)
         if (output.item !== item && made.length < USED_BY_LIMIT && !made.includes(output.item))
           made.push(output.item);
