@@ -149,7 +149,7 @@ describe("typed game events and the default rules (shipped server)", () => {
         "• Check in (/system checkin): +10 (once a day)",
         "• Check in 7 days in a row: +50 (once)",
         "• Play 5 minutes in one session: +5 (once)",
-        "• Defeat a zombie: +3 (each time)",
+        "• Defeat Zombie: +3 (each time)",
         "• Receive a shop order of bread: +1 (each time)",
       ]);
       // the refused rule (typo) gives nothing, so it is no way to earn
@@ -166,7 +166,8 @@ describe("typed game events and the default rules (shipped server)", () => {
       await speak(server, earner, "zh_cn");
       const zh = await earner.say("/system 积分怎么赚", (m) => m.text.startsWith("在本服务器赚积分的方法"));
       expect(zh.text).toContain("• 签到（/system 签到）：+10 积分（每天一次）");
-      expect(zh.text).toContain("• 击败 zombie：+3 积分（每次）");
+      // a mob by its name in the reader's language
+      expect(zh.text).toContain("• 击败僵尸：+3 积分（每次）");
     } finally {
       earner.quit();
     }

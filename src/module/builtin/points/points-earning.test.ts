@@ -45,12 +45,12 @@ const RULES: EarningWay[] = [
   { event: "system:order_delivered", points: 1, conditions: { entry: "bread" }, repeat: "always" },
 ];
 
-const assemble = (sources: PointsSources) => {
+const assemble = (sources: PointsSources, entityName?: (id: string, locale: string) => string) => {
   const engine = new AgentEngine({});
   const cards = new CardRegistry();
   cards.register(POINTS_EARNING_CARD);
   cards.register(POINTS_BALANCE_CARD);
-  engine.registerModule(new PointsEarningModule(sources));
+  engine.registerModule(new PointsEarningModule(sources, entityName));
   engine.registerModule(
     new PointsBalanceModule({
       points: { statement: async () => ({ balance: 0, entries: [] }) } as never,
@@ -108,7 +108,7 @@ describe("system:points_earning", () => {
         "• Check in 7 days in a row: +50 (once)",
         "• Play 30 minutes in one session: +5 (once a day)",
         "• Play 600 minutes in all: +20 (once)",
-        "• Defeat a zombie: +3 (each time)",
+        "• Defeat zombie: +3 (each time)",
         "• Enter the nether: +8 (once)",
         "• Earn an advancement: +2 (each time)",
         "• Receive a shop order of bread: +1 (each time)",
@@ -124,6 +124,19 @@ describe("system:points_earning", () => {
       "• 签到（/system 签到）：+10 积分（每天一次）",
       "• 连续签到 7 天：+50 积分（仅一次）",
     ]);
+  });
+
+  it("names a kill rule's mob in the reader's language when it knows the name", async () => {
+    const sources = new PointsSources();
+    sources.set("advancements", () => RULES);
+    const names: Record<string, string> = { en_us: "Zombie", zh_cn: "僵尸" };
+    const { command, view } = assemble(sources, (id, locale) =>
+      id === "minecraft:zombie" ? names[locale]! : id,
+    );
+    expect(view(await command("earn", new Set())).text).toContain("• Defeat Zombie: +3 (each time)");
+    expect(view(await command("赚积分", new Set(), "zh_cn"), "zh_cn").text).toContain(
+      "• 击败僵尸：+3 积分（每次）",
+    );
   });
 
   it("leaves out the check-in for a player without that feature, and says when nothing gives points", async () => {

@@ -85,6 +85,8 @@ const waySchema = z.object({
   points: z.number().int().positive(),
   conditions: z.record(z.string(), z.union([z.string(), z.number()])),
   repeat: z.enum(["once", "daily", "always"]),
+  /** The reader's name of the condition's value (a mob's name), when there is one. */
+  label: z.string().optional(),
 });
 const earningSchema = z.object({ ways: z.array(waySchema).max(MAX_EARNING_WAYS) });
 export type PointsEarningCardData = z.infer<typeof earningSchema>;
@@ -125,7 +127,11 @@ export const wayText = (way: PointsEarningCardData["ways"][number]): Text => {
   const wanted = key === undefined ? undefined : way.conditions[key];
   if (way.event === GameEventTypes.CHECK_IN_STREAK && wanted !== undefined)
     return translatable("system.points.earn.event.check_in_streak.days", literal(String(wanted)));
-  if (wanted !== undefined) return translatable(`system.points.earn.event.${name}.named`, idText(wanted));
+  if (wanted !== undefined)
+    return translatable(
+      `system.points.earn.event.${name}.named`,
+      way.label === undefined ? idText(wanted) : literal(way.label),
+    );
   if (way.event.startsWith("system:") && KNOWN_EVENTS.has(way.event))
     return translatable(`system.points.earn.event.${name}`);
   return idText(way.event);
@@ -186,7 +192,11 @@ const waysFor = (ways: readonly EarningWay[], features: ReadonlySet<string>): Ea
  * {@link PointsSources} at each request, so a reload's new rules show at once.
  */
 export class PointsEarningModule extends AbstractAgentModule<EarningInput> {
-  constructor(private readonly sources: PointsSources) {
+  /** `entityName`: a mob's name in a locale (the item catalog's), for kill rules; without it the card shows the id. */
+  constructor(
+    private readonly sources: PointsSources,
+    private readonly entityName?: (id: string, locale: string) => string,
+  ) {
     super({
       action: POINTS_EARNING_ACTION,
       writes: "none",
@@ -208,12 +218,20 @@ export class PointsEarningModule extends AbstractAgentModule<EarningInput> {
       // the check-in first: the way every player has each day
       .sort((a, b) => Number(b.event === DAILY_CHECK_IN) - Number(a.event === DAILY_CHECK_IN))
       .slice(0, MAX_EARNING_WAYS)
-      .map(({ event, points, conditions, repeat }) => ({
-        event,
-        points,
-        conditions: { ...conditions },
-        repeat,
-      }));
+      .map(({ event, points, conditions, repeat }) => {
+        const entity = event === GameEventTypes.KILL ? conditions.entity : undefined;
+        const label =
+          typeof entity === "string" && this.entityName !== undefined
+            ? this.entityName(entity, context.locale)
+            : undefined;
+        return {
+          event,
+          points,
+          conditions: { ...conditions },
+          repeat,
+          ...(label === undefined ? {} : { label }),
+        };
+      });
     return AgentResult.success(undefined, present(POINTS_EARNING_CARD.card({ ways })));
   }
 }

@@ -44,8 +44,12 @@ export const POINTS_FEATURE = defineFeature<PointsConfig>({
       );
       context.engine.registerModule(new PointsBonusModule(id, { points, clock }));
       // the server's sources (check-in, advancement rules); alone, this feature knows of no way to earn
+      const catalog = services.find(GameContextTypes.ITEM_CATALOG);
       context.engine.registerModule(
-        new PointsEarningModule(services.find(POINTS_SOURCES) ?? new PointsSources()),
+        new PointsEarningModule(
+          services.find(POINTS_SOURCES) ?? new PointsSources(),
+          catalog === undefined ? undefined : (id, locale) => catalog.nameOf("entity", id, locale),
+        ),
       );
     },
     storages: [pointsLedgerStorage],
