@@ -9,7 +9,7 @@ import { isReplayedModule } from "../agent/routing/direct-qualification.js";
 import type { HybridRouter } from "../agent/routing/hybrid-router.js";
 import type { Text } from "../agent/text.js";
 import { GameEventTypes } from "../game/game-events.js";
-import { KILL_INTERESTS } from "../game/kill-interests.js";
+import { ANY_MOB, KILL_INTERESTS } from "../game/kill-interests.js";
 import { CORE_PLAYER_ACTIONS } from "../module/builtin/core/player-commands.js";
 import type { ModuleManager } from "../module/module-manager.js";
 import type { PermissionService } from "../module/permissions/permission-service.js";
@@ -218,9 +218,10 @@ export class AssistantServer {
   async huntedEntities(uuid: string): Promise<ReadonlySet<string>> {
     const entities = new Set(await this.parts.services.get(KILL_INTERESTS).of(uuid));
     for (const rule of this.parts.advancements.rules()) {
+      if (!rule.enabled || rule.trigger.event !== GameEventTypes.KILL) continue;
       const entity = rule.trigger.conditions.entity;
-      if (rule.enabled && rule.trigger.event === GameEventTypes.KILL && typeof entity === "string")
-        entities.add(entity.toLowerCase());
+      // a rule for any mob's kill: a host that reads statistics counts mob kills as a whole too
+      entities.add(typeof entity === "string" ? entity.toLowerCase() : ANY_MOB);
     }
     return entities;
   }

@@ -1,5 +1,11 @@
 import { ContextType } from "../agent/module/context-type.js";
 
+/**
+ * The entity a kill is reported with when only "a mob was killed" is known (a host that reads the server's mob-kills
+ * statistic), and the interest in such kills (a kill rule that names no entity). No entity condition matches it.
+ */
+export const ANY_MOB = "*";
+
 /** The entity types (`minecraft:zombie`) whose kills a feature counts for a player now. */
 export type KillInterest = (playerId: string) => Promise<readonly string[]>;
 

@@ -33,6 +33,12 @@ describe("gateway: kills from the backend's statistics over RCON", () => {
   const reads = (): number =>
     standIn.commands.filter((line) => line === "scoreboard players get Hunter sk.zombie").length;
   const bonuses = (): number => chat.filter((message) => message.text.startsWith("+3 bonus points!")).length;
+  const anyMob = (): number => chat.filter((message) => message.text.startsWith("+2 bonus points!")).length;
+  /** A zombie kill as a server's statistics count it: the zombie's kills and the mob kills. */
+  const killZombies = async (count: number): Promise<void> => {
+    await driver.command(`scoreboard players add Hunter sk.zombie ${count}`);
+    await driver.command(`scoreboard players add Hunter sk.any_mob ${count}`);
+  };
 
   beforeAll(async () => {
     backend = await startPlainBackend();
@@ -49,6 +55,8 @@ describe("gateway: kills from the backend's statistics over RCON", () => {
           advancementRule("bounty", "system:kill", { entity: "minecraft:zombie" }, "system:points_bonus", {
             points: 3,
           }),
+          // any mob: the backend's mob-kills statistic, each kill once whether a zombie's count knows it or not
+          advancementRule("any_kill", "system:kill", {}, "system:points_bonus", { points: 2 }),
           ...DEFAULT_ADVANCEMENTS.rules.filter((rule) => (rule as { id: string }).id === "quest_narration"),
         ],
       }),
@@ -79,22 +87,31 @@ describe("gateway: kills from the backend's statistics over RCON", () => {
 
   it("counts one zombie kill once for the bounty rule and the quest's kill task", async () => {
     // the objective is made with the statistic's criterion, in the dialect the backend knows, and read once
-    await waitFor(() => (reads() >= 1 ? true : undefined));
+    await waitFor(() =>
+      reads() >= 1 && standIn.commands.includes("scoreboard players get Hunter sk.any_mob")
+        ? true
+        : undefined,
+    );
     expect(standIn.commands).toContain(
       "scoreboard objectives add sk.zombie minecraft.killed:minecraft.zombie",
     );
-    expect(standIn.commands.filter((line) => line.startsWith("scoreboard objectives add"))).toHaveLength(1);
+    expect(standIn.commands).toContain(
+      "scoreboard objectives add sk.any_mob minecraft.custom:minecraft.mob_kills",
+    );
+    expect(standIn.commands.filter((line) => line.startsWith("scoreboard objectives add"))).toHaveLength(2);
     expect(bonuses()).toBe(0);
     const added = await driver.command("scoreboard players add Hunter sk.zombie 1");
     expect(added).toBe("Added 1 to [sk.zombie] for Hunter (now 1)");
+    await driver.command("scoreboard players add Hunter sk.any_mob 1");
     await waitFor(() => chat.find((message) => message.text.startsWith("+3 bonus points!")));
     await waitFor(() => chat.find((message) => message.text === "★ Quest completed: Zombie Hunter"));
     // later reads of the same count report nothing again
     const after = reads();
     await waitFor(() => (reads() >= after + 3 ? true : undefined));
     const balance = await command(hunter, chat, "/system balance", (m) => m.text.startsWith("Your points"));
-    expect(balance.text).toContain("Your points: 3");
+    expect(balance.text).toContain("Your points: 5");
     expect(bonuses()).toBe(1);
+    expect(anyMob()).toBe(1);
     expect(chat.filter((message) => message.text === "★ Quest completed: Zombie Hunter")).toHaveLength(1);
     const quest = await command(hunter, chat, "/system quest zombie hunter", (m) =>
       m.text.startsWith("Zombie Hunter"),
@@ -103,12 +120,27 @@ describe("gateway: kills from the backend's statistics over RCON", () => {
   });
 
   it("turns an increase of two into two kills", async () => {
-    await driver.command("scoreboard players add Hunter sk.zombie 2");
-    await waitFor(() => (bonuses() >= 3 ? true : undefined));
+    await killZombies(2);
+    await waitFor(() => (bonuses() >= 3 && anyMob() >= 3 ? true : undefined));
     const after = reads();
     await waitFor(() => (reads() >= after + 3 ? true : undefined));
     const balance = await command(hunter, chat, "/system balance", (m) => m.text.startsWith("Your points"));
-    expect(balance.text).toContain("Your points: 9");
+    expect(balance.text).toContain("Your points: 15");
     expect(bonuses()).toBe(3);
+    expect(anyMob()).toBe(3);
+  });
+
+  it("counts a kill of a mob no rule names once, for the rule on any mob only", async () => {
+    // a skeleton: only the mob kills go up
+    await driver.command("scoreboard players add Hunter sk.any_mob 1");
+    await waitFor(() => (anyMob() >= 4 ? true : undefined));
+    await killZombies(1);
+    await waitFor(() => (bonuses() >= 4 ? true : undefined));
+    const after = reads();
+    await waitFor(() => (reads() >= after + 3 ? true : undefined));
+    const balance = await command(hunter, chat, "/system balance", (m) => m.text.startsWith("Your points"));
+    expect(balance.text).toContain("Your points: 22");
+    expect(bonuses()).toBe(4);
+    expect(anyMob()).toBe(5);
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type RconServer, startRconServer } from "../../../../test/support/rcon-server.js";
+import { ANY_MOB } from "../../../game/kill-interests.js";
 import { MemoryLogger } from "../../../util/logger.js";
 import { KillStatistics, killCriterion, killObjective } from "./kill-statistics.js";
 import { RconClient } from "./rcon-client.js";
@@ -118,6 +119,46 @@ describe("KillStatistics", () => {
     ]);
     // Alex hunts nothing: never read
     expect(board.commands.some((line) => line.includes("Alex"))).toBe(false);
+  });
+
+  it("reports a kill of any mob once: with its entity when a named count has it, else as any mob", async () => {
+    const board = await scoreboard({});
+    const { statistics, kills } = await watch(board, { "u-steve": ["minecraft:zombie", ANY_MOB] });
+    await statistics.poll();
+    expect(board.commands.filter((line) => line.startsWith("scoreboard objectives add"))).toEqual([
+      "scoreboard objectives add sk.any_mob minecraft.custom:minecraft.mob_kills",
+      "scoreboard objectives add sk.zombie minecraft.killed:minecraft.zombie",
+    ]);
+    const kill = (zombie: number, mobs: number): void => {
+      board.scores.set("Steve/sk.zombie", zombie);
+      board.scores.set("Steve/sk.any_mob", mobs);
+    };
+    // a zombie: both counts go up, one kill with its entity
+    kill(1, 1);
+    await statistics.poll();
+    expect(kills).toEqual(["u-steve minecraft:zombie score:sk.zombie:1"]);
+    // a skeleton: only the mob kills
+    kill(1, 2);
+    await statistics.poll();
+    expect(kills.at(-1)).toBe(`u-steve ${ANY_MOB} score:sk.any_mob:2`);
+    // the zombie's count read ahead of the mob kills' (a kill between the two reads): still one kill
+    kill(2, 2);
+    await statistics.poll();
+    kill(2, 3);
+    await statistics.poll();
+    expect(kills).toEqual([
+      "u-steve minecraft:zombie score:sk.zombie:1",
+      `u-steve ${ANY_MOB} score:sk.any_mob:2`,
+      "u-steve minecraft:zombie score:sk.zombie:2",
+    ]);
+    // two zombies and a spider at once
+    kill(4, 6);
+    await statistics.poll();
+    expect(kills.slice(3)).toEqual([
+      "u-steve minecraft:zombie score:sk.zombie:3",
+      "u-steve minecraft:zombie score:sk.zombie:4",
+      `u-steve ${ANY_MOB} score:sk.any_mob:6`,
+    ]);
   });
 
   it("leaves an entity the backend has no statistic for (a mod not installed), logged once", async () => {

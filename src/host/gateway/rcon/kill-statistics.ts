@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { ANY_MOB } from "../../../game/kill-interests.js";
 import type { Logger } from "../../../util/logger.js";
 import type { RconCommand } from "./rcon-command.js";
 import { objectiveAddCommand, scoreGetCommand } from "./server-commands.js";
@@ -7,6 +8,13 @@ import { objectiveAddCommand, scoreGetCommand } from "./server-commands.js";
 export const DEFAULT_KILL_POLL_MILLIS = 5_000;
 /** The most kills one read turns into events for one player and entity type (a jump beyond is logged). */
 const MAX_KILLS_PER_READ = 100;
+
+/** One read of a count: its objective, the score now, the score read before (none at a session's first read). */
+interface ScoreRead {
+  readonly objective: string;
+  readonly score: number;
+  readonly last: number | undefined;
+}
 
 /** A player online at the gateway. */
 export interface KillWatchPlayer {
@@ -32,13 +40,17 @@ export interface KillStatisticsOptions {
  * characters older servers allow, else `sk.` and 13 hex digits of the id's SHA-1.
  */
 export const killObjective = (entity: string): string => {
+  if (entity === ANY_MOB) return "sk.any_mob";
   const vanilla = /^minecraft:([a-z0-9_]{1,13})$/.exec(entity)?.[1];
   if (vanilla !== undefined) return `sk.${vanilla}`;
   return `sk.${createHash("sha1").update(entity).digest("hex").slice(0, 13)}`;
 };
 
 /** The criterion of kills of an entity type: `minecraft.killed:minecraft.zombie` (the statistic's own name). */
-export const killCriterion = (entity: string): string => `minecraft.killed:${entity.replace(":", ".")}`;
+export const killCriterion = (entity: string): string =>
+  entity === ANY_MOB
+    ? "minecraft.custom:minecraft.mob_kills"
+    : `minecraft.killed:${entity.replace(":", ".")}`;
 
 /**
  * Kills the relayed packets do not show, read from the backend's own statistics: for each entity type that counts
@@ -54,6 +66,8 @@ export class KillStatistics {
   readonly #objectives = new Map<string, string | undefined>();
   /** `uuid\0objective` → the last score read. */
   readonly #seen = new Map<string, number>();
+  /** Per player: kills reported with their entity that the mob-kills count has not taken in yet. */
+  readonly #named = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
   #polling: Promise<void> | undefined;
   #failing = false;
@@ -77,6 +91,7 @@ export class KillStatistics {
   /** A player left: their next session starts counting at its first read. */
   forget(uuid: string): void {
     for (const key of this.#seen.keys()) if (key.startsWith(`${uuid}\u0000`)) this.#seen.delete(key);
+    this.#named.delete(uuid);
   }
 
   /** One read of every online player's counts that matter now; one at a time (a slow one is not overtaken). */
@@ -92,9 +107,22 @@ export class KillStatistics {
     const present = new Set(online.map((player) => player.uuid));
     for (const key of this.#seen.keys())
       if (!present.has(key.slice(0, key.indexOf("\u0000")))) this.#seen.delete(key);
+    for (const uuid of this.#named.keys()) if (!present.has(uuid)) this.#named.delete(uuid);
     try {
-      for (const player of online)
-        for (const entity of await this.options.hunted(player.uuid)) await this.#read(player, entity);
+      for (const player of online) {
+        const hunted = await this.options.hunted(player.uuid);
+        // the mob kills first, then the named counts: a kill the first read took in, the named reads (later, and
+        // counted by the server no later) have too, so it is reported once, with its entity
+        const mobs = hunted.has(ANY_MOB) ? await this.#score(player, ANY_MOB) : undefined;
+        let named = 0;
+        for (const entity of hunted) {
+          if (entity === ANY_MOB) continue;
+          const read = await this.#score(player, entity);
+          if (read !== undefined && read.last !== undefined)
+            named += this.#report(player, entity, read, read.last);
+        }
+        if (mobs !== undefined && mobs.last !== undefined) this.#reportMobs(player, mobs, mobs.last, named);
+      }
       if (this.#failing) this.options.logger.info("kill statistics: the backend answers again");
       this.#failing = false;
     } catch (error) {
@@ -104,16 +132,28 @@ export class KillStatistics {
     }
   }
 
-  async #read(player: KillWatchPlayer, entity: string): Promise<void> {
+  /**
+   * Kills of any mob that no named count reported: the increase of the mob-kills statistic less the kills the
+   * named counts reported (now, or at an earlier read that saw them first).
+   */
+  #reportMobs(player: KillWatchPlayer, read: ScoreRead, last: number, named: number): void {
+    const credit = (this.#named.get(player.uuid) ?? 0) + named;
+    const taken = Math.min(credit, Math.max(0, read.score - last));
+    this.#named.set(player.uuid, credit - taken);
+    this.#report(player, ANY_MOB, read, last + taken);
+  }
+
+  /** One count's score now and the one read before (undefined at a session's first read, where counting starts). */
+  async #score(player: KillWatchPlayer, entity: string): Promise<ScoreRead | undefined> {
     const objective = await this.#objective(entity);
-    if (objective === undefined) return;
+    if (objective === undefined) return undefined;
     const command = scoreGetCommand({ player: player.name, objective });
-    if (!command.success) return;
+    if (!command.success) return undefined;
     const reply = await this.options.commands.run(command.value);
     if (reply.outcome === "unknown_objective") {
       // removed by an admin: made again at the next read
       this.#objectives.delete(entity);
-      return;
+      return undefined;
     }
     if (reply.outcome === "unknown_command")
       throw new Error(`the backend does not know the scoreboard command`);
@@ -122,13 +162,21 @@ export class KillStatistics {
     const key = `${player.uuid}\u0000${objective}`;
     const last = this.#seen.get(key);
     this.#seen.set(key, score);
-    if (last === undefined || score <= last) return;
+    return { objective, score, last };
+  }
+
+  /** Reports the kills from count `last` (excluded) to the score, at most MAX_KILLS_PER_READ; returns how many. */
+  #report(player: KillWatchPlayer, entity: string, read: ScoreRead, last: number): number {
+    const { objective, score } = read;
+    if (score <= last) return 0;
     if (score - last > MAX_KILLS_PER_READ)
       this.options.logger.warn(
         `kill statistics: ${player.name}'s ${entity} kills jumped from ${last} to ${score}; ${MAX_KILLS_PER_READ} counted`,
       );
-    for (let count = Math.max(last + 1, score - MAX_KILLS_PER_READ + 1); count <= score; count++)
+    const first = Math.max(last + 1, score - MAX_KILLS_PER_READ + 1);
+    for (let count = first; count <= score; count++)
       this.options.report(player.uuid, entity, `score:${objective}:${count}`);
+    return score - first + 1;
   }
 
   /** The entity type's objective, created when needed; undefined when the backend refuses its criterion. */
