@@ -109,7 +109,7 @@ describe("system:points_earning", () => {
         "• Play 30 minutes in one session: +5 (once a day)",
         "• Play 600 minutes in all: +20 (once)",
         "• Defeat zombie: +3 (each time)",
-        "• Enter the nether: +8 (once)",
+        "• Enter the Nether: +8 (once)",
         "• Earn an advancement: +2 (each time)",
         "• Receive a shop order of bread: +1 (each time)",
       ].join("\n"),
@@ -134,9 +134,10 @@ describe("system:points_earning", () => {
       id === "minecraft:zombie" ? names[locale]! : id,
     );
     expect(view(await command("earn", new Set())).text).toContain("• Defeat Zombie: +3 (each time)");
-    expect(view(await command("赚积分", new Set(), "zh_cn"), "zh_cn").text).toContain(
-      "• 击败僵尸：+3 积分（每次）",
-    );
+    const zh = view(await command("赚积分", new Set(), "zh_cn"), "zh_cn").text;
+    expect(zh).toContain("• 击败僵尸：+3 积分（每次）");
+    // and a vanilla dimension by its name
+    expect(zh).toContain("• 进入下界：+8 积分（仅一次）");
   });
 
   it("leaves out the check-in for a player without that feature, and says when nothing gives points", async () => {

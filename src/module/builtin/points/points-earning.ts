@@ -99,6 +99,13 @@ const idText = (value: string | number): Text => {
   );
 };
 
+/** Vanilla's dimensions, which the card names in the reader's language (a mod's by its id). */
+const VANILLA_DIMENSIONS: ReadonlySet<string> = new Set([
+  "minecraft:overworld",
+  "minecraft:the_nether",
+  "minecraft:the_end",
+]);
+
 /** The condition a way's event line names (the streak, the quest…), by event: its key. */
 const CONDITION_OF: Readonly<Record<string, string>> = {
   [GameEventTypes.CHECK_IN_STREAK]: "streak",
@@ -127,11 +134,16 @@ export const wayText = (way: PointsEarningCardData["ways"][number]): Text => {
   const wanted = key === undefined ? undefined : way.conditions[key];
   if (way.event === GameEventTypes.CHECK_IN_STREAK && wanted !== undefined)
     return translatable("system.points.earn.event.check_in_streak.days", literal(String(wanted)));
-  if (wanted !== undefined)
+  if (wanted !== undefined) {
+    const dimension =
+      way.event === GameEventTypes.DIMENSION_CHANGE && VANILLA_DIMENSIONS.has(String(wanted).toLowerCase())
+        ? translatable(`system.points.earn.dimension.${String(wanted).toLowerCase().replace(":", ".")}`)
+        : undefined;
     return translatable(
       `system.points.earn.event.${name}.named`,
-      way.label === undefined ? idText(wanted) : literal(way.label),
+      dimension ?? (way.label === undefined ? idText(wanted) : literal(way.label)),
     );
+  }
   if (way.event.startsWith("system:") && KNOWN_EVENTS.has(way.event))
     return translatable(`system.points.earn.event.${name}`);
   return idText(way.event);
