@@ -17,8 +17,8 @@ import type { Identifier } from "../../../util/identifier.js";
 /** The most points one rule may give at once. */
 export const MAX_BONUS_POINTS = 100_000;
 
-/** The game events a bonus may be given for (an advancement rule must name one). */
-const BONUS_EVENTS = [
+/** The game events a bonus may be given for (an advancement rule must name one; the earning card says each). */
+export const BONUS_EVENTS: readonly string[] = [
   GameEventTypes.FIRST_JOIN,
   GameEventTypes.JOIN,
   GameEventTypes.PLAYTIME,

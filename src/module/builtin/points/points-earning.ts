@@ -14,6 +14,7 @@ import { GameEventTypes } from "../../../game/game-events.js";
 import { codec } from "../../../util/codec.js";
 import { ownRead } from "../core/own-read.js";
 import { DAILY_CHECK_IN, type EarningWay, type PointsSources } from "../storage/points-sources.js";
+import { BONUS_EVENTS } from "./points-bonus.js";
 
 /** The most ways the card lists (a server with more rules shows the first ones). */
 export const MAX_EARNING_WAYS = 20;
@@ -70,9 +71,12 @@ export const asksHowToEarn = (text: string): boolean => {
   return POINTS_TOPIC.test(normalized) && EARN_WORDS.test(normalized) && !PAST_OR_AMOUNT.test(normalized);
 };
 
-/** Giving, moving or spending points is a change, never this read. */
-const CHANGES =
-  /\b(give|giving|transfer|send|pay|spend|add|take|remove|reset|set|buy)\b|转给|转账|转让|送给|给.{0,16}[加扣减送转]|扣|清零|花掉|买/;
+/**
+ * Giving, moving or spending points (give, transfer, 转给, 给他加10分, 扣…): a change, never a read of the balance nor
+ * of how points are earned.
+ */
+export const POINTS_CHANGES =
+  /\b(give|giving|transfer|send|pay|spend|add|take|remove|reset|set|buy)\b|转给|转账|转让|送给|给.{0,16}[加扣减送转\d一二两三四五六七八九十百千]|[加扣减]\s*\d|扣|清零|花掉|买/;
 
 type EarningInput = Record<string, never>;
 export const POINTS_EARNING_ACTION = ActionType.of<EarningInput>(
@@ -144,22 +148,9 @@ export const wayText = (way: PointsEarningCardData["ways"][number]): Text => {
       dimension ?? (way.label === undefined ? idText(wanted) : literal(way.label)),
     );
   }
-  if (way.event.startsWith("system:") && KNOWN_EVENTS.has(way.event))
-    return translatable(`system.points.earn.event.${name}`);
+  if (BONUS_EVENTS.includes(way.event)) return translatable(`system.points.earn.event.${name}`);
   return idText(way.event);
 };
-
-const KNOWN_EVENTS: ReadonlySet<string> = new Set([
-  GameEventTypes.FIRST_JOIN,
-  GameEventTypes.JOIN,
-  GameEventTypes.CHECK_IN_STREAK,
-  GameEventTypes.QUEST_COMPLETED,
-  GameEventTypes.CHAPTER_COMPLETED,
-  GameEventTypes.KILL,
-  GameEventTypes.DIMENSION_CHANGE,
-  GameEventTypes.ADVANCEMENT,
-  GameEventTypes.ORDER_DELIVERED,
-]);
 
 /** `system:points_earning`: every way this server gives the player points, how many and how often. */
 export const POINTS_EARNING_CARD = CardType.of<PointsEarningCardData>(
@@ -217,7 +208,7 @@ export class PointsEarningModule extends AbstractAgentModule<EarningInput> {
         .command(AgentCommand.literal<EarningInput>({}, "earn", "赚积分"))
         .semantic(
           RoutingProfile.read<EarningInput>(
-            (text) => (ownRead(text, CHANGES) ? {} : undefined),
+            (text) => (ownRead(text, POINTS_CHANGES) ? {} : undefined),
             EARNING_SAMPLES.zh,
             EARNING_SAMPLES.en,
           ).about(asksHowToEarn),

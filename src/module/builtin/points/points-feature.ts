@@ -7,7 +7,7 @@ import { defineFeature } from "../../define-feature.js";
 import { CORE_SERVICES } from "../core/core-services.js";
 import { PlayerFilePoints } from "../storage/player-file-points.js";
 import { pointsLedgerStorage } from "../storage/points-ledger.js";
-import { POINTS_SOURCES, PointsSources } from "../storage/points-sources.js";
+import { POINTS_SOURCES } from "../storage/points-sources.js";
 import { POINTS_ACCOUNTS } from "../storage/shared-state.js";
 import { POINTS_BONUS_CARD, PointsBonusModule } from "./points-bonus.js";
 import { POINTS_ADMIN_CARD, POINTS_BALANCE_CARD } from "./points-cards.js";
@@ -19,7 +19,7 @@ type PointsConfig = Record<string, never>;
 /**
  * `system:points`: a points balance per player kept as a ledger in the player file (`system:points/points_ledger`,
  * which check-in and the shop change too), the workflows `/system balance`, `/system earn` (how points are earned, from POINTS_SOURCES) and the admin's
- * `/system points give|take <player> <n>`. Needs AGENT_STORE, CORE_SERVICES and CLOCK; uses CARDS and
+ * `/system points give|take <player> <n>`. Needs AGENT_STORE, CORE_SERVICES, CLOCK and POINTS_SOURCES; uses CARDS and
  * POINTS_ACCOUNTS (a network's shared points; the player files without it).
  */
 export const POINTS_FEATURE = defineFeature<PointsConfig>({
@@ -43,11 +43,11 @@ export const POINTS_FEATURE = defineFeature<PointsConfig>({
         new PointsAdminModule({ points, clock, resolvePlayer: (name) => core.resolvePlayer(name) }),
       );
       context.engine.registerModule(new PointsBonusModule(id, { points, clock }));
-      // the server's sources (check-in, advancement rules); alone, this feature knows of no way to earn
+      // the server's sources (check-in, advancement rules), provided by the assembly
       const catalog = services.find(GameContextTypes.ITEM_CATALOG);
       context.engine.registerModule(
         new PointsEarningModule(
-          services.find(POINTS_SOURCES) ?? new PointsSources(),
+          services.get(POINTS_SOURCES),
           catalog === undefined ? undefined : (id, locale) => catalog.nameOf("entity", id, locale),
         ),
       );

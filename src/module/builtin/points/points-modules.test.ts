@@ -25,6 +25,7 @@ import type { AnyServerModuleType } from "../../server-module.js";
 import { SystemModuleTags } from "../../system-module-tags.js";
 import { CORE_SERVICES, type CoreServices } from "../core/core-services.js";
 import { pointsLedgerStorage } from "../storage/points-ledger.js";
+import { POINTS_SOURCES, PointsSources } from "../storage/points-sources.js";
 import { POINTS_FEATURE } from "./points-feature.js";
 import { POINTS_ADMIN_ACTION } from "./points-modules.js";
 
@@ -64,7 +65,8 @@ const assemble = async () => {
     .provide(GameContextTypes.CARDS, cards)
     .provide(GameContextTypes.CLOCK, { now: () => NOON, timeZone: "Asia/Shanghai" })
     .provide(GAME_EVENTS, { emit: async () => {} })
-    .provide(CORE_SERVICES, core as CoreServices);
+    .provide(CORE_SERVICES, core as CoreServices)
+    .provide(POINTS_SOURCES, new PointsSources());
   const types = new Registry<AnyServerModuleType>("server_module_type");
   types.register(POINTS_FEATURE.id, POINTS_FEATURE);
   const logger = new MemoryLogger();

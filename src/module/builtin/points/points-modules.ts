@@ -21,7 +21,7 @@ import { unknownPlayer } from "../core/core-module.js";
 import { ADMIN_LEVEL, isAdmin, type KnownPlayer } from "../core/core-services.js";
 import { ownRead, type ReadWords } from "../core/own-read.js";
 import { POINTS_ADMIN_CARD, POINTS_BALANCE_CARD, RECENT_ENTRIES } from "./points-cards.js";
-import { asksHowToEarn } from "./points-earning.js";
+import { asksHowToEarn, POINTS_CHANGES } from "./points-earning.js";
 
 /** The most points one admin command gives or takes. */
 export const MAX_ADMIN_POINTS = 1_000_000;
@@ -86,8 +86,7 @@ const BALANCE_SAMPLES = {
 const BALANCE_WORDS: ReadWords = {
   topic:
     /积分|分数|几分|多少分|点数|余额|(?:我|有)的?(?:多少)?钱|钱包|账户|帐户|\bpoints?\b|\bbalance\b|\bwallet\b|\bmoney\b|\bcoins?\b|\brich\b|\baccount\b|\bscore\b/,
-  changes:
-    /\b(give|giving|transfer|send|pay|spend|add|take|remove|reset|set|buy)\b|转给|转账|转让|送给|给.{0,16}[加扣减送转\d一二两三四五六七八九十百千]|[加扣减]\s*\d|扣|清零|花掉|买/,
+  changes: POINTS_CHANGES,
 };
 
 type BalanceInput = Record<string, never>;
